@@ -1,0 +1,67 @@
+#pragma once
+// Hypergraph with both incidence directions in CSR form: net -> pins and vertex -> nets.
+// Empty weight arrays mean unit weights; vertex weights hold ncon constraints per vertex.
+#include <span>
+#include <vector>
+
+#include "core/types.h"
+
+namespace gnnpart {
+
+class Hypergraph {
+ public:
+  Hypergraph() : net_offsets_(1, 0), node_offsets_(1, 0) {}
+  // Takes the net -> pins arrays and builds vertex -> nets in parallel. Pins must be < n;
+  // a pin repeated inside one net is kept once. Throws InvalidParameter on bad sizes or ids.
+  Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::vector<NodeID> pins,
+             std::vector<Weight> net_weights = {}, int ncon = 1,
+             std::vector<Weight> vertex_weights = {});
+
+  Hypergraph(Hypergraph&&) noexcept = default;
+  Hypergraph& operator=(Hypergraph&&) noexcept = default;
+  Hypergraph(const Hypergraph&) = delete;
+  Hypergraph& operator=(const Hypergraph&) = delete;
+
+  NodeID num_nodes() const { return static_cast<NodeID>(node_offsets_.size() - 1); }
+  NetID num_nets() const { return static_cast<NetID>(net_offsets_.size() - 1); }
+  EdgeID num_pins() const { return pins_.size(); }
+
+  std::span<const NodeID> pins(NetID e) const {
+    return {pins_.data() + net_offsets_[e], pins_.data() + net_offsets_[e + 1]};
+  }
+  NodeID net_size(NetID e) const { return static_cast<NodeID>(net_offsets_[e + 1] - net_offsets_[e]); }
+  std::span<const NetID> incident_nets(NodeID u) const {
+    return {incident_nets_.data() + node_offsets_[u], incident_nets_.data() + node_offsets_[u + 1]};
+  }
+  NodeID node_degree(NodeID u) const {
+    return static_cast<NodeID>(node_offsets_[u + 1] - node_offsets_[u]);
+  }
+
+  bool has_net_weights() const { return !net_weights_.empty(); }
+  Weight net_weight(NetID e) const { return net_weights_.empty() ? 1 : net_weights_[e]; }
+  int ncon() const { return ncon_; }
+  bool has_vertex_weights() const { return !vertex_weights_.empty(); }
+  Weight vertex_weight(NodeID u, int c = 0) const {
+    return vertex_weights_.empty() ? 1 : vertex_weights_[static_cast<std::size_t>(u) * ncon_ + c];
+  }
+  Weight total_vertex_weight(int c = 0) const;
+  void set_vertex_weights(int ncon, std::vector<Weight> vertex_weights);
+
+  std::span<const EdgeID> net_offsets() const { return net_offsets_; }
+  std::span<const NodeID> pin_array() const { return pins_; }
+  std::span<const EdgeID> node_offsets() const { return node_offsets_; }
+  std::span<const NetID> incident_net_array() const { return incident_nets_; }
+  std::span<const Weight> net_weights() const { return net_weights_; }
+  std::span<const Weight> vertex_weights() const { return vertex_weights_; }
+
+ private:
+  std::vector<EdgeID> net_offsets_;
+  std::vector<NodeID> pins_;
+  std::vector<EdgeID> node_offsets_;
+  std::vector<NetID> incident_nets_;
+  std::vector<Weight> net_weights_;
+  int ncon_ = 1;
+  std::vector<Weight> vertex_weights_;
+};
+
+}  // namespace gnnpart

@@ -1,0 +1,74 @@
+#pragma once
+// Reading and writing graphs, hypergraphs and partitions. Every reader reports malformed input
+// as InputError "FILE:LINE: what is wrong"; every writer writes a temporary file next to the
+// target and renames it into place, so a failed run never leaves a partial output.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/graph_builder.h"
+#include "core/hypergraph.h"
+#include "core/partition.h"
+
+namespace gnnpart::io {
+
+enum class GraphFormat { kAuto, kEdgeList, kMetis, kMatrixMarket, kBinary, kHmetis };
+
+// From the extension (a trailing .gz ignored): .txt/.edges/.el/.csv -> edge list,
+// .graph/.metis -> METIS, .mtx -> Matrix Market, .gnnp -> binary cache, .hgr -> hMETIS.
+// Throws InputError for an unknown extension.
+GraphFormat detect_format(const std::string& path);
+GraphFormat parse_format(const std::string& name);  // "edgelist", "metis", "mtx", "binary", "hmetis"
+
+struct ReadOptions {
+  GraphFormat format = GraphFormat::kAuto;
+  bool one_based = false;             // edge lists: ids start at 1
+  bool relabel = false;               // edge lists: arbitrary 64-bit labels, compacted to
+                                      // 0..n-1 in increasing order of label
+  std::string label_map_path;         // with relabel: write "new_id original_label" lines here
+  int threads = 0;                    // parser threads inside the caller's arena (0: arena's)
+};
+
+struct EdgeListData {
+  EdgeList edges;                     // as read, in file order, not symmetrized
+  std::vector<std::uint64_t> labels;  // with relabel: labels[new id] = original label
+  std::uint64_t lines = 0;
+};
+
+// Raw edge list in file order (for edge partitioners and streaming). n is max id + 1, or the
+// "# vertices: N" header when larger.
+EdgeListData read_edge_list(const std::string& path, const ReadOptions& options = {});
+
+// Any supported graph format, as a symmetric simple CSR graph.
+CsrGraph read_graph(const std::string& path, const ReadOptions& options = {});
+
+// hMETIS hypergraph (fmt 0/1/10/11), plain or gzip.
+Hypergraph read_hmetis(const std::string& path, const ReadOptions& options = {});
+
+// Binary CSR cache: versioned header and checksum; loads >= 10x faster than text.
+CsrGraph read_binary_graph(const std::string& path);
+void write_binary_graph(const CsrGraph& graph, const std::string& path);
+
+void write_metis(const CsrGraph& graph, const std::string& path);
+void write_edge_list(const CsrGraph& graph, const std::string& path);       // u < v, 0-based
+void write_matrix_market(const CsrGraph& graph, const std::string& path);   // symmetric pattern/integer
+void write_hmetis(const Hypergraph& hypergraph, const std::string& path);
+// Column-net hypergraph of a graph: one net per vertex u = {u} and N(u).
+void write_column_net_hmetis(const CsrGraph& graph, const std::string& path);
+// Writes a graph in the given format (kAuto: from the extension). A ".gz" suffix compresses.
+void write_graph(const CsrGraph& graph, const std::string& path,
+                 GraphFormat format = GraphFormat::kAuto);
+
+// gpmetis convention: one block id per line, line i = vertex i.
+Partition read_partition(const std::string& path, NodeID n, BlockID k = 0 /* 0: max id + 1 */);
+void write_partition(const Partition& partition, const std::string& path);
+// Default output name: "<graph>.part.<k>" with the graph's directory and full file name.
+std::string default_partition_path(const std::string& graph_path, BlockID k);
+
+// One vertex id per line (train/val/test sets), '#' comments, plain or gzip; ids checked < n.
+std::vector<NodeID> read_vertex_set(const std::string& path, NodeID n);
+// One integer per line (labels, vertex weights); exactly n lines.
+std::vector<std::int64_t> read_vertex_values(const std::string& path, NodeID n);
+
+}  // namespace gnnpart::io
