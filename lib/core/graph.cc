@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <numeric>
 
-#include <tbb/parallel_reduce.h>
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include "core/errors.h"
 
@@ -13,10 +13,10 @@ namespace gnnpart {
 
 CsrGraph::CsrGraph(std::vector<EdgeID> offsets, std::vector<NodeID> adjacency,
                    std::vector<Weight> edge_weights, int ncon, std::vector<Weight> vertex_weights)
-    : offsets_(std::move(offsets)),
-      adjacency_(std::move(adjacency)),
+    : offsets_(std::move(offsets)), adjacency_(std::move(adjacency)),
       edge_weights_(std::move(edge_weights)) {
-  if (offsets_.empty()) throw InvalidParameter("CSR offsets must have n + 1 entries");
+  if (offsets_.empty())
+    throw InvalidParameter("CSR offsets must have n + 1 entries");
   if (offsets_.front() != 0 || offsets_.back() != adjacency_.size())
     throw InvalidParameter("CSR offsets do not match the adjacency array");
   if (!edge_weights_.empty() && edge_weights_.size() != adjacency_.size())
@@ -29,7 +29,8 @@ CsrGraph CsrGraph::copy() const {
 }
 
 void CsrGraph::set_vertex_weights(int ncon, std::vector<Weight> vertex_weights) {
-  if (ncon < 1) throw InvalidParameter("ncon must be at least 1");
+  if (ncon < 1)
+    throw InvalidParameter("ncon must be at least 1");
   if (vertex_weights.empty() && ncon != 1)
     throw InvalidParameter("unit vertex weights need ncon = 1");
   if (!vertex_weights.empty() &&
@@ -46,9 +47,11 @@ void CsrGraph::set_edge_weights(std::vector<Weight> edge_weights) {
 }
 
 Weight CsrGraph::total_vertex_weight(int c) const {
-  if (vertex_weights_.empty()) return num_nodes();
+  if (vertex_weights_.empty())
+    return num_nodes();
   Weight total = 0;
-  for (std::size_t u = 0; u < num_nodes(); ++u) total += vertex_weights_[u * ncon_ + c];
+  for (std::size_t u = 0; u < num_nodes(); ++u)
+    total += vertex_weights_[u * ncon_ + c];
   return total;
 }
 
@@ -77,8 +80,10 @@ NodeID find_asymmetric_vertex(const CsrGraph& graph) {
         for (NodeID u = r.begin(); u != r.end() && u < found; ++u) {
           for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
             const auto [v, w] = sorted[e];
-            if (e > graph.first_edge(u) && sorted[e - 1] == sorted[e]) continue;
-            if (v >= n || count(v, {u, w}) != count(u, {v, w})) return u;
+            if (e > graph.first_edge(u) && sorted[e - 1] == sorted[e])
+              continue;
+            if (v >= n || count(v, {u, w}) != count(u, {v, w}))
+              return u;
           }
         }
         return found;
@@ -86,4 +91,4 @@ NodeID find_asymmetric_vertex(const CsrGraph& graph) {
       [](NodeID a, NodeID b) { return std::min(a, b); });
 }
 
-}  // namespace gnnpart
+} // namespace gnnpart

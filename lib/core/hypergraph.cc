@@ -1,15 +1,21 @@
 #include "core/hypergraph.h"
 
 #include <algorithm>
+#include <atomic>
+
+#include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include "core/errors.h"
 
 namespace gnnpart {
 
 Hypergraph::Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::vector<NodeID> pins,
-                       std::vector<Weight> net_weights, int ncon, std::vector<Weight> vertex_weights)
-    : net_offsets_(std::move(net_offsets)),
-      pins_(std::move(pins)),
+                       std::vector<Weight> net_weights, int ncon,
+                       std::vector<Weight> vertex_weights)
+    : net_offsets_(std::move(net_offsets)), pins_(std::move(pins)),
       node_offsets_(static_cast<std::size_t>(num_nodes) + 1, 0),
       net_weights_(std::move(net_weights)) {
   if (net_offsets_.empty() || net_offsets_.front() != 0 || net_offsets_.back() != pins_.size())
@@ -18,48 +24,93 @@ Hypergraph::Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::v
   if (!net_weights_.empty() && net_weights_.size() != m)
     throw InvalidParameter("net weight array must have one entry per net");
 
-  // Sort each net's pins and drop repeats, compacting the pin array in place in one pass.
-  EdgeID write = 0;
   for (NetID e = 0; e < m; ++e) {
-    const EdgeID begin = net_offsets_[e];
-    const EdgeID end = net_offsets_[e + 1];
-    std::sort(pins_.begin() + begin, pins_.begin() + end);
-    net_offsets_[e] = write;
-    for (EdgeID i = begin; i < end; ++i) {
-      if (pins_[i] >= num_nodes) throw InvalidParameter("pin id out of range");
-      if (i > begin && pins_[i] == pins_[i - 1]) continue;
-      pins_[write++] = pins_[i];
-    }
+    if (net_offsets_[e] > net_offsets_[e + 1])
+      throw InvalidParameter(fmt::format("net offsets decrease at net {}", e));
   }
-  net_offsets_[m] = write;
-  pins_.resize(write);
-  pins_.shrink_to_fit();
 
-  // Vertex -> nets: count, prefix sum, scatter in net order (so the lists come out sorted).
-  for (NodeID pin : pins_) ++node_offsets_[pin + 1];
-  for (NodeID u = 0; u < num_nodes; ++u) node_offsets_[u + 1] += node_offsets_[u];
-  incident_nets_.resize(pins_.size());
-  std::vector<EdgeID> cursor(node_offsets_.begin(), node_offsets_.end() - 1);
-  for (NetID e = 0; e < m; ++e) {
-    for (EdgeID i = net_offsets_[e]; i < net_offsets_[e + 1]; ++i) incident_nets_[cursor[pins_[i]]++] = e;
+  // Sort each net's pins and drop repeats in place (in parallel), then compact.
+  std::vector<EdgeID> kept(m, 0);
+  const std::size_t bad_net = tbb::parallel_reduce(
+      tbb::blocked_range<NetID>(0, m, 1024), std::size_t{m},
+      [&](const tbb::blocked_range<NetID>& r, std::size_t bad) {
+        for (NetID e = r.begin(); e != r.end(); ++e) {
+          const auto first = pins_.begin() + net_offsets_[e];
+          const auto last = pins_.begin() + net_offsets_[e + 1];
+          std::sort(first, last);
+          if (first != last && *(last - 1) >= num_nodes)
+            bad = std::min<std::size_t>(bad, e);
+          kept[e] = static_cast<EdgeID>(std::unique(first, last) - first);
+        }
+        return bad;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+  if (bad_net != m)
+    throw InvalidParameter(fmt::format("net {} has a pin id >= n = {}", bad_net, num_nodes));
+  std::vector<EdgeID> new_offsets(static_cast<std::size_t>(m) + 1, 0);
+  for (NetID e = 0; e < m; ++e)
+    new_offsets[e + 1] = new_offsets[e] + kept[e];
+  if (new_offsets[m] != pins_.size()) {
+    std::vector<NodeID> compact(new_offsets[m]);
+    tbb::parallel_for(
+        tbb::blocked_range<NetID>(0, m, 1024), [&](const tbb::blocked_range<NetID>& r) {
+          for (NetID e = r.begin(); e != r.end(); ++e)
+            std::copy_n(pins_.begin() + net_offsets_[e], kept[e], compact.begin() + new_offsets[e]);
+        });
+    pins_ = std::move(compact);
   }
+  net_offsets_ = std::move(new_offsets);
+
+  // Vertex -> nets: count (atomics), prefix sum, scatter (atomics), then sort each list so the
+  // result does not depend on scheduling (a net occurs at most once per vertex).
+  const EdgeID num_pins = pins_.size();
+  tbb::parallel_for(tbb::blocked_range<EdgeID>(0, num_pins, 4096),
+                    [&](const tbb::blocked_range<EdgeID>& r) {
+                      for (EdgeID i = r.begin(); i != r.end(); ++i)
+                        std::atomic_ref<EdgeID>(node_offsets_[pins_[i] + 1])
+                            .fetch_add(1, std::memory_order_relaxed);
+                    });
+  for (NodeID u = 0; u < num_nodes; ++u)
+    node_offsets_[u + 1] += node_offsets_[u];
+  incident_nets_.resize(num_pins);
+  std::vector<EdgeID> cursor(node_offsets_.begin(), node_offsets_.end() - 1);
+  tbb::parallel_for(tbb::blocked_range<NetID>(0, m, 1024), [&](const tbb::blocked_range<NetID>& r) {
+    for (NetID e = r.begin(); e != r.end(); ++e) {
+      for (EdgeID i = net_offsets_[e]; i < net_offsets_[e + 1]; ++i) {
+        const EdgeID pos =
+            std::atomic_ref<EdgeID>(cursor[pins_[i]]).fetch_add(1, std::memory_order_relaxed);
+        incident_nets_[pos] = e;
+      }
+    }
+  });
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_nodes, 1024),
+                    [&](const tbb::blocked_range<NodeID>& r) {
+                      for (NodeID u = r.begin(); u != r.end(); ++u)
+                        std::sort(incident_nets_.begin() + node_offsets_[u],
+                                  incident_nets_.begin() + node_offsets_[u + 1]);
+                    });
   set_vertex_weights(ncon, std::move(vertex_weights));
 }
 
 Weight Hypergraph::total_vertex_weight(int c) const {
-  if (vertex_weights_.empty()) return num_nodes();
+  if (vertex_weights_.empty())
+    return num_nodes();
   Weight total = 0;
-  for (std::size_t u = 0; u < num_nodes(); ++u) total += vertex_weights_[u * ncon_ + c];
+  for (std::size_t u = 0; u < num_nodes(); ++u)
+    total += vertex_weights_[u * ncon_ + c];
   return total;
 }
 
 void Hypergraph::set_vertex_weights(int ncon, std::vector<Weight> vertex_weights) {
-  if (ncon < 1) throw InvalidParameter("ncon must be at least 1");
-  if (vertex_weights.empty() && ncon != 1) throw InvalidParameter("unit vertex weights need ncon = 1");
-  if (!vertex_weights.empty() && vertex_weights.size() != static_cast<std::size_t>(num_nodes()) * ncon)
+  if (ncon < 1)
+    throw InvalidParameter("ncon must be at least 1");
+  if (vertex_weights.empty() && ncon != 1)
+    throw InvalidParameter("unit vertex weights need ncon = 1");
+  if (!vertex_weights.empty() &&
+      vertex_weights.size() != static_cast<std::size_t>(num_nodes()) * ncon)
     throw InvalidParameter("vertex weight array must have n * ncon entries");
   ncon_ = ncon;
   vertex_weights_ = std::move(vertex_weights);
 }
 
-}  // namespace gnnpart
+} // namespace gnnpart

@@ -1,0 +1,72 @@
+#pragma once
+// A tree of named phase timers owned by the run (no globals). Phases nest: start("a") inside
+// start("b") makes "a" a child of "b"; starting a phase again under the same parent adds to its
+// time and count. Not thread safe: time phases from the thread that orchestrates the run.
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace gnnpart {
+
+class Timer {
+public:
+  using Clock = std::chrono::steady_clock;
+
+  // Stops its phase when it goes out of scope.
+  class Scope {
+  public:
+    explicit Scope(Timer& timer) : timer_(&timer) {}
+    Scope(Scope&& other) noexcept : timer_(other.timer_) { other.timer_ = nullptr; }
+    Scope& operator=(Scope&&) = delete;
+    Scope(const Scope&) = delete;
+    Scope& operator=(const Scope&) = delete;
+    ~Scope() {
+      if (timer_ != nullptr)
+        timer_->stop();
+    }
+
+  private:
+    Timer* timer_;
+  };
+
+  Timer();
+
+  void start(std::string_view name);
+  // Stops the innermost running phase; throws InvalidParameter if none is running.
+  void stop();
+  [[nodiscard]] Scope scoped(std::string_view name) {
+    start(name);
+    return Scope(*this);
+  }
+
+  // Seconds accumulated by the phase at a path such as "partition/coarsen" (0 if unknown).
+  double seconds(std::string_view path) const;
+  // How often that phase was started.
+  std::uint64_t count(std::string_view path) const;
+  // Depth of the running phases (0 when idle).
+  int depth() const;
+
+  // Indented tree, one phase per line: "  name: 1.234 s" (and " (xN)" when started N > 1 times).
+  std::string to_string() const;
+  void print(std::FILE* out) const;
+
+private:
+  struct Node {
+    std::string name;
+    int parent = -1;
+    std::vector<int> children;
+    double seconds = 0;
+    std::uint64_t count = 0;
+    Clock::time_point started;
+  };
+  int find(std::string_view path) const;
+  void append(std::string& out, int node, int depth) const;
+
+  std::vector<Node> nodes_; // nodes_[0] is the unnamed root
+  int current_ = 0;
+};
+
+} // namespace gnnpart

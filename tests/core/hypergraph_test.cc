@@ -1,0 +1,169 @@
+#include "core/hypergraph.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+#include <vector>
+
+#include "core/errors.h"
+#include "core/metrics.h"
+#include "core/parallel.h"
+#include "core_test_util.h"
+
+namespace gnnpart {
+namespace {
+
+std::vector<NodeID> to_vector(std::span<const NodeID> s) {
+  return {s.begin(), s.end()};
+}
+
+TEST(Hypergraph, DropsRepeatedPinsAndBuildsIncidence) {
+  // Nets: {2, 0, 2}, {}, {1, 3, 1, 1}, {0}.
+  const Hypergraph h(4, {0, 3, 3, 7, 8}, {2, 0, 2, 1, 3, 1, 1, 0}, {5, 1, 2, 3});
+  EXPECT_EQ(h.num_nodes(), 4u);
+  EXPECT_EQ(h.num_nets(), 4u);
+  EXPECT_EQ(h.num_pins(), 5u);
+  EXPECT_EQ(to_vector(h.pins(0)), (std::vector<NodeID>{0, 2}));
+  EXPECT_EQ(h.net_size(1), 0u);
+  EXPECT_EQ(to_vector(h.pins(2)), (std::vector<NodeID>{1, 3}));
+  EXPECT_EQ(to_vector(h.incident_nets(0)), (std::vector<NodeID>{0, 3}));
+  EXPECT_EQ(to_vector(h.incident_nets(1)), (std::vector<NodeID>{2}));
+  EXPECT_EQ(to_vector(h.incident_nets(2)), (std::vector<NodeID>{0}));
+  EXPECT_EQ(to_vector(h.incident_nets(3)), (std::vector<NodeID>{2}));
+  EXPECT_EQ(h.net_weight(2), 2);
+}
+
+TEST(Hypergraph, RejectsBadInput) {
+  EXPECT_THROW(Hypergraph(2, {0, 2}, {0}), InvalidParameter);
+  EXPECT_THROW(Hypergraph(2, {0, 2}, {0, 2}), InvalidParameter);
+  EXPECT_THROW(Hypergraph(2, {0, 2, 1}, {0, 1}), InvalidParameter);
+  EXPECT_THROW(Hypergraph(2, {0, 2}, {0, 1}, {1, 1}), InvalidParameter);
+  EXPECT_THROW(Hypergraph(2, {0, 2}, {0, 1}, {}, 2, {1, 1}), InvalidParameter);
+  EXPECT_THROW(Hypergraph(2, {}, {}), InvalidParameter);
+}
+
+struct RandomHypergraph {
+  NodeID n;
+  std::vector<std::vector<NodeID>> nets; // with repeats
+  std::vector<Weight> net_weights;
+};
+
+RandomHypergraph random_hypergraph(Rng& rng, NodeID n, NetID m) {
+  RandomHypergraph r{n, {}, {}};
+  for (NetID e = 0; e < m; ++e) {
+    std::vector<NodeID> pins;
+    const std::size_t size = rng.below(7);
+    for (std::size_t i = 0; i < size; ++i)
+      pins.push_back(static_cast<NodeID>(rng.below(n)));
+    r.nets.push_back(pins);
+    r.net_weights.push_back(1 + static_cast<Weight>(rng.below(4)));
+  }
+  return r;
+}
+
+Hypergraph build(const RandomHypergraph& r, int ncon = 1, std::vector<Weight> vw = {}) {
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  for (const auto& net : r.nets) {
+    pins.insert(pins.end(), net.begin(), net.end());
+    offsets.push_back(pins.size());
+  }
+  return Hypergraph(r.n, std::move(offsets), std::move(pins), r.net_weights, ncon, std::move(vw));
+}
+
+TEST(Hypergraph, IncidenceMatchesReferenceAndIsDeterministic) {
+  Rng rng(derive_seed(41));
+  for (int round = 0; round < 20; ++round) {
+    const auto r = random_hypergraph(rng, 1 + static_cast<NodeID>(rng.below(50)),
+                                     static_cast<NetID>(rng.below(80)));
+    const Hypergraph h = run_with_threads(2, [&] { return build(r); });
+    std::vector<std::set<NetID>> incident(r.n);
+    EdgeID pins = 0;
+    for (NetID e = 0; e < r.nets.size(); ++e) {
+      const std::set<NodeID> unique(r.nets[e].begin(), r.nets[e].end());
+      EXPECT_EQ(to_vector(h.pins(e)), std::vector<NodeID>(unique.begin(), unique.end()));
+      for (NodeID u : unique)
+        incident[u].insert(e);
+      pins += unique.size();
+    }
+    EXPECT_EQ(h.num_pins(), pins);
+    for (NodeID u = 0; u < r.n; ++u)
+      EXPECT_EQ(to_vector(h.incident_nets(u)),
+                std::vector<NetID>(incident[u].begin(), incident[u].end()));
+  }
+  const auto big = random_hypergraph(rng, 3000, 40000);
+  const Hypergraph one = run_with_threads(1, [&] { return build(big); });
+  const Hypergraph two = run_with_threads(2, [&] { return build(big); });
+  EXPECT_TRUE(std::ranges::equal(one.pin_array(), two.pin_array()));
+  EXPECT_TRUE(std::ranges::equal(one.net_offsets(), two.net_offsets()));
+  EXPECT_TRUE(std::ranges::equal(one.node_offsets(), two.node_offsets()));
+  EXPECT_TRUE(std::ranges::equal(one.incident_net_array(), two.incident_net_array()));
+}
+
+TEST(HypergraphMetrics, HandComputed) {
+  // Nets {0,1,2} w2, {2,3} w1, {0,1} w5, {} w7; blocks 0 0 1 2 (k = 4, block 3 empty).
+  const Hypergraph h(4, {0, 3, 5, 7, 7}, {0, 1, 2, 2, 3, 0, 1}, {2, 1, 5, 7});
+  const Partition p{4, {0, 0, 1, 2}};
+  for (const auto& m :
+       {compute_hypergraph_metrics(h, p), compute_hypergraph_metrics_sequential(h, p)}) {
+    EXPECT_EQ(m.km1, 2 * 1 + 1 * 1);
+    EXPECT_EQ(m.cut, 2 + 1);
+    EXPECT_EQ(m.soed, 2 * 2 + 2 * 1);
+    EXPECT_EQ(m.empty_blocks, 1u);
+    ASSERT_EQ(m.imbalance.size(), 1u);
+    EXPECT_DOUBLE_EQ(m.imbalance[0], 1.0); // max block 2 / ceil(4 / 4) - 1
+  }
+}
+
+TEST(HypergraphMetrics, MatchReferenceOnRandomHypergraphs) {
+  Rng rng(derive_seed(42));
+  for (int round = 0; round < 50; ++round) {
+    const NodeID n = 1 + static_cast<NodeID>(rng.below(60));
+    const auto r = random_hypergraph(rng, n, static_cast<NetID>(rng.below(100)));
+    const int ncon = 1 + static_cast<int>(rng.below(2));
+    std::vector<Weight> vw;
+    for (std::size_t i = 0; i < static_cast<std::size_t>(n) * ncon; ++i)
+      vw.push_back(1 + static_cast<Weight>(rng.below(6)));
+    const Hypergraph h = build(r, ncon, vw);
+    const BlockID k = round % 10 == 0 ? 1 : 1 + static_cast<BlockID>(rng.below(8));
+    const Partition p = testing::random_partition(rng, n, k, round % 2 == 0);
+    Weight km1 = 0, cut = 0, soed = 0;
+    for (NetID e = 0; e < r.nets.size(); ++e) {
+      std::set<BlockID> blocks;
+      for (NodeID u : r.nets[e])
+        blocks.insert(p.blocks[u]);
+      const Weight lambda = static_cast<Weight>(blocks.size());
+      if (lambda > 1) {
+        km1 += (lambda - 1) * r.net_weights[e];
+        cut += r.net_weights[e];
+        soed += lambda * r.net_weights[e];
+      }
+    }
+    std::set<BlockID> used(p.blocks.begin(), p.blocks.end());
+    SCOPED_TRACE(round);
+    for (const auto& m : {run_with_threads(2, [&] { return compute_hypergraph_metrics(h, p); }),
+                          compute_hypergraph_metrics_sequential(h, p)}) {
+      EXPECT_EQ(m.km1, km1);
+      EXPECT_EQ(m.cut, cut);
+      EXPECT_EQ(m.soed, soed);
+      EXPECT_EQ(m.empty_blocks, k - used.size());
+      ASSERT_EQ(m.imbalance.size(), static_cast<std::size_t>(ncon));
+      for (int c = 0; c < ncon; ++c) {
+        std::vector<Weight> per_block(k, 0);
+        Weight total = 0;
+        for (NodeID u = 0; u < n; ++u) {
+          per_block[p.blocks[u]] += vw[u * ncon + c];
+          total += vw[u * ncon + c];
+        }
+        const double perfect = std::ceil(static_cast<double>(total) / k);
+        EXPECT_DOUBLE_EQ(m.imbalance[c],
+                         *std::max_element(per_block.begin(), per_block.end()) / perfect - 1);
+      }
+    }
+  }
+}
+
+} // namespace
+} // namespace gnnpart
