@@ -4,6 +4,7 @@
 // target and renames it into place, so a failed run never leaves a partial output.
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "core/graph.h"
@@ -15,33 +16,51 @@ namespace gnnpart::io {
 
 enum class GraphFormat { kAuto, kEdgeList, kMetis, kMatrixMarket, kBinary, kHmetis };
 
-// From the extension (a trailing .gz ignored): .txt/.edges/.el/.csv -> edge list,
+// From the extension (a trailing .gz ignored): .txt/.edges/.el/.csv/.tsv -> edge list,
 // .graph/.metis -> METIS, .mtx -> Matrix Market, .gnnp -> binary cache, .hgr -> hMETIS.
 // Throws InputError for an unknown extension.
 GraphFormat detect_format(const std::string& path);
-GraphFormat parse_format(const std::string& name);  // "edgelist", "metis", "mtx", "binary", "hmetis"
+GraphFormat parse_format(const std::string& name); // "edgelist", "metis", "mtx", "binary", "hmetis"
+std::string_view format_name(GraphFormat format);
 
 struct ReadOptions {
   GraphFormat format = GraphFormat::kAuto;
-  bool one_based = false;             // edge lists: ids start at 1
-  bool relabel = false;               // edge lists: arbitrary 64-bit labels, compacted to
-                                      // 0..n-1 in increasing order of label
-  std::string label_map_path;         // with relabel: write "new_id original_label" lines here
-  int threads = 0;                    // parser threads inside the caller's arena (0: arena's)
+  bool one_based = false;     // edge lists: ids start at 1
+  bool relabel = false;       // edge lists: arbitrary 64-bit labels, compacted to
+                              // 0..n-1 in increasing order of label (one_based and
+                              // the "# vertices:" header are then ignored)
+  std::string label_map_path; // with relabel: write "new_id original_label" lines here
+  int threads = 0;            // parser threads inside the caller's arena (0: arena's)
 };
 
 struct EdgeListData {
-  EdgeList edges;                     // as read, in file order, not symmetrized
-  std::vector<std::uint64_t> labels;  // with relabel: labels[new id] = original label
+  EdgeList edges;                    // as read, in file order, not symmetrized
+  std::vector<std::uint64_t> labels; // with relabel: labels[new id] = original label
   std::uint64_t lines = 0;
 };
 
 // Raw edge list in file order (for edge partitioners and streaming). n is max id + 1, or the
-// "# vertices: N" header when larger.
+// "# vertices: N" (or SNAP "# Nodes: N") header of the leading comment block when larger.
+// Lines: "u v [weight]", blanks/tabs/commas between columns, '#' and '%' comments (also after
+// the columns), CRLF ok; a .csv file may start with a column-name row. Weights are integers
+// >= 1; once any line has one, lines without one weigh 1 (edges.weights stays empty when no
+// line has one). A fourth column is an error.
 EdgeListData read_edge_list(const std::string& path, const ReadOptions& options = {});
 
-// Any supported graph format, as a symmetric simple CSR graph.
+// Any supported graph format, as a symmetric simple CSR graph. With kAuto the extension decides
+// (a trailing .gz ignored; gzip itself is recognised by its magic bytes); files without a known
+// extension are recognised by content (binary magic, "%%MatrixMarket" banner). Edge lists are
+// symmetrized; self loops dropped, parallel edges merged (the largest weight kept).
 CsrGraph read_graph(const std::string& path, const ReadOptions& options = {});
+
+// The individual graph readers read_graph dispatches to. METIS: every fmt code (vertex sizes
+// are read and dropped), ncon vertex weights, edge weights; the adjacency must be symmetric,
+// without self loops or repeated neighbours, and match the header counts. Matrix Market
+// coordinate matrices: square; pattern and real/complex values give unit edge weights, integer
+// values become edge weights (must be >= 1); general matrices are symmetrized (the larger
+// weight of a pair wins) and the diagonal is dropped.
+CsrGraph read_metis(const std::string& path, const ReadOptions& options = {});
+CsrGraph read_matrix_market(const std::string& path, const ReadOptions& options = {});
 
 // hMETIS hypergraph (fmt 0/1/10/11), plain or gzip.
 Hypergraph read_hmetis(const std::string& path, const ReadOptions& options = {});
@@ -51,12 +70,16 @@ CsrGraph read_binary_graph(const std::string& path);
 void write_binary_graph(const CsrGraph& graph, const std::string& path);
 
 void write_metis(const CsrGraph& graph, const std::string& path);
-void write_edge_list(const CsrGraph& graph, const std::string& path);       // u < v, 0-based
-void write_matrix_market(const CsrGraph& graph, const std::string& path);   // symmetric pattern/integer
+// "u v [w]" with u < v, 0-based.
+void write_edge_list(const CsrGraph& graph, const std::string& path);
+// Coordinate, symmetric (lower triangle), pattern or (with edge weights) integer.
+void write_matrix_market(const CsrGraph& graph, const std::string& path);
 void write_hmetis(const Hypergraph& hypergraph, const std::string& path);
 // Column-net hypergraph of a graph: one net per vertex u = {u} and N(u).
 void write_column_net_hmetis(const CsrGraph& graph, const std::string& path);
-// Writes a graph in the given format (kAuto: from the extension). A ".gz" suffix compresses.
+// Writes a graph in the given format (kAuto: from the extension; .hgr writes the column-net
+// hypergraph). A ".gz" suffix compresses. Edge lists start with "# vertices: n" and
+// "# edges: m" so isolated vertices survive; Matrix Market and edge lists drop vertex weights.
 void write_graph(const CsrGraph& graph, const std::string& path,
                  GraphFormat format = GraphFormat::kAuto);
 
@@ -71,4 +94,4 @@ std::vector<NodeID> read_vertex_set(const std::string& path, NodeID n);
 // One integer per line (labels, vertex weights); exactly n lines.
 std::vector<std::int64_t> read_vertex_values(const std::string& path, NodeID n);
 
-}  // namespace gnnpart::io
+} // namespace gnnpart::io

@@ -1,0 +1,217 @@
+#include "io/input_buffer.h"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <limits>
+#include <utility>
+
+#include "core/errors.h"
+
+namespace gnnpart::io {
+
+namespace {
+
+// Closes a descriptor on every exit path.
+class FileDescriptor {
+public:
+  explicit FileDescriptor(int fd) : fd_(fd) {}
+  ~FileDescriptor() {
+    if (fd_ >= 0)
+      ::close(fd_);
+  }
+  FileDescriptor(const FileDescriptor&) = delete;
+  FileDescriptor& operator=(const FileDescriptor&) = delete;
+  int get() const { return fd_; }
+
+private:
+  int fd_;
+};
+
+// A growable byte buffer without zero-initialisation (inflated data can be gigabytes).
+struct ByteBuffer {
+  std::unique_ptr<char[]> bytes;
+  std::size_t size = 0;
+  std::size_t capacity = 0;
+
+  void reserve(std::size_t wanted) {
+    if (wanted <= capacity)
+      return;
+    auto grown = std::make_unique_for_overwrite<char[]>(wanted);
+    if (size > 0)
+      std::memcpy(grown.get(), bytes.get(), size);
+    bytes = std::move(grown);
+    capacity = wanted;
+  }
+};
+
+void read_all(int fd, const std::string& path, ByteBuffer& out) {
+  out.reserve(1 << 16);
+  for (;;) {
+    if (out.size == out.capacity)
+      out.reserve(out.capacity * 2);
+    const ssize_t got = ::read(fd, out.bytes.get() + out.size, out.capacity - out.size);
+    if (got == 0)
+      return;
+    if (got < 0) {
+      if (errno == EINTR)
+        continue;
+      throw InputError(path, 0, std::string("cannot read: ") + std::strerror(errno));
+    }
+    out.size += static_cast<std::size_t>(got);
+  }
+}
+
+// Inflates every gzip member of `in` (concatenated members are one stream, as gzip -d does).
+void inflate_all(std::string_view in, const std::string& path, ByteBuffer& out) {
+  // The trailer holds the last member's size mod 2^32: a good first guess for one member.
+  std::size_t guess = in.size() * 4;
+  if (in.size() >= 18) {
+    std::uint32_t isize = 0;
+    std::memcpy(&isize, in.data() + in.size() - 4, 4);
+    guess = std::max<std::size_t>(guess, isize);
+  }
+  out.reserve(std::max<std::size_t>(guess + 1, 1 << 16));
+
+  z_stream stream{};
+  if (inflateInit2(&stream, 15 + 16) != Z_OK)
+    throw SystemError("zlib: inflateInit2 failed");
+  struct Ender {
+    z_stream* s;
+    ~Ender() { inflateEnd(s); }
+  } ender{&stream};
+
+  std::size_t consumed = 0;
+  for (;;) {
+    const std::size_t in_chunk =
+        std::min<std::size_t>(in.size() - consumed, std::numeric_limits<uInt>::max());
+    stream.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(in.data() + consumed));
+    stream.avail_in = static_cast<uInt>(in_chunk);
+    if (out.size == out.capacity)
+      out.reserve(out.capacity * 2);
+    const std::size_t out_room =
+        std::min<std::size_t>(out.capacity - out.size, std::numeric_limits<uInt>::max());
+    stream.next_out = reinterpret_cast<Bytef*>(out.bytes.get() + out.size);
+    stream.avail_out = static_cast<uInt>(out_room);
+    const int status = inflate(&stream, Z_NO_FLUSH);
+    consumed += in_chunk - stream.avail_in;
+    out.size += out_room - stream.avail_out;
+    if (status == Z_STREAM_END) {
+      // Another member follows? Anything else after the stream is ignored, as gzip does.
+      if (in.size() - consumed >= 2 && is_gzip(in.substr(consumed))) {
+        inflateReset(&stream);
+        continue;
+      }
+      return;
+    }
+    if (status == Z_DATA_ERROR || status == Z_NEED_DICT) {
+      throw InputError(path, 0,
+                       std::string("corrupt gzip stream (") +
+                           (stream.msg != nullptr ? stream.msg : "invalid data") + ")");
+    }
+    if (status == Z_MEM_ERROR)
+      throw SystemError(path + ": out of memory while inflating");
+    if (status == Z_BUF_ERROR || status == Z_OK) {
+      if (consumed == in.size() && stream.avail_out != 0)
+        throw InputError(path, 0, "truncated gzip stream");
+      continue;
+    }
+    throw InputError(path, 0, "gzip error " + std::to_string(status));
+  }
+}
+
+} // namespace
+
+bool is_gzip(std::string_view bytes) {
+  return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
+         static_cast<unsigned char>(bytes[1]) == 0x8b;
+}
+
+InputBuffer::InputBuffer(const std::string& path) : path_(path) {
+  FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+  if (fd.get() < 0)
+    throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd.get(), &st) != 0)
+    throw InputError(path, 0, std::string("cannot stat: ") + std::strerror(errno));
+  if (S_ISDIR(st.st_mode))
+    throw InputError(path, 0, "is a directory, not a file");
+
+  std::string_view raw;
+  ByteBuffer read_bytes;
+  if (S_ISREG(st.st_mode)) {
+    file_size_ = static_cast<std::size_t>(st.st_size);
+    if (file_size_ > 0) {
+      // MAP_POPULATE maps every page up front (the whole file is parsed anyway), which is
+      // much cheaper than one page fault per 4 KiB later.
+      void* map = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+      if (map == MAP_FAILED)
+        throw InputError(path, 0, std::string("cannot map: ") + std::strerror(errno));
+      map_ = map;
+      map_size_ = file_size_;
+      raw = std::string_view(static_cast<const char*>(map_), map_size_);
+    }
+  } else { // pipes, character devices: read everything
+    read_all(fd.get(), path, read_bytes);
+    file_size_ = read_bytes.size;
+    raw = std::string_view(read_bytes.bytes.get(), read_bytes.size);
+  }
+
+  if (is_gzip(raw)) {
+    compressed_ = true;
+    ByteBuffer inflated;
+    try {
+      inflate_all(raw, path, inflated);
+    } catch (...) {
+      release();
+      throw;
+    }
+    release();
+    owned_ = std::move(inflated.bytes);
+    data_ = std::string_view(owned_.get(), inflated.size);
+  } else if (map_ != nullptr) {
+    data_ = raw;
+  } else {
+    owned_ = std::move(read_bytes.bytes);
+    data_ = std::string_view(owned_.get(), file_size_);
+  }
+}
+
+InputBuffer::~InputBuffer() {
+  release();
+}
+
+InputBuffer::InputBuffer(InputBuffer&& other) noexcept
+    : path_(std::move(other.path_)), map_(std::exchange(other.map_, nullptr)),
+      map_size_(std::exchange(other.map_size_, 0)), owned_(std::move(other.owned_)),
+      data_(std::exchange(other.data_, {})), file_size_(other.file_size_),
+      compressed_(other.compressed_) {}
+
+InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
+  if (this != &other) {
+    release();
+    path_ = std::move(other.path_);
+    map_ = std::exchange(other.map_, nullptr);
+    map_size_ = std::exchange(other.map_size_, 0);
+    owned_ = std::move(other.owned_);
+    data_ = std::exchange(other.data_, {});
+    file_size_ = other.file_size_;
+    compressed_ = other.compressed_;
+  }
+  return *this;
+}
+
+void InputBuffer::release() noexcept {
+  if (map_ != nullptr)
+    ::munmap(map_, map_size_);
+  map_ = nullptr;
+  map_size_ = 0;
+}
+
+} // namespace gnnpart::io

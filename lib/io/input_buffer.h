@@ -1,0 +1,46 @@
+#pragma once
+// The whole content of an input file in memory: plain files are memory-mapped, gzip streams
+// (recognised by their magic bytes, whatever the name) are inflated with zlib. Readers parse
+// the bytes in parallel chunks afterwards.
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+namespace gnnpart::io {
+
+class InputBuffer {
+public:
+  // Throws InputError "FILE: ..." when the file cannot be opened or its gzip stream is
+  // truncated or corrupt.
+  explicit InputBuffer(const std::string& path);
+  ~InputBuffer();
+  InputBuffer(InputBuffer&& other) noexcept;
+  InputBuffer& operator=(InputBuffer&& other) noexcept;
+  InputBuffer(const InputBuffer&) = delete;
+  InputBuffer& operator=(const InputBuffer&) = delete;
+
+  const std::string& path() const { return path_; }
+  std::string_view data() const { return data_; }
+  std::size_t size() const { return data_.size(); }
+  bool empty() const { return data_.empty(); }
+  bool compressed() const { return compressed_; }
+  // Bytes on disk (compressed size for gzip input).
+  std::size_t file_size() const { return file_size_; }
+
+private:
+  void release() noexcept;
+
+  std::string path_;
+  void* map_ = nullptr;
+  std::size_t map_size_ = 0;
+  std::unique_ptr<char[]> owned_;
+  std::string_view data_;
+  std::size_t file_size_ = 0;
+  bool compressed_ = false;
+};
+
+// True when the bytes start with the gzip magic 1f 8b.
+bool is_gzip(std::string_view bytes);
+
+} // namespace gnnpart::io

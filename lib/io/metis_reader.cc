@@ -1,0 +1,345 @@
+// METIS graph files: header "n m [fmt [ncon]]", then one line per vertex:
+// [size] [w_1 .. w_ncon] (neighbour [edge weight])*, 1-based, '%' comment lines.
+#include <algorithm>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "io/graph_io.h"
+#include "io/input_buffer.h"
+#include "io/text_parsing.h"
+
+namespace gnnpart::io {
+
+namespace {
+
+using namespace detail;
+
+struct MetisFormat {
+  std::uint64_t n = 0, m = 0;
+  bool vertex_sizes = false, vertex_weights = false, edge_weights = false;
+  int ncon = 1;
+};
+
+struct Chunk {
+  std::vector<EdgeID> degrees; // one per row < n
+  std::vector<NodeID> adjacency;
+  std::vector<Weight> edge_weights;
+  std::vector<Weight> vertex_weights;
+  ParseFailure failure;
+};
+
+MetisFormat parse_metis_header(const InputBuffer& in, const HeaderLine& header) {
+  const auto values = parse_header_numbers(
+      in.path(), in.data(), header,
+      {"the vertex count n", "the edge count m", "the fmt code", "the constraint count ncon"});
+  const std::uint64_t line = line_number_at(in.data(), header.begin);
+  if (values.size() < 2)
+    throw InputError(in.path(), line, "header must hold at least 'n m', found too few fields");
+  MetisFormat f;
+  f.n = values[0];
+  f.m = values[1];
+  if (f.n > kMaxNodeID + 1)
+    throw InputError(in.path(), line,
+                     "header declares " + std::to_string(f.n) +
+                         " vertices, past the 32-bit id range; " + kWideIdHint);
+  if (values.size() >= 3) {
+    const std::uint64_t fmt = values[2];
+    if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
+      throw InputError(in.path(), line,
+                       "fmt code " + std::to_string(fmt) +
+                           " is invalid (three 0/1 digits: vertex sizes, vertex weights, "
+                           "edge weights)");
+    f.edge_weights = fmt % 10 == 1;
+    f.vertex_weights = (fmt / 10) % 10 == 1;
+    f.vertex_sizes = fmt / 100 == 1;
+  }
+  if (values.size() >= 4) {
+    if (values[3] < 1 || values[3] > 1024)
+      throw InputError(in.path(), line, "ncon must be between 1 and 1024");
+    if (!f.vertex_weights && values[3] != 1)
+      throw InputError(in.path(), line, "ncon > 1 but the fmt code has no vertex weights");
+    f.ncon = static_cast<int>(values[3]);
+  }
+  return f;
+}
+
+void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
+                const MetisFormat& f, Chunk& chunk) {
+  auto fail = [&](const char* at, std::string message) {
+    chunk.failure.set(static_cast<std::size_t>(at - data.data()), std::move(message));
+  };
+  for_each_line(data, begin, end, [&](const char* p, const char* e) {
+    if (!is_row(p, e, false))
+      return true;
+    const std::uint64_t u = row++;
+    if (u >= f.n) {
+      if (skip_blanks(p, e) == e)
+        return true; // trailing blank lines
+      fail(p, "more vertex lines than the header's n = " + std::to_string(f.n));
+      return false;
+    }
+    std::uint64_t value = 0;
+    p = skip_blanks(p, e);
+    if (f.vertex_sizes) {
+      const char* at = p;
+      const NumberStatus status = parse_unsigned(p, e, false, value);
+      if (status != NumberStatus::kOk) {
+        fail(at, number_error(status, "a vertex size", at, e, false));
+        return false;
+      }
+      p = skip_blanks(p, e);
+    }
+    if (f.vertex_weights) {
+      for (int c = 0; c < f.ncon; ++c) {
+        const char* at = p;
+        const NumberStatus status = parse_unsigned(p, e, false, value);
+        if (status != NumberStatus::kOk) {
+          fail(at, number_error(status, "a vertex weight", at, e, false));
+          return false;
+        }
+        chunk.vertex_weights.push_back(static_cast<Weight>(value));
+        p = skip_blanks(p, e);
+      }
+    }
+    EdgeID degree = 0;
+    while (p != e) {
+      const char* at = p;
+      NumberStatus status = parse_unsigned(p, e, false, value);
+      if (status != NumberStatus::kOk) {
+        fail(at, number_error(status, "a neighbour id", at, e, false));
+        return false;
+      }
+      if (value == 0 || value > f.n) {
+        fail(at, "neighbour id " + token_text(at, e, false) + " of vertex " +
+                     std::to_string(u + 1) + " is out of range 1.." + std::to_string(f.n));
+        return false;
+      }
+      if (value == u + 1) {
+        fail(at, "vertex " + std::to_string(u + 1) + " has a self loop");
+        return false;
+      }
+      chunk.adjacency.push_back(static_cast<NodeID>(value - 1));
+      p = skip_blanks(p, e);
+      if (f.edge_weights) {
+        const char* w_at = p;
+        status = parse_unsigned(p, e, false, value);
+        if (status != NumberStatus::kOk || value == 0) {
+          fail(w_at, status == NumberStatus::kOk
+                         ? "edge weight must be positive, found 0"
+                         : number_error(status, "an edge weight", w_at, e, false));
+          return false;
+        }
+        chunk.edge_weights.push_back(static_cast<Weight>(value));
+        p = skip_blanks(p, e);
+      }
+      ++degree;
+    }
+    chunk.degrees.push_back(degree);
+    return true;
+  });
+}
+
+// Sorts every neighbour list (weights alongside) in parallel.
+void sort_lists(std::vector<EdgeID>& offsets, std::vector<NodeID>& adjacency,
+                std::vector<Weight>& weights) {
+  const std::size_t n = offsets.size() - 1;
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, n), [&](const auto& r) {
+    std::vector<std::pair<NodeID, Weight>> list;
+    for (std::size_t u = r.begin(); u != r.end(); ++u) {
+      const EdgeID b = offsets[u], e = offsets[u + 1];
+      if (std::is_sorted(adjacency.begin() + b, adjacency.begin() + e))
+        continue;
+      if (weights.empty()) {
+        std::sort(adjacency.begin() + b, adjacency.begin() + e);
+        continue;
+      }
+      list.clear();
+      for (EdgeID i = b; i < e; ++i)
+        list.emplace_back(adjacency[i], weights[i]);
+      std::sort(list.begin(), list.end());
+      for (EdgeID i = b; i < e; ++i)
+        std::tie(adjacency[i], weights[i]) = list[i - b];
+    }
+  });
+}
+
+// First vertex whose list repeats a neighbour, or n.
+std::size_t first_duplicate(const std::vector<EdgeID>& offsets,
+                            const std::vector<NodeID>& adjacency) {
+  const std::size_t n = offsets.size() - 1;
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n), n,
+      [&](const auto& r, std::size_t found) {
+        for (std::size_t u = r.begin(); u != r.end() && u < found; ++u)
+          for (EdgeID e = offsets[u] + 1; e < offsets[u + 1]; ++e)
+            if (adjacency[e] == adjacency[e - 1])
+              return u;
+        return found;
+      },
+      [](std::size_t a, std::size_t b) { return std::min(a, b); });
+}
+
+struct Asymmetry {
+  std::size_t u;
+  NodeID v = 0;
+  bool weight_differs = false;
+};
+
+// First vertex u with a neighbour v that does not list u back (with the same weight).
+Asymmetry first_asymmetry(const std::vector<EdgeID>& offsets, const std::vector<NodeID>& adjacency,
+                          const std::vector<Weight>& weights) {
+  const std::size_t n = offsets.size() - 1;
+  auto check = [&](std::size_t u, Asymmetry& out) {
+    for (EdgeID e = offsets[u]; e < offsets[u + 1]; ++e) {
+      const NodeID v = adjacency[e];
+      const auto first = adjacency.begin() + offsets[v], last = adjacency.begin() + offsets[v + 1];
+      const auto it = std::lower_bound(first, last, static_cast<NodeID>(u));
+      if (it == last || *it != u) {
+        out = {u, v, false};
+        return true;
+      }
+      if (!weights.empty() && weights[it - adjacency.begin()] != weights[e]) {
+        out = {u, v, true};
+        return true;
+      }
+    }
+    return false;
+  };
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n), Asymmetry{n},
+      [&](const auto& r, Asymmetry found) {
+        for (std::size_t u = r.begin(); u != r.end() && u < found.u; ++u) {
+          Asymmetry here{n};
+          if (check(u, here))
+            return here;
+        }
+        return found;
+      },
+      [](const Asymmetry& a, const Asymmetry& b) { return a.u <= b.u ? a : b; });
+}
+
+// Streaming symmetry test: the multiset of entries (u, v, w) equals that of (v, u, w) exactly
+// when the adjacency is symmetric; compared through sums of 64-bit entry hashes (a false
+// "symmetric" needs a 64-bit hash collision). Only a mismatch pays for the exact search that
+// names the vertex.
+std::uint64_t pack(NodeID a, NodeID b) {
+  if constexpr (sizeof(NodeID) == 4)
+    return (static_cast<std::uint64_t>(a) << 32) | b;
+  else
+    return splitmix64(a) ^ b;
+}
+
+bool multiset_symmetric(const std::vector<EdgeID>& offsets, const std::vector<NodeID>& adjacency,
+                        const std::vector<Weight>& weights) {
+  struct Sums {
+    std::uint64_t forward = 0, backward = 0;
+  };
+  const std::size_t n = offsets.size() - 1;
+  const Sums sums = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, n), Sums{},
+      [&](const tbb::blocked_range<std::size_t>& r, Sums acc) {
+        for (std::size_t u = r.begin(); u != r.end(); ++u)
+          for (EdgeID e = offsets[u]; e < offsets[u + 1]; ++e) {
+            const std::uint64_t salt =
+                weights.empty() ? 0 : splitmix64(static_cast<std::uint64_t>(weights[e]));
+            const NodeID v = adjacency[e];
+            acc.forward += splitmix64(pack(static_cast<NodeID>(u), v) ^ salt);
+            acc.backward += splitmix64(pack(v, static_cast<NodeID>(u)) ^ salt);
+          }
+        return acc;
+      },
+      [](Sums a, const Sums& b) {
+        return Sums{a.forward + b.forward, a.backward + b.backward};
+      });
+  return sums.forward == sums.backward;
+}
+
+CsrGraph parse_metis(const InputBuffer& in) {
+  const std::string_view data = in.data();
+  const std::string& file = in.path();
+  const HeaderLine header = find_header_line(data, 0);
+  if (header.begin == kNoOffset)
+    throw InputError(file, 0, "empty input: no METIS header");
+  const MetisFormat f = parse_metis_header(in, header);
+  const std::uint64_t header_line = line_number_at(data, header.begin);
+
+  const RowIndex rows = index_rows(data, header.next, false);
+  const std::size_t chunks = rows.chunks();
+  std::vector<Chunk> parsed(chunks);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    parse_rows(data, rows.bounds[c], rows.bounds[c + 1], rows.first_row[c], f, parsed[c]);
+  });
+  std::vector<ParseFailure> failures(chunks);
+  for (std::size_t c = 0; c < chunks; ++c)
+    failures[c] = std::move(parsed[c].failure);
+  throw_earliest(file, data, failures);
+  if (rows.rows() < f.n)
+    throw InputError(file, count_lines(data),
+                     "header declares n = " + std::to_string(f.n) + " vertices but the file has " +
+                         std::to_string(rows.rows()) + " vertex lines");
+
+  // Assemble the CSR arrays in row order.
+  const std::size_t n = f.n;
+  std::vector<EdgeID> offsets(n + 1, 0);
+  std::vector<std::size_t> adj_first(chunks + 1, 0), row_first(chunks + 1, 0);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    adj_first[c + 1] = adj_first[c] + parsed[c].adjacency.size();
+    row_first[c + 1] = row_first[c] + parsed[c].degrees.size();
+  }
+  const EdgeID entries = adj_first[chunks];
+  if (entries != 2 * f.m)
+    throw InputError(file, header_line,
+                     "header declares m = " + std::to_string(f.m) +
+                         " edges but the adjacency lists hold " + std::to_string(entries) +
+                         " entries (expected 2m = " + std::to_string(2 * f.m) + ")");
+  std::vector<NodeID> adjacency(entries);
+  std::vector<Weight> edge_weights(f.edge_weights ? entries : 0);
+  std::vector<Weight> vertex_weights(f.vertex_weights ? n * f.ncon : 0);
+  tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
+    const Chunk& chunk = parsed[c];
+    std::copy(chunk.adjacency.begin(), chunk.adjacency.end(), adjacency.begin() + adj_first[c]);
+    std::copy(chunk.edge_weights.begin(), chunk.edge_weights.end(),
+              edge_weights.begin() + (f.edge_weights ? adj_first[c] : 0));
+    std::copy(chunk.vertex_weights.begin(), chunk.vertex_weights.end(),
+              vertex_weights.begin() + (f.vertex_weights ? row_first[c] * f.ncon : 0));
+    std::copy(chunk.degrees.begin(), chunk.degrees.end(), offsets.begin() + row_first[c] + 1);
+  });
+  parsed.clear();
+  std::inclusive_scan(offsets.begin(), offsets.end(), offsets.begin());
+
+  sort_lists(offsets, adjacency, edge_weights);
+  auto line_of_vertex = [&](std::size_t u) {
+    return line_number_at(data, row_offset(data, rows, u));
+  };
+  if (const std::size_t u = first_duplicate(offsets, adjacency); u < n)
+    throw InputError(file, line_of_vertex(u),
+                     "vertex " + std::to_string(u + 1) + " lists a neighbour more than once");
+  if (!multiset_symmetric(offsets, adjacency, edge_weights))
+    if (const Asymmetry a = first_asymmetry(offsets, adjacency, edge_weights); a.u < n)
+      throw InputError(file, line_of_vertex(a.u),
+                       "asymmetric adjacency: vertex " + std::to_string(a.u + 1) + " lists " +
+                           std::to_string(a.v + 1) + " but vertex " + std::to_string(a.v + 1) +
+                           (a.weight_differs ? " lists it with a different edge weight"
+                                             : " does not list " + std::to_string(a.u + 1)));
+  return CsrGraph(std::move(offsets), std::move(adjacency), std::move(edge_weights), f.ncon,
+                  std::move(vertex_weights));
+}
+
+} // namespace
+
+CsrGraph read_metis(const std::string& path, const ReadOptions& options) {
+  return with_threads(options.threads, [&] {
+    const InputBuffer in(path);
+    if (in.empty())
+      throw InputError(path, 0, "empty input");
+    return parse_metis(in);
+  });
+}
+
+} // namespace gnnpart::io

@@ -1,0 +1,183 @@
+#include "io/output_file.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
+
+#include "core/errors.h"
+#include "core/random.h"
+
+namespace gnnpart::io {
+
+namespace {
+
+constexpr int kCompressionLevel = 6;
+constexpr std::size_t kDeflateBufferBytes = std::size_t{1} << 18;
+
+std::string system_message(const std::string& what, const std::string& path) {
+  return path + ": " + what + ": " + std::strerror(errno);
+}
+
+} // namespace
+
+struct OutputFile::Deflater {
+  z_stream stream{};
+  std::vector<char> buffer = std::vector<char>(kDeflateBufferBytes);
+  bool initialised = false;
+  ~Deflater() {
+    if (initialised)
+      deflateEnd(&stream);
+  }
+};
+
+bool has_gz_suffix(std::string_view path) {
+  return path.size() >= 3 && path.substr(path.size() - 3) == ".gz";
+}
+
+OutputFile::OutputFile(const std::string& path) : OutputFile(path, has_gz_suffix(path)) {}
+
+OutputFile::OutputFile(const std::string& path, bool compress) : path_(path), compress_(compress) {
+  if (path.empty())
+    throw SystemError("empty output path");
+  // A name nobody else uses: mixed from the clock, the process and this object's address.
+  std::uint64_t seed =
+      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
+      (static_cast<std::uint64_t>(::getpid()) << 32) ^ reinterpret_cast<std::uintptr_t>(this);
+  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
+    seed = splitmix64(seed + static_cast<std::uint64_t>(attempt));
+    std::string suffix(6, 'x');
+    std::uint64_t bits = seed;
+    for (char& c : suffix) {
+      c = kAlphabet[bits % 36];
+      bits /= 36;
+    }
+    temp_path_ = path + ".tmp." + suffix;
+    fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    if (fd_ < 0 && errno != EEXIST) {
+      const std::string message = system_message("cannot create output file", path);
+      temp_path_.clear();
+      throw SystemError(message);
+    }
+  }
+  if (fd_ < 0) {
+    temp_path_.clear();
+    throw SystemError(path + ": cannot create a temporary output file");
+  }
+  if (compress_) {
+    deflater_ = std::make_unique<Deflater>();
+    if (deflateInit2(&deflater_->stream, kCompressionLevel, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+      discard();
+      throw SystemError(path + ": zlib deflateInit2 failed");
+    }
+    deflater_->initialised = true;
+  }
+}
+
+OutputFile::~OutputFile() {
+  if (!committed_)
+    discard();
+}
+
+void OutputFile::discard() noexcept {
+  if (fd_ >= 0)
+    ::close(fd_);
+  fd_ = -1;
+  if (!temp_path_.empty())
+    ::unlink(temp_path_.c_str());
+  temp_path_.clear();
+}
+
+void OutputFile::write_raw(const char* bytes, std::size_t size) {
+  while (size > 0) {
+    const ssize_t wrote = ::write(fd_, bytes, size);
+    if (wrote < 0) {
+      if (errno == EINTR)
+        continue;
+      throw SystemError(system_message("write failed", path_));
+    }
+    bytes += wrote;
+    size -= static_cast<std::size_t>(wrote);
+  }
+}
+
+void OutputFile::deflate_some(const char* bytes, std::size_t size, bool finish) {
+  z_stream& s = deflater_->stream;
+  do {
+    const std::size_t piece = std::min<std::size_t>(size, std::numeric_limits<uInt>::max());
+    s.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(bytes));
+    s.avail_in = static_cast<uInt>(piece);
+    const bool last = finish && piece == size;
+    int status = Z_OK;
+    do {
+      s.next_out = reinterpret_cast<Bytef*>(deflater_->buffer.data());
+      s.avail_out = static_cast<uInt>(deflater_->buffer.size());
+      status = deflate(&s, last ? Z_FINISH : Z_NO_FLUSH);
+      if (status == Z_STREAM_ERROR)
+        throw SystemError(path_ + ": zlib deflate failed");
+      write_raw(deflater_->buffer.data(), deflater_->buffer.size() - s.avail_out);
+    } while (s.avail_out == 0 || (last && status != Z_STREAM_END));
+    bytes += piece;
+    size -= piece;
+  } while (size > 0);
+}
+
+void OutputFile::write(std::string_view bytes) {
+  if (committed_ || fd_ < 0)
+    throw SystemError(path_ + ": write after commit");
+  if (bytes.empty())
+    return;
+  if (compress_)
+    deflate_some(bytes.data(), bytes.size(), false);
+  else
+    write_raw(bytes.data(), bytes.size());
+}
+
+void OutputFile::commit() {
+  if (committed_ || fd_ < 0)
+    throw SystemError(path_ + ": commit twice");
+  if (compress_)
+    deflate_some(nullptr, 0, true);
+  const int fd = fd_;
+  fd_ = -1;
+  if (::close(fd) != 0)
+    throw SystemError(system_message("close failed", path_));
+  if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
+    throw SystemError(system_message("cannot rename the temporary file onto", path_));
+  committed_ = true;
+}
+
+void write_parallel_blocks(
+    OutputFile& out, std::uint64_t count, std::uint64_t grain,
+    const std::function<void(std::uint64_t, std::uint64_t, std::string&)>& format) {
+  if (grain == 0)
+    grain = 1;
+  const std::uint64_t blocks = (count + grain - 1) / grain;
+  const std::uint64_t batch =
+      4 * static_cast<std::uint64_t>(std::max(1, tbb::this_task_arena::max_concurrency()));
+  std::vector<std::string> texts(static_cast<std::size_t>(std::min(blocks, batch)));
+  for (std::uint64_t first = 0; first < blocks; first += batch) {
+    const std::uint64_t last = std::min(blocks, first + batch);
+    tbb::parallel_for(first, last, [&](std::uint64_t b) {
+      std::string& text = texts[b - first];
+      text.clear();
+      format(b * grain, std::min(count, (b + 1) * grain), text);
+    });
+    for (std::uint64_t b = first; b < last; ++b)
+      out.write(texts[b - first]);
+  }
+}
+
+} // namespace gnnpart::io

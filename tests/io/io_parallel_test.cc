@@ -1,0 +1,131 @@
+// Multi-chunk inputs: parallel parsing keeps file order, and results do not depend on the
+// thread count; large round trips through every writer.
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/graph_builder.h"
+#include "io/graph_io.h"
+#include "io_test_util.h"
+
+namespace gnnpart::io {
+namespace {
+
+using testing::ScratchDir;
+
+// A 2D grid with edge weights 1..5 and vertex weights 1..3; big enough for several chunks.
+CsrGraph grid_graph(NodeID side) {
+  EdgeList edges;
+  edges.n = side * side;
+  for (NodeID r = 0; r < side; ++r)
+    for (NodeID c = 0; c < side; ++c) {
+      const NodeID u = r * side + c;
+      if (c + 1 < side) {
+        edges.sources.push_back(u);
+        edges.targets.push_back(u + 1);
+        edges.weights.push_back(1 + (u % 5));
+      }
+      if (r + 1 < side) {
+        edges.sources.push_back(u);
+        edges.targets.push_back(u + side);
+        edges.weights.push_back(1 + ((u / 3) % 5));
+      }
+    }
+  CsrGraph g = build_csr(edges);
+  std::vector<Weight> vw(g.num_nodes());
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    vw[u] = 1 + u % 3;
+  g.set_vertex_weights(1, std::move(vw));
+  return g;
+}
+
+TEST(IoParallel, EdgeListOrderAndThreadIndependence) {
+  ScratchDir dir;
+  std::string text = "# vertices: 70000\n";
+  std::vector<NodeID> sources, targets;
+  std::vector<Weight> weights;
+  for (std::uint64_t i = 0; i < 250000; ++i) {
+    const NodeID u = static_cast<NodeID>((i * 7919) % 69997), v = static_cast<NodeID>(i % 1009);
+    sources.push_back(u);
+    targets.push_back(v);
+    text += std::to_string(u) + (i % 3 == 0 ? "," : "\t") + std::to_string(v);
+    if (i % 5000 == 4999) { // sparse weights: every other line gets weight 1
+      text += " 9";
+      weights.push_back(9);
+    } else {
+      weights.push_back(1);
+    }
+    text += i % 7 == 0 ? "\r\n" : "\n";
+    if (i % 10000 == 0)
+      text += "# comment\n\n";
+  }
+  ASSERT_GT(text.size(), std::size_t{2} << 20);
+  testing::write_text(dir.file("big.el"), text);
+  for (int threads : {1, 2}) {
+    ReadOptions options;
+    options.threads = threads;
+    const EdgeListData data = read_edge_list(dir.file("big.el"), options);
+    EXPECT_EQ(data.edges.n, 70000u);
+    EXPECT_EQ(data.edges.sources, sources);
+    EXPECT_EQ(data.edges.targets, targets);
+    EXPECT_EQ(data.edges.weights, weights);
+  }
+}
+
+TEST(IoParallel, LargeRoundTripThroughEveryWriter) {
+  ScratchDir dir;
+  const CsrGraph g = grid_graph(400); // 160000 vertices, 319200 edges
+  write_metis(g, dir.file("g.graph"));
+  testing::expect_same_graph(read_graph(dir.file("g.graph")), g);
+  write_binary_graph(g, dir.file("g.gnnp"));
+  testing::expect_same_graph(read_graph(dir.file("g.gnnp")), g);
+  write_edge_list(g, dir.file("g.edges.gz"));
+  const CsrGraph from_edges = read_graph(dir.file("g.edges.gz"));
+  testing::expect_same_structure(from_edges, g);
+  EXPECT_EQ(std::vector<Weight>(from_edges.edge_weights().begin(), from_edges.edge_weights().end()),
+            std::vector<Weight>(g.edge_weights().begin(), g.edge_weights().end()));
+  write_matrix_market(g, dir.file("g.mtx"));
+  testing::expect_same_structure(read_graph(dir.file("g.mtx")), g);
+  write_column_net_hmetis(g, dir.file("g.hgr"));
+  const Hypergraph h = read_hmetis(dir.file("g.hgr"));
+  EXPECT_EQ(h.num_nets(), g.num_nodes());
+  EXPECT_EQ(h.num_pins(), g.num_nodes() + g.num_directed_edges());
+  for (NodeID u : {NodeID{0}, NodeID{401}, NodeID{159999}}) {
+    EXPECT_EQ(h.vertex_weight(u), g.vertex_weight(u));
+    EXPECT_EQ(h.net_size(u), g.degree(u) + 1);
+  }
+}
+
+TEST(IoParallel, MetisErrorLineDeepInside) {
+  ScratchDir dir;
+  const CsrGraph g = grid_graph(300);
+  write_metis(g, dir.file("g.graph"));
+  std::string text = testing::read_text(dir.file("g.graph"));
+  // Break the line of vertex 70001 (file line 70002): a neighbour id past n.
+  std::size_t at = 0;
+  for (int line = 1; line < 70002; ++line)
+    at = text.find('\n', at) + 1;
+  text.insert(text.find('\n', at), " 90001 1");
+  testing::write_text(dir.file("bad.graph"), text);
+  testing::expect_input_error([&] { read_graph(dir.file("bad.graph")); },
+                              dir.file("bad.graph") + ":70002: ", "out of range 1..90000");
+}
+
+TEST(IoParallel, CrLfMetisAndLenientWeightsFromEvalpartFixture) {
+  ScratchDir dir;
+  testing::write_text(dir.file("crlf.graph"), "% c\r\n3 2\r\n2\r\n1 3\r\n2\r\n");
+  const CsrGraph path3 = read_graph(dir.file("crlf.graph"));
+  EXPECT_EQ(path3.num_edges(), 2u);
+  // star.el: duplicates, a reversed duplicate, a self loop, CRLF, a tab, one weighted line.
+  const std::string star = std::string(GNNPART_SHARED_DIR) + "/tools/evalpart/tests/star.el";
+  const CsrGraph g = read_graph(star);
+  EXPECT_EQ(g.num_nodes(), 5u);
+  EXPECT_EQ(g.num_edges(), 4u);
+  ASSERT_TRUE(g.has_edge_weights());
+  for (EdgeID e = g.first_edge(0); e < g.last_edge(0); ++e)
+    EXPECT_EQ(g.edge_weight(e), g.edge_target(e) == 3 ? 17 : 1);
+}
+
+} // namespace
+} // namespace gnnpart::io
