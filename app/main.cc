@@ -1,0 +1,97 @@
+// gnnpart: the command-line front end. Subcommands register themselves (command.h); main only
+// parses, dispatches and turns exceptions into one-line messages and exit codes:
+// 0 success, 1 bad input or failure while running, 2 usage error (bad flag or parameter).
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <new>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "command.h"
+#include "core/errors.h"
+
+namespace gnnpart::app {
+
+std::vector<CommandEntry>& command_registry() {
+  static std::vector<CommandEntry> registry;
+  return registry;
+}
+
+namespace {
+
+constexpr int kExitInput = 1;
+constexpr int kExitUsage = 2;
+
+// One line on stderr, whatever the message holds.
+int fail(int code, std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fprintf(stderr, "gnnpart: error: %s\n", message.c_str());
+  return code;
+}
+
+constexpr const char* kExamples = R"(Examples:
+  gnnpart partition datasets/cora.edges.gz -k 8
+  gnnpart partition graph.edges.gz -k 32 --algo metis --seed 1 -o graph.part.32
+  gnnpart partition cora.edges.gz -k 8 --balance-set cora.train.gz --json metrics.json
+  gnnpart evaluate cora.edges.gz cora.edges.gz.part.8 --feature-dim 1433 --json
+  gnnpart convert graph.edges.gz graph.graph
+  gnnpart convert graph.edges.gz graph.hgr --column-net
+  gnnpart info graph.edges.gz
+Run 'gnnpart COMMAND --help' for the flags of a command.)";
+
+int run(int argc, char** argv) {
+  CLI::App app{"gnnpart: graph and hypergraph partitioning for distributed GNN training",
+               "gnnpart"};
+  app.fallthrough(); // global flags may follow the subcommand
+  app.require_subcommand(1);
+  app.footer(kExamples);
+  app.set_version_flag("--version", std::string("gnnpart ") + GNNPART_VERSION);
+  GlobalFlags flags;
+  app.add_flag("-q,--quiet", flags.quiet, "print nothing but errors");
+  app.add_flag("-v,--verbose", flags.verbosity, "progress and details on stderr (-vv: more)");
+
+  auto& registry = command_registry();
+  std::stable_sort(registry.begin(), registry.end(),
+                   [](const CommandEntry& a, const CommandEntry& b) { return a.order < b.order; });
+  std::vector<std::pair<CLI::App*, CommandRunner>> runners;
+  for (const CommandEntry& entry : registry) {
+    const std::size_t before = app.get_subcommands({}).size();
+    CommandRunner runner = entry.setup(app, flags);
+    const auto subcommands = app.get_subcommands({});
+    if (subcommands.size() > before)
+      runners.emplace_back(subcommands.back(), std::move(runner));
+  }
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0)
+      return app.exit(e); // --help, --version
+    return fail(kExitUsage, e.what());
+  }
+  for (auto& [command, runner] : runners) {
+    if (command->parsed())
+      return runner();
+  }
+  return fail(kExitUsage, "no command given (see --help)");
+}
+
+} // namespace
+} // namespace gnnpart::app
+
+int main(int argc, char** argv) {
+  using namespace gnnpart;
+  try {
+    return app::run(argc, argv);
+  } catch (const InvalidParameter& e) {
+    return app::fail(app::kExitUsage, e.what());
+  } catch (const Unsupported& e) {
+    return app::fail(app::kExitUsage, e.what());
+  } catch (const std::bad_alloc&) {
+    return app::fail(app::kExitInput, "out of memory");
+  } catch (const std::exception& e) {
+    return app::fail(app::kExitInput, e.what());
+  }
+}

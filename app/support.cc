@@ -1,0 +1,272 @@
+#include "support.h"
+
+#include <cstdio>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "io/output_file.h"
+#include "partition/vertex_weights.h"
+
+namespace gnnpart::app {
+
+Logger make_logger(const GlobalFlags& flags) {
+  if (flags.quiet)
+    return Logger(LogLevel::kQuiet, nullptr);
+  const LogLevel level = flags.verbosity >= 2   ? LogLevel::kDebug
+                         : flags.verbosity == 1 ? LogLevel::kInfo
+                                                : LogLevel::kWarning;
+  return Logger(level, stderr);
+}
+
+// ---------------------------------------------------------------------------------------------
+Progress::Progress(const GlobalFlags& flags, std::string what)
+    : what_(std::move(what)), start_(std::chrono::steady_clock::now()) {
+  if (flags.quiet) {
+    finished_ = true; // nothing to announce, ever
+    return;
+  }
+  if (flags.verbosity >= 1) {
+    announce();
+    return;
+  }
+  watcher_ = std::thread([this] {
+    std::unique_lock lock(mutex_);
+    if (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return finished_; }))
+      announce();
+  });
+}
+
+void Progress::announce() {
+  announced_ = true;
+  std::fprintf(stderr, "gnnpart: %s ...\n", what_.c_str());
+  std::fflush(stderr);
+}
+
+double Progress::finish() {
+  {
+    std::lock_guard lock(mutex_);
+    seconds_ = std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    finished_ = true;
+  }
+  cv_.notify_all();
+  if (watcher_.joinable())
+    watcher_.join();
+  if (announced_) {
+    std::fprintf(stderr, "gnnpart: %s: done in %s\n", what_.c_str(),
+                 format_seconds(seconds_).c_str());
+    announced_ = false;
+  }
+  return seconds_;
+}
+
+Progress::~Progress() {
+  {
+    std::lock_guard lock(mutex_);
+    finished_ = true;
+  }
+  cv_.notify_all();
+  if (watcher_.joinable())
+    watcher_.join();
+}
+
+// ---------------------------------------------------------------------------------------------
+void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads) {
+  command
+      .add_option("--format", flags.format,
+                  "input format: edgelist, metis, mtx, binary, hmetis (default: from the "
+                  "extension)")
+      ->check(CLI::IsMember({"edgelist", "metis", "mtx", "binary", "hmetis"}));
+  command.add_flag("--one-based", flags.one_based, "edge list ids start at 1");
+  command.add_flag("--relabel", flags.relabel,
+                   "edge list ids are arbitrary labels; compact them to 0..n-1");
+  command.add_option("--label-map", flags.label_map,
+                     "with --relabel: write 'new_id original_label' lines here");
+  if (with_threads)
+    command.add_option("-t,--threads", flags.threads, "threads (0: all hardware threads)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 1024));
+}
+
+io::ReadOptions read_options(const InputFlags& flags) {
+  if (!flags.label_map.empty() && !flags.relabel)
+    throw InvalidParameter("--label-map needs --relabel");
+  io::ReadOptions options;
+  if (!flags.format.empty())
+    options.format = io::parse_format(flags.format);
+  options.one_based = flags.one_based;
+  options.relabel = flags.relabel;
+  options.label_map_path = flags.label_map;
+  return options;
+}
+
+CsrGraph read_graph_with_progress(const std::string& path, const InputFlags& flags,
+                                  const GlobalFlags& global) {
+  Progress progress(global, fmt::format("reading {}", path));
+  CsrGraph graph = io::read_graph(path, read_options(flags));
+  progress.finish();
+  return graph;
+}
+
+void add_weight_flags(CLI::App& command, WeightFlags& flags) {
+  command.add_option("--vertex-weights", flags.vertex_weights,
+                     "base balance constraint: unit, degree (deg(u)), or a FILE with one integer "
+                     "per vertex (default: the input's own vertex weights, else unit)");
+  command.add_option("--balance-set", flags.balance_sets,
+                     "FILE of vertex ids (one per line); adds a constraint so each block gets "
+                     "its share of them (repeatable)");
+}
+
+void apply_weight_flags(CsrGraph& graph, const WeightFlags& flags) {
+  const bool keep_own = flags.vertex_weights.empty();
+  if (keep_own && flags.balance_sets.empty())
+    return; // the input's weights, or unit
+  BaseVertexWeight base =
+      keep_own ? BaseVertexWeight::kUnit : parse_base_vertex_weight(flags.vertex_weights);
+  std::vector<std::int64_t> values;
+  if (keep_own && graph.has_vertex_weights()) {
+    if (graph.ncon() != 1)
+      throw Unsupported("--balance-set with an input of several vertex-weight constraints; pick "
+                        "the base constraint with --vertex-weights");
+    const auto own = graph.vertex_weights();
+    values.assign(own.begin(), own.end());
+    base = BaseVertexWeight::kValues;
+  } else if (base == BaseVertexWeight::kValues) {
+    values = io::read_vertex_values(flags.vertex_weights, graph.num_nodes());
+    for (std::size_t u = 0; u < values.size(); ++u) {
+      if (values[u] < 0)
+        throw InputError(flags.vertex_weights, 0,
+                         fmt::format("vertex {} has negative weight {}", u, values[u]));
+    }
+  }
+  std::vector<std::vector<NodeID>> sets;
+  for (const std::string& path : flags.balance_sets) {
+    sets.push_back(io::read_vertex_set(path, graph.num_nodes()));
+    if (sets.back().empty())
+      throw InputError(path, 0, "balance set has no vertices");
+  }
+  set_balance_weights(graph, base, values, sets);
+}
+
+// ---------------------------------------------------------------------------------------------
+void JsonObject::key(const std::string& key) {
+  if (text_.size() > 1)
+    text_ += ", ";
+  text_ += '"';
+  text_ += key;
+  text_ += "\": ";
+}
+
+JsonObject& JsonObject::add(const std::string& k, std::uint64_t value) {
+  key(k);
+  text_ += std::to_string(value);
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& k, std::int64_t value) {
+  key(k);
+  text_ += std::to_string(value);
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& k, double value) {
+  key(k);
+  text_ += fmt::format("{:.6f}", value);
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& k, const std::string& value) {
+  key(k);
+  text_ += '"';
+  for (const char c : value) {
+    if (c == '"' || c == '\\') {
+      text_ += '\\';
+      text_ += c;
+    } else if (static_cast<unsigned char>(c) < 0x20) {
+      text_ += fmt::format("\\u{:04x}", static_cast<int>(c));
+    } else {
+      text_ += c;
+    }
+  }
+  text_ += '"';
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& k, const std::vector<double>& values) {
+  key(k);
+  text_ += '[';
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text_ += fmt::format("{}{:.6f}", i > 0 ? ", " : "", values[i]);
+  text_ += ']';
+  return *this;
+}
+
+JsonObject& JsonObject::add(const std::string& k, const std::vector<std::int64_t>& values) {
+  key(k);
+  text_ += '[';
+  for (std::size_t i = 0; i < values.size(); ++i)
+    text_ += fmt::format("{}{}", i > 0 ? ", " : "", values[i]);
+  text_ += ']';
+  return *this;
+}
+
+void add_metrics(JsonObject& json, const GraphMetrics& m, std::uint64_t feature_dim) {
+  json.add("n", std::uint64_t{m.n})
+      .add("m", std::uint64_t{m.m})
+      .add("k", std::uint64_t{m.k})
+      .add("edge_cut", std::uint64_t{m.edge_cut})
+      .add("weighted_edge_cut", std::int64_t{m.weighted_edge_cut})
+      .add("comm_volume", std::int64_t{m.comm_volume})
+      .add("max_send_volume", std::int64_t{m.max_send_volume})
+      .add("max_recv_volume", std::int64_t{m.max_recv_volume})
+      .add("num_comm_pairs", std::uint64_t{m.num_comm_pairs})
+      .add("boundary_vertices", std::uint64_t{m.boundary_vertices})
+      .add("halo_ratio", m.halo_ratio)
+      .add("imbalance_vertices", m.imbalance_vertices)
+      .add("imbalance", m.imbalance)
+      .add("empty_blocks", std::uint64_t{m.empty_blocks})
+      .add("block_sizes", m.block_sizes);
+  if (feature_dim > 0) {
+    json.add("feature_dim", feature_dim)
+        .add("bytes_per_layer",
+             static_cast<std::uint64_t>(m.comm_volume) * feature_dim * std::uint64_t{4});
+  }
+}
+
+std::string metrics_text(const GraphMetrics& m, std::uint64_t feature_dim) {
+  std::string out;
+  const double cut_share = m.m > 0 ? 100.0 * static_cast<double>(m.edge_cut) / m.m : 0.0;
+  out += fmt::format("  edge cut        {} ({:.2f}% of {} edges)\n", m.edge_cut, cut_share, m.m);
+  out += fmt::format("  comm volume     {} (boundary vertices {}, halo ratio {:.4f})\n",
+                     m.comm_volume, m.boundary_vertices, m.halo_ratio);
+  out += fmt::format("  max send/recv   {} / {} rows per layer, {} communicating pairs\n",
+                     m.max_send_volume, m.max_recv_volume, m.num_comm_pairs);
+  std::string per_constraint;
+  if (m.imbalance.size() > 1 ||
+      (m.imbalance.size() == 1 && m.imbalance[0] != m.imbalance_vertices)) {
+    per_constraint = " by vertices (by weight, per constraint:";
+    for (const double x : m.imbalance)
+      per_constraint += fmt::format(" {:.4f}", x);
+    per_constraint += ")";
+  }
+  out += fmt::format("  imbalance       {:.4f}{}\n", m.imbalance_vertices, per_constraint);
+  out += fmt::format("  empty blocks    {}\n", m.empty_blocks);
+  if (feature_dim > 0) {
+    const double bytes = static_cast<double>(m.comm_volume) * feature_dim * 4.0;
+    out += fmt::format("  bytes per layer {} ({:.2f} MiB at feature dim {}, float32)\n",
+                       static_cast<std::uint64_t>(bytes), bytes / (1024.0 * 1024.0), feature_dim);
+  }
+  return out;
+}
+
+void write_text_file(const std::string& path, const std::string& text) {
+  io::OutputFile out(path);
+  out.write(text);
+  out.commit();
+}
+
+std::string format_seconds(double seconds) {
+  return seconds < 10 ? fmt::format("{:.3f} s", seconds) : fmt::format("{:.1f} s", seconds);
+}
+
+} // namespace gnnpart::app

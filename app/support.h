@@ -1,0 +1,101 @@
+#pragma once
+// Pieces the subcommands share: input flags, vertex-weight flags, progress on stderr, a flat
+// JSON writer, and the text/JSON renderings of partition metrics.
+#include <chrono>
+#include <condition_variable>
+#include <cstdint>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "command.h"
+#include "core/graph.h"
+#include "core/logging.h"
+#include "core/metrics.h"
+#include "io/graph_io.h"
+
+namespace gnnpart::app {
+
+// Library logger for the run: warnings by default, info with -v, debug with -vv, none with
+// --quiet; always on stderr.
+Logger make_logger(const GlobalFlags& flags);
+
+// Progress of one long phase on stderr: announced at once with -v, or once it has run for
+// about a second otherwise; silent with --quiet. finish() (or the destructor) ends it.
+class Progress {
+public:
+  Progress(const GlobalFlags& flags, std::string what);
+  ~Progress();
+  Progress(const Progress&) = delete;
+  Progress& operator=(const Progress&) = delete;
+  // Seconds since the start; prints "done" when the phase was announced.
+  double finish();
+
+private:
+  void announce();
+  std::string what_;
+  std::chrono::steady_clock::time_point start_;
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool finished_ = false;
+  bool announced_ = false;
+  double seconds_ = 0;
+  std::thread watcher_;
+};
+
+// --format, --one-based, --relabel, --label-map, -t/--threads.
+struct InputFlags {
+  std::string format;
+  bool one_based = false;
+  bool relabel = false;
+  std::string label_map;
+  int threads = 1;
+};
+void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads = true);
+io::ReadOptions read_options(const InputFlags& flags);
+// Reads the graph with a progress line.
+CsrGraph read_graph_with_progress(const std::string& path, const InputFlags& flags,
+                                  const GlobalFlags& global);
+
+// --vertex-weights unit|degree|FILE and --balance-set FILE (repeatable). Without
+// --vertex-weights the input's own vertex weights (METIS, binary) are the base constraint.
+struct WeightFlags {
+  std::string vertex_weights;
+  std::vector<std::string> balance_sets;
+};
+void add_weight_flags(CLI::App& command, WeightFlags& flags);
+// Reads the files named by the flags and installs the weight matrix in the graph.
+void apply_weight_flags(CsrGraph& graph, const WeightFlags& flags);
+
+// A flat JSON object: {"key": value, ...}. Doubles with 6 decimals, as evalpart prints them.
+class JsonObject {
+public:
+  JsonObject& add(const std::string& key, std::uint64_t value);
+  JsonObject& add(const std::string& key, std::int64_t value);
+  JsonObject& add(const std::string& key, double value);
+  JsonObject& add(const std::string& key, const std::string& value);
+  JsonObject& add(const std::string& key, const std::vector<double>& values);
+  JsonObject& add(const std::string& key, const std::vector<std::int64_t>& values);
+  std::string str() const { return text_ + "}"; }
+
+private:
+  void key(const std::string& key);
+  std::string text_ = "{";
+};
+
+// The figures evalpart computes, under its key names, plus ours (weighted cut, halo ratio,
+// imbalance per constraint, and bytes per layer when feature_dim > 0).
+void add_metrics(JsonObject& json, const GraphMetrics& metrics, std::uint64_t feature_dim);
+// Human-readable summary, several indented lines.
+std::string metrics_text(const GraphMetrics& metrics, std::uint64_t feature_dim);
+
+// Writes text to path via a temporary file and a rename.
+void write_text_file(const std::string& path, const std::string& text);
+
+std::string format_seconds(double seconds);
+
+} // namespace gnnpart::app
