@@ -6,6 +6,7 @@ packages=(
   build-essential g++ cmake make pkg-config time gzip
   libboost-graph-dev libtbb-dev libmetis-dev metis libcli11-dev libfmt-dev
   googletest libgtest-dev zlib1g-dev
+  openmpi-bin libopenmpi-dev python3-numpy python3-pytest
 )
 
 missing=()

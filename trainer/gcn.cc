@@ -1,0 +1,197 @@
+#include "gcn.h"
+
+namespace gnnpart::train {
+
+void DistributedGcn::aggregate_owned(const Matrix& src, Matrix& out) const {
+  const LayoutPlan& plan = data_.plan;
+  const std::size_t w = src.cols;
+  out = Matrix(plan.num_owned(), w);
+  for (NodeID i = 0; i < plan.num_owned(); ++i) {
+    double* o = out.row(i);
+    const double* self = src.row(i);
+    for (std::size_t j = 0; j < w; ++j)
+      o[j] = data_.self_weight[i] * self[j];
+    for (EdgeID e = plan.row_offsets[i]; e < data_.split[i]; ++e) {
+      const double* s = src.row(plan.columns[e]);
+      const double a = data_.weight[e];
+      for (std::size_t j = 0; j < w; ++j)
+        o[j] += a * s[j];
+    }
+  }
+}
+
+void DistributedGcn::aggregate_halo(const Matrix& halo, Matrix& out) const {
+  const LayoutPlan& plan = data_.plan;
+  const NodeID own = plan.num_owned();
+  const std::size_t w = out.cols;
+  for (NodeID i = 0; i < own; ++i) {
+    double* o = out.row(i);
+    for (EdgeID e = data_.split[i]; e < plan.row_offsets[i + 1]; ++e) {
+      const double* s = halo.row(plan.columns[e] - own);
+      const double a = data_.weight[e];
+      for (std::size_t j = 0; j < w; ++j)
+        o[j] += a * s[j];
+    }
+  }
+}
+
+void DistributedGcn::transpose_owned(const Matrix& dz, Matrix& owned_out) const {
+  const LayoutPlan& plan = data_.plan;
+  const std::size_t w = dz.cols;
+  for (NodeID i = 0; i < plan.num_owned(); ++i) {
+    const double* g = dz.row(i);
+    double* self = owned_out.row(i);
+    for (std::size_t j = 0; j < w; ++j)
+      self[j] += data_.self_weight[i] * g[j];
+    for (EdgeID e = plan.row_offsets[i]; e < data_.split[i]; ++e) {
+      double* o = owned_out.row(plan.columns[e]);
+      const double a = data_.weight[e];
+      for (std::size_t j = 0; j < w; ++j)
+        o[j] += a * g[j];
+    }
+  }
+}
+
+void DistributedGcn::transpose_halo(const Matrix& dz, Matrix& halo_out) const {
+  const LayoutPlan& plan = data_.plan;
+  const NodeID own = plan.num_owned();
+  const std::size_t w = dz.cols;
+  halo_out = Matrix(plan.num_halo(), w);
+  for (NodeID i = 0; i < own; ++i) {
+    const double* g = dz.row(i);
+    for (EdgeID e = data_.split[i]; e < plan.row_offsets[i + 1]; ++e) {
+      double* o = halo_out.row(plan.columns[e] - own);
+      const double a = data_.weight[e];
+      for (std::size_t j = 0; j < w; ++j)
+        o[j] += a * g[j];
+    }
+  }
+}
+
+const Matrix& DistributedGcn::forward(const std::vector<Layer>& layers, int epoch, bool training) {
+  const std::size_t num_layers = layers.size();
+  input_.assign(num_layers, Matrix());
+  scale_.assign(num_layers, Matrix());
+  aggregated_.assign(num_layers, Matrix());
+  transform_first_.assign(num_layers, false);
+  z_.assign(num_layers, Matrix());
+  const LayoutPlan& plan = data_.plan;
+  const bool drop = training && options_.dropout > 0;
+  const double keep_scale = drop ? 1.0 / (1.0 - options_.dropout) : 1.0;
+
+  for (std::size_t l = 0; l < num_layers; ++l) {
+    Matrix h;
+    if (l == 0) {
+      h = data_.features;
+    } else {
+      h = z_[l - 1];
+      for (double& x : h.data)
+        x = x > 0 ? x : 0;
+    }
+    if (drop) {
+      // Zero entries stay zero whatever the mask; layer 0's mask is not needed backwards.
+      Matrix& scale = scale_[l];
+      if (l > 0)
+        scale = Matrix(h.rows, h.cols);
+      for (NodeID i = 0; i < h.rows; ++i) {
+        for (std::size_t j = 0; j < h.cols; ++j) {
+          if (h.at(i, j) == 0.0)
+            continue;
+          const bool keep = dropout_keep(options_.seed, epoch, static_cast<int>(l), plan.owned[i],
+                                         j, options_.dropout);
+          if (l > 0)
+            scale.at(i, j) = keep ? keep_scale : 0.0;
+          h.at(i, j) *= keep ? keep_scale : 0.0;
+        }
+      }
+    }
+    input_[l] = std::move(h);
+    const Layer& layer = layers[l];
+    const bool transform_first = layer.weight.cols < layer.weight.rows;
+    transform_first_[l] = transform_first;
+    Matrix halo;
+    Matrix& z = z_[l];
+    if (transform_first) {
+      const Matrix t = multiply(input_[l], layer.weight);
+      exchange_.begin_forward(t);
+      aggregate_owned(t, z);
+      exchange_.end_forward(halo);
+      aggregate_halo(halo, z);
+    } else {
+      exchange_.begin_forward(input_[l]);
+      Matrix s;
+      aggregate_owned(input_[l], s);
+      exchange_.end_forward(halo);
+      aggregate_halo(halo, s);
+      z = multiply(s, layer.weight);
+      aggregated_[l] = std::move(s);
+    }
+    for (NodeID i = 0; i < z.rows; ++i) {
+      double* row = z.row(i);
+      for (std::size_t j = 0; j < z.cols; ++j)
+        row[j] += layer.bias[j];
+    }
+  }
+  return z_.back();
+}
+
+std::vector<double> DistributedGcn::backward(const std::vector<Layer>& layers,
+                                             const Matrix& dlogits) {
+  const std::size_t num_layers = layers.size();
+  std::vector<Matrix> dweight(num_layers);
+  std::vector<std::vector<double>> dbias(num_layers);
+  Matrix dz = dlogits;
+  for (std::size_t l = num_layers; l-- > 0;) {
+    const Layer& layer = layers[l];
+    dbias[l].assign(layer.bias.size(), 0.0);
+    for (NodeID i = 0; i < dz.rows; ++i) {
+      for (std::size_t j = 0; j < dz.cols; ++j)
+        dbias[l][j] += dz.at(i, j);
+    }
+    // Gradient w.r.t. this layer's (dropped-out) input rows, needed below layer 0 only.
+    Matrix dinput;
+    Matrix halo_grad;
+    if (transform_first_[l]) {
+      // Z = A_hat T + b, T = H W: dT = A_hat^T dZ (transposed exchange), dW = H^T dT.
+      Matrix dt(dz.rows, dz.cols);
+      transpose_halo(dz, halo_grad);
+      exchange_.begin_backward(halo_grad);
+      transpose_owned(dz, dt);
+      exchange_.end_backward(dt);
+      dweight[l] = multiply_at_b(input_[l], dt);
+      if (l > 0)
+        dinput = multiply_a_bt(dt, layer.weight);
+    } else {
+      // Z = S W + b, S = A_hat H: dW = S^T dZ, dS = dZ W^T, dH = A_hat^T dS.
+      dweight[l] = multiply_at_b(aggregated_[l], dz);
+      if (l > 0) {
+        const Matrix ds = multiply_a_bt(dz, layer.weight);
+        dinput = Matrix(ds.rows, ds.cols);
+        transpose_halo(ds, halo_grad);
+        exchange_.begin_backward(halo_grad);
+        transpose_owned(ds, dinput);
+        exchange_.end_backward(dinput);
+      }
+    }
+    if (l == 0)
+      break;
+    // Through dropout and the ReLU of the layer below.
+    const Matrix& z_below = z_[l - 1];
+    dz = std::move(dinput);
+    for (std::size_t e = 0; e < dz.data.size(); ++e) {
+      if (!scale_[l].data.empty())
+        dz.data[e] *= scale_[l].data[e];
+      if (z_below.data[e] <= 0)
+        dz.data[e] = 0;
+    }
+  }
+  std::vector<double> grads;
+  grads.reserve(parameter_count(layers));
+  for (std::size_t l = 0; l < num_layers; ++l) {
+    grads.insert(grads.end(), dweight[l].data.begin(), dweight[l].data.end());
+    grads.insert(grads.end(), dbias[l].begin(), dbias[l].end());
+  }
+  return grads;
+}
+
+} // namespace gnnpart::train

@@ -1,0 +1,128 @@
+#include "halo_exchange.h"
+
+#include <chrono>
+#include <stdexcept>
+
+namespace gnnpart::train {
+namespace {
+constexpr int kForwardTag = 11;
+constexpr int kBackwardTag = 12;
+} // namespace
+
+CommStats& CommStats::operator+=(const CommStats& o) {
+  bytes_sent += o.bytes_sent;
+  bytes_received += o.bytes_received;
+  messages_sent += o.messages_sent;
+  messages_received += o.messages_received;
+  rows_sent += o.rows_sent;
+  rows_received += o.rows_received;
+  wait_seconds += o.wait_seconds;
+  return *this;
+}
+
+HaloExchange::HaloExchange(const LayoutPlan& plan, MPI_Comm comm) : plan_(plan), comm_(comm) {}
+
+// Sends send_buffer_ sliced by out_offsets, receives into recv_buffer_ sliced by in_offsets.
+void HaloExchange::post(const std::vector<EdgeID>& out_offsets,
+                        const std::vector<EdgeID>& in_offsets, std::size_t width, int tag) {
+  requests_.clear();
+  recv_request_index_.clear();
+  width_ = width;
+  const std::size_t count = plan_.neighbors.size();
+  recv_buffer_.assign(in_offsets.back() * width, 0.0);
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t rows = in_offsets[i + 1] - in_offsets[i];
+    if (rows == 0)
+      continue;
+    requests_.emplace_back();
+    recv_request_index_.push_back(static_cast<int>(requests_.size() - 1));
+    MPI_Irecv(recv_buffer_.data() + in_offsets[i] * width, static_cast<int>(rows * width),
+              MPI_DOUBLE, static_cast<int>(plan_.neighbors[i]), tag, comm_, &requests_.back());
+  }
+  for (std::size_t i = 0; i < count; ++i) {
+    const std::size_t rows = out_offsets[i + 1] - out_offsets[i];
+    if (rows == 0)
+      continue;
+    requests_.emplace_back();
+    MPI_Isend(send_buffer_.data() + out_offsets[i] * width, static_cast<int>(rows * width),
+              MPI_DOUBLE, static_cast<int>(plan_.neighbors[i]), tag, comm_, &requests_.back());
+    stats_.messages_sent += 1;
+    stats_.bytes_sent += rows * width * sizeof(double);
+    stats_.rows_sent += rows;
+    if (tag == kForwardTag)
+      forward_rows_.back() += rows;
+  }
+}
+
+void HaloExchange::wait(std::size_t width) {
+  const auto start = std::chrono::steady_clock::now();
+  std::vector<MPI_Status> statuses(requests_.size());
+  MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses.data());
+  stats_.wait_seconds +=
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  for (int index : recv_request_index_) {
+    int elements = 0;
+    MPI_Get_count(&statuses[index], MPI_DOUBLE, &elements);
+    stats_.messages_received += 1;
+    stats_.bytes_received += static_cast<std::uint64_t>(elements) * sizeof(double);
+    stats_.rows_received += width == 0 ? 0 : static_cast<std::uint64_t>(elements) / width;
+  }
+}
+
+void HaloExchange::begin_forward(const Matrix& owned) {
+  const std::size_t w = owned.cols;
+  send_buffer_.resize(plan_.send_local.size() * w);
+  for (std::size_t s = 0; s < plan_.send_local.size(); ++s) {
+    const double* src = owned.row(plan_.send_local[s]);
+    std::copy(src, src + w, send_buffer_.data() + s * w);
+  }
+  forward_rows_.push_back(0);
+  post(plan_.send_offsets, plan_.recv_offsets, w, kForwardTag);
+}
+
+void HaloExchange::end_forward(Matrix& halo) {
+  wait(width_);
+  const std::size_t w = width_;
+  const NodeID own = plan_.num_owned();
+  halo = Matrix(plan_.num_halo(), w);
+  for (std::size_t r = 0; r < plan_.recv_local.size(); ++r) {
+    const double* src = recv_buffer_.data() + r * w;
+    std::copy(src, src + w, halo.row(plan_.recv_local[r] - own));
+  }
+}
+
+void HaloExchange::begin_backward(const Matrix& halo_grad) {
+  const std::size_t w = halo_grad.cols;
+  const NodeID own = plan_.num_owned();
+  send_buffer_.resize(plan_.recv_local.size() * w);
+  for (std::size_t r = 0; r < plan_.recv_local.size(); ++r) {
+    const double* src = halo_grad.row(plan_.recv_local[r] - own);
+    std::copy(src, src + w, send_buffer_.data() + r * w);
+  }
+  post(plan_.recv_offsets, plan_.send_offsets, w, kBackwardTag);
+}
+
+void HaloExchange::end_backward(Matrix& owned_grad) {
+  wait(width_);
+  const std::size_t w = width_;
+  for (std::size_t s = 0; s < plan_.send_local.size(); ++s) {
+    const double* src = recv_buffer_.data() + s * w;
+    double* dst = owned_grad.row(plan_.send_local[s]);
+    for (std::size_t j = 0; j < w; ++j)
+      dst[j] += src[j];
+  }
+}
+
+CommStats HaloExchange::take_stats() {
+  CommStats s = stats_;
+  stats_ = CommStats{};
+  return s;
+}
+
+std::vector<std::uint64_t> HaloExchange::take_forward_rows() {
+  std::vector<std::uint64_t> rows;
+  rows.swap(forward_rows_);
+  return rows;
+}
+
+} // namespace gnnpart::train

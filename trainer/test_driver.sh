@@ -1,0 +1,117 @@
+#!/usr/bin/env bash
+# CTest steps of the trainer (registered in trainer/tests.cmake). Environment: GNNPART, TRAIN,
+# PYTHON (a python3 with numpy), SOURCE_DIR, SHARED_DIR, WORK (scratch directory).
+#   test_driver.sh layout NAME K MODEL     partition with METIS (or MODEL) and write the layout
+#   test_driver.sh train NAME K MIN_ACC ARGS...   mpirun -np K gnnpart-train, check the JSON
+#   test_driver.sh loader NAME K MODEL     numpy loader checks every .npy of the layout
+#   test_driver.sh edge NAME K             HDRF edge partition, vertex-cut layout, loader check
+#   test_driver.sh minibatch NAME K ARGS...  mini-batch training on K ranks and on 1 rank (the
+#                                          layout NAME.graph.1): same losses, rows within bounds
+# Exit 77 = skipped (the partitioning model is not available in this build).
+set -euo pipefail
+step=$1 name=$2 k=$3
+shift 3
+
+dataset() {  # datasets/ of the project first, then ../shared/datasets
+  local f
+  for f in "$SOURCE_DIR/datasets/$1" "$SHARED_DIR/datasets/$1"; do
+    [ -e "$f" ] && { echo "$f"; return; }
+  done
+  echo ""
+}
+
+graph=$(dataset "$name.edges.gz")
+[ -n "$graph" ] || { echo "no dataset $name.edges.gz" >&2; exit 1; }
+mkdir -p "$WORK"
+
+case $step in
+layout)
+  model=$1
+  dir="$WORK/$name.$model.$k"
+  part="$dir.part"
+  if [ "$model" = graph ]; then
+    "$GNNPART" partition "$graph" -k "$k" --algo metis --seed 1 -o "$part" --quiet
+  elif ! "$GNNPART" partition "$graph" -k "$k" --model "$model" --seed 1 -o "$part" --quiet \
+      2> "$dir.err"; then
+    cat "$dir.err" >&2
+    grep -q "not available" "$dir.err" && { echo "--model $model: skipped" >&2; exit 77; }
+    exit 1
+  fi
+  side=()
+  for s in labels train val test features; do
+    f=$(dataset "$name.$s.gz")
+    [ -n "$f" ] && side+=("--$s" "$f")
+  done
+  "$GNNPART" layout "$graph" "$part" -o "$dir" --model "$model" "${side[@]}"
+  ;;
+train)
+  min_acc=$1
+  shift
+  model=graph
+  if [ "${1:-}" = "--partition-model" ]; then model=$2; shift 2; fi
+  dir="$WORK/$name.$model.$k"
+  [ -f "$dir/layout.json" ] || { echo "missing layout $dir" >&2; exit 77; }
+  json="$WORK/$name.$model.$k.train.json"
+  root=()
+  [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+  OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" \
+    "$TRAIN" "$dir" --verify --json "$json" "$@"
+  "$PYTHON" - "$json" "$min_acc" <<'EOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+min_acc = float(sys.argv[2])
+print(f"measured rows/layer {r['measured_rows_per_layer']} (by layer {r['measured_rows_by_layer']}),"
+      f" predicted {r['predicted_rows_per_layer']}, verify diff {r['verify_max_abs_diff']:.3g},"
+      f" test accuracy {r['test_accuracy']:.4f}")
+assert r["verify_max_abs_diff"] <= 1e-5, "distributed epoch differs from the reference"
+assert all(m == r["predicted_rows_per_layer"] for m in r["measured_rows_by_layer"]), \
+    "measured rows per layer != predicted communication volume"
+# The transposed exchange of a layer moves the same rows back (layer 0 may skip it).
+predicted, back = r["predicted_rows_per_layer"], r["measured_backward_rows"]
+assert back % max(predicted, 1) == 0 and back <= len(r["measured_rows_by_layer"]) * predicted
+assert r["test_accuracy"] >= min_acc, f"test accuracy {r['test_accuracy']} < {min_acc}"
+EOF
+  ;;
+loader)
+  model=$1
+  dir="$WORK/$name.$model.$k"
+  [ -f "$dir/layout.json" ] || { echo "missing layout $dir" >&2; exit 77; }
+  "$PYTHON" "$SOURCE_DIR/scripts/layout_loader.py" "$dir"
+  ;;
+minibatch)
+  root=()
+  [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+  for ranks in 1 "$k"; do
+    dir="$WORK/$name.graph.$ranks"
+    [ -f "$dir/layout.json" ] || { echo "missing layout $dir" >&2; exit 77; }
+    OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$ranks" --oversubscribe "${root[@]}" \
+      "$TRAIN" "$dir" --json "$WORK/$name.minibatch.$ranks.json" "$@"
+  done
+  "$PYTHON" - "$WORK/$name.minibatch.1.json" "$WORK/$name.minibatch.$k.json" <<'EOF'
+import json, sys
+one, many = (json.load(open(f)) for f in sys.argv[1:3])
+print(f"rows per batch: mean {many['measured_rows_per_batch']:.1f}, max "
+      f"{max(many['measured_rows_by_batch'])}, full-batch epoch {many['full_batch_rows_per_epoch']};"
+      f" loss {many['final_loss']:.9f} ({one['final_loss']:.9f} on 1 rank);"
+      f" test accuracy {many['test_accuracy']:.4f}")
+# The sample depends on the seed only, so 1 and k ranks train the same model.
+assert abs(one["final_loss"] - many["final_loss"]) <= 1e-9 * max(1.0, abs(one["final_loss"]))
+assert abs(one["test_accuracy"] - many["test_accuracy"]) <= 1e-12
+assert all(r == 0 for r in one["measured_rows_by_batch"])
+# A batch never needs more rows than the full-batch exchange of its layers, and some need some.
+assert all(r <= many["full_batch_rows_per_epoch"] for r in many["measured_rows_by_batch"])
+assert any(r > 0 for r in many["measured_rows_by_batch"])
+assert many["test_accuracy"] >= 0.7
+EOF
+  ;;
+edge)
+  dir="$WORK/$name.edge.$k"
+  "$GNNPART" stream "$graph" -k "$k" --algo hdrf --seed 1 -o "$dir.epart" > /dev/null
+  "$GNNPART" layout "$graph" "$dir.epart" -o "$dir" --edge-partition --model hdrf --quiet
+  "$PYTHON" "$SOURCE_DIR/scripts/layout_loader.py" "$dir"
+  ;;
+*)
+  echo "unknown step $step" >&2
+  exit 2
+  ;;
+esac
