@@ -1,0 +1,137 @@
+// gnnpart evaluate GRAPH PARTITION: the communication and balance figures of a partition, as
+// text or as JSON with the key names of the independent checker evalpart.
+#include <cstdio>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "core/metrics.h"
+#include "core/parallel.h"
+#include "hypergraph/hypergraph_partitioner.h"
+#include "io/graph_io.h"
+#include "model_flags.h"
+#include "support.h"
+
+namespace gnnpart::app {
+namespace {
+
+struct EvaluateArgs {
+  std::string graph;
+  std::string partition;
+  BlockID k = 0;
+  std::uint64_t feature_dim = 0;
+  bool json = false;
+  InputFlags input;
+  WeightFlags weights;
+  bool minibatch = false;
+  MinibatchFlags sampling;
+  std::uint32_t samples = 100;
+  std::uint64_t seed = 0;
+};
+
+// km1, cut and soed of a partition of an hMETIS hypergraph.
+int evaluate_hypergraph_file(const EvaluateArgs& args, const GlobalFlags& global) {
+  const Hypergraph hypergraph = io::read_hmetis(args.graph, read_options(args.input));
+  const Partition partition = io::read_partition(args.partition, hypergraph.num_nodes(), args.k);
+  const HypergraphMetrics metrics = compute_hypergraph_metrics(hypergraph, partition);
+  if (args.json) {
+    JsonObject json;
+    json.add("hypergraph", args.graph)
+        .add("partition", args.partition)
+        .add("n", std::uint64_t{metrics.n})
+        .add("num_nets", std::uint64_t{metrics.num_nets})
+        .add("num_pins", std::uint64_t{metrics.num_pins})
+        .add("k", std::uint64_t{metrics.k})
+        .add("km1", metrics.km1)
+        .add("cut", metrics.cut)
+        .add("soed", metrics.soed)
+        .add("imbalance", metrics.imbalance.empty() ? 0.0 : metrics.imbalance.front())
+        .add("imbalance_per_constraint", metrics.imbalance)
+        .add("empty_blocks", std::uint64_t{metrics.empty_blocks});
+    std::printf("%s\n", json.str().c_str());
+  } else if (!global.quiet) {
+    std::printf("gnnpart: %s on %s (n = %llu, nets = %llu, k = %u)\n  km1             %lld\n"
+                "  cut             %lld\n  soed            %lld\n  imbalance       %.4f\n"
+                "  empty blocks    %u\n",
+                args.partition.c_str(), args.graph.c_str(),
+                static_cast<unsigned long long>(metrics.n),
+                static_cast<unsigned long long>(metrics.num_nets), metrics.k,
+                static_cast<long long>(metrics.km1), static_cast<long long>(metrics.cut),
+                static_cast<long long>(metrics.soed),
+                metrics.imbalance.empty() ? 0.0 : metrics.imbalance.front(), metrics.empty_blocks);
+  }
+  return 0;
+}
+
+int run_evaluate(const EvaluateArgs& args, const GlobalFlags& global) {
+  return run_with_threads(args.input.threads, [&] {
+    if (is_hypergraph_input(args.graph, args.input)) return evaluate_hypergraph_file(args, global);
+    CsrGraph graph = read_graph_with_progress(args.graph, args.input, global);
+    apply_weight_flags(graph, args.weights);
+    const Partition partition = io::read_partition(args.partition, graph.num_nodes(), args.k);
+    const GraphMetrics metrics = compute_graph_metrics(graph, partition);
+    MinibatchEstimate estimate;
+    if (args.minibatch) {
+      const StochasticOptions sampling = stochastic_options(graph, args.sampling, args.seed,
+                                                            ColumnNetWeights::kUnit);
+      estimate = estimate_minibatch_volume(graph, partition, sampling, args.samples);
+    }
+    if (args.json) {
+      JsonObject json;
+      json.add("graph", args.graph).add("partition", args.partition);
+      add_metrics(json, metrics, args.feature_dim);
+      if (args.minibatch) {
+        json.add("minibatch_volume_mean", estimate.mean)
+            .add("minibatch_volume_stderr", estimate.standard_error)
+            .add("minibatch_samples", std::uint64_t{estimate.samples})
+            .add("batch_size", std::uint64_t{args.sampling.batch_size});
+      }
+      std::printf("%s\n", json.str().c_str());
+    } else if (!global.quiet) {
+      std::string text = fmt::format("gnnpart: {} on {} (n = {}, m = {}, k = {})\n", args.partition,
+                                     args.graph, metrics.n, metrics.m, metrics.k);
+      text += metrics_text(metrics, args.feature_dim);
+      if (args.minibatch)
+        text += fmt::format("  mini-batch vol  {:.2f} +- {:.2f} rows per batch of {} ({} samples)\n",
+                            estimate.mean, estimate.standard_error, args.sampling.batch_size,
+                            estimate.samples);
+      std::fputs(text.c_str(), stdout);
+    }
+    return 0;
+  });
+}
+
+CommandRunner setup_evaluate(CLI::App& parent, const GlobalFlags& global) {
+  auto args = std::make_shared<EvaluateArgs>();
+  CLI::App* cmd = parent.add_subcommand("evaluate", "metrics of a partition of a graph or hypergraph");
+  cmd->footer(R"(Examples:
+  gnnpart evaluate cora.edges.gz cora.edges.gz.part.8
+  gnnpart evaluate cora.edges.gz cora.part.8 -k 8 --feature-dim 1433 --json
+  gnnpart evaluate cora.edges.gz cora.part.8 --minibatch --train cora.train.gz --batch-size 64
+  gnnpart evaluate ibm01.hgr.gz ibm01.part.8)");
+  cmd->add_option("GRAPH", args->graph, "input graph")->required();
+  cmd->add_option("PARTITION", args->partition, "partition file, one block id per line")
+      ->required();
+  cmd->add_option("-k,--k", args->k, "number of blocks (default: largest block id + 1)")
+      ->check(CLI::Range(1u, 1u << 30));
+  cmd->add_option("--feature-dim", args->feature_dim,
+                  "feature dimension F: also report bytes per layer = comm_volume * F * 4");
+  cmd->add_flag("--json", args->json, "print the metrics as one JSON object");
+  add_weight_flags(*cmd, args->weights);
+  cmd->add_flag("--minibatch", args->minibatch,
+                "also estimate the expected rows sent per mini-batch on fresh samples");
+  cmd->add_option("--samples", args->samples, "mini-batches sampled for --minibatch")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1u << 24));
+  cmd->add_option("--seed", args->seed, "seed of the --minibatch samples")->capture_default_str();
+  add_minibatch_flags(*cmd, args->sampling);
+  add_input_flags(*cmd, args->input);
+  return [args, &global] { return run_evaluate(*args, global); };
+}
+
+const RegisterCommand kRegister("evaluate", 20, setup_evaluate);
+
+} // namespace
+} // namespace gnnpart::app

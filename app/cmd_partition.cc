@@ -1,0 +1,252 @@
+// gnnpart partition GRAPH -k K: partitions a graph, writes the partition (gpmetis format,
+// atomically) and prints its metrics.
+#include <chrono>
+#include <cstdio>
+#include <initializer_list>
+#include <memory>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "command.h"
+#include "core/errors.h"
+#include "core/metrics.h"
+#include "core/options.h"
+#include "core/parallel.h"
+#include "cmd_layout.h"
+#include "hypergraph/hypergraph_partitioner.h"
+#include "io/graph_io.h"
+#include "model_flags.h"
+#include "partition/partitioner.h"
+#include "support.h"
+
+namespace gnnpart::app {
+namespace {
+
+struct PartitionArgs {
+  std::string graph;
+  std::string output;
+  std::string json;
+  std::string layout;
+  std::string algorithm = "multilevel";
+  std::string model = "graph";
+  std::string objective;  // default: cut for the graph model, km1 for the hypergraph models
+  std::string preset = "default";
+  InputFlags input;
+  WeightFlags weights;
+  MinibatchFlags minibatch;
+  PartitionOptions options;
+};
+
+// The enum named by a flag value (already checked by CLI11 against the same names).
+template <typename Enum>
+Enum from_name(const std::string& name, std::initializer_list<Enum> values) {
+  for (const Enum value : values)
+    if (to_string(value) == name)
+      return value;
+  throw InvalidParameter(fmt::format("unknown value '{}'", name));
+}
+
+PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& global,
+                                 bool hypergraph_input) {
+  PartitionOptions options = args.options;
+  options.threads = args.input.threads;
+  options.logger = make_logger(global);
+  options.algorithm = from_name(args.algorithm, {Algorithm::kMultilevel, Algorithm::kMetis});
+  options.model = hypergraph_input ? Model::kHypergraph
+                                   : from_name(args.model, {Model::kGraph, Model::kHypergraph,
+                                                            Model::kStochastic});
+  const bool graph_model = options.model == Model::kGraph;
+  const std::string objective = !args.objective.empty() ? args.objective
+                                : graph_model           ? "cut"
+                                                        : "km1";
+  options.objective = from_name(
+      objective, {Objective::kCut, Objective::kVolume, Objective::kKm1, Objective::kSoed});
+  if (graph_model && (options.objective == Objective::kKm1 || options.objective == Objective::kSoed))
+    throw InvalidParameter(fmt::format("--objective {} needs --model hypergraph or stochastic",
+                                       objective));
+  if (!graph_model && options.algorithm == Algorithm::kMetis)
+    throw InvalidParameter("--algo metis partitions the graph model only; use --model graph");
+  options.preset = from_name(args.preset, {Preset::kFast, Preset::kDefault, Preset::kStrong});
+  return options;
+}
+
+// The partition of the graph under the chosen model: the graph itself, its column-net
+// hypergraph, or the stochastic hypergraph of sampled mini-batches.
+Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
+                               const PartitionOptions& options) {
+  if (options.model == Model::kGraph) return partition_graph(graph, options);
+  const ColumnNetWeights weights = column_net_weights(args.weights);
+  const Hypergraph model =
+      options.model == Model::kHypergraph
+          ? build_column_net(graph, weights)
+          : build_stochastic_hypergraph(
+                graph, stochastic_options(graph, args.minibatch, options.seed, weights));
+  check_options(options, model.num_nodes());
+  return partition_hypergraph(model, options);
+}
+
+void print_summary(const std::string& text) { std::fputs(text.c_str(), stdout); }
+
+// `gnnpart partition FILE.hgr`: a hypergraph in, its km1 / cut / soed out.
+int run_partition_hypergraph_file(const PartitionArgs& args, const PartitionOptions& options,
+                                  const std::string& output, const GlobalFlags& global) {
+  Hypergraph hypergraph = [&] {
+    Progress reading(global, fmt::format("reading {}", args.graph));
+    return io::read_hmetis(args.graph, read_options(args.input));
+  }();
+  check_options(options, hypergraph.num_nodes());
+  Progress partitioning(global, fmt::format("partitioning into {} blocks", options.k));
+  const Partition partition = partition_hypergraph(hypergraph, options);
+  const double seconds = partitioning.finish();
+  const HypergraphMetrics metrics = compute_hypergraph_metrics(hypergraph, partition);
+  io::write_partition(partition, output);
+  if (!args.json.empty()) {
+    JsonObject json;
+    json.add("hypergraph", args.graph)
+        .add("partition", output)
+        .add("objective", std::string(to_string(options.objective)))
+        .add("n", std::uint64_t{metrics.n})
+        .add("num_nets", std::uint64_t{metrics.num_nets})
+        .add("k", std::uint64_t{metrics.k})
+        .add("km1", metrics.km1)
+        .add("cut", metrics.cut)
+        .add("soed", metrics.soed)
+        .add("imbalance", metrics.imbalance)
+        .add("empty_blocks", std::uint64_t{metrics.empty_blocks})
+        .add("time_partition_s", seconds);
+    write_text_file(args.json, json.str() + "\n");
+  }
+  if (!global.quiet) {
+    print_summary(fmt::format(
+        "gnnpart: {} (n = {}, nets = {}, pins = {}) -> {} blocks in {}\n"
+        "  km1             {}\n  cut             {}\n  soed            {}\n"
+        "  imbalance       {:.4f}\n  empty blocks    {}\n  written to      {}\n",
+        args.graph, metrics.n, metrics.num_nets, metrics.num_pins, options.k,
+        format_seconds(seconds), metrics.km1, metrics.cut, metrics.soed,
+        metrics.imbalance.empty() ? 0.0 : metrics.imbalance.front(), metrics.empty_blocks,
+        output));
+  }
+  return 0;
+}
+
+int run_partition(const PartitionArgs& args, const GlobalFlags& global) {
+  const auto start = std::chrono::steady_clock::now();
+  const bool hypergraph_input = is_hypergraph_input(args.graph, args.input);
+  const PartitionOptions options = resolve_options(args, global, hypergraph_input);
+  const std::string output =
+      args.output.empty() ? io::default_partition_path(args.graph, options.k) : args.output;
+
+  return run_with_threads(options.threads, [&] {
+    if (hypergraph_input) {
+      if (!args.layout.empty())
+        throw InvalidParameter("--layout needs a graph input, not a hypergraph");
+      return run_partition_hypergraph_file(args, options, output, global);
+    }
+    CsrGraph graph = read_graph_with_progress(args.graph, args.input, global);
+    apply_weight_flags(graph, args.weights);
+    check_options(options, graph.num_nodes());
+
+    Progress partitioning(global,
+                          fmt::format("partitioning into {} blocks ({} model, {}, {})", options.k,
+                                      to_string(options.model), to_string(options.algorithm),
+                                      to_string(options.preset)));
+    const Partition partition = partition_with_model(graph, args, options);
+    const double partition_seconds = partitioning.finish();
+
+    const GraphMetrics metrics = compute_graph_metrics(graph, partition);
+    {
+      Progress writing(global, fmt::format("writing {}", output));
+      io::write_partition(partition, output);
+      if (!args.layout.empty()) {
+        LayoutRequest request;
+        request.dir = args.layout;
+        request.graph_name = graph_name_of(args.graph);
+        request.model = std::string(to_string(options.model));
+        request.objective = std::string(to_string(options.objective));
+        request.threads = options.threads;
+        write_layout(graph, partition, request);
+      }
+      writing.finish();
+    }
+    const double total_seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    if (!args.json.empty()) {
+      JsonObject json;
+      json.add("graph", args.graph)
+          .add("partition", output)
+          .add("model", std::string(to_string(options.model)))
+          .add("algorithm", std::string(to_string(options.algorithm)))
+          .add("objective", std::string(to_string(options.objective)))
+          .add("preset", std::string(to_string(options.preset)))
+          .add("epsilon", options.epsilon)
+          .add("seed", std::uint64_t{options.seed})
+          .add("threads", static_cast<std::uint64_t>(resolve_threads(options.threads)))
+          .add("ncon", static_cast<std::uint64_t>(graph.ncon()));
+      add_metrics(json, metrics, 0);
+      json.add("time_partition_s", partition_seconds).add("time_total_s", total_seconds);
+      write_text_file(args.json, json.str() + "\n");
+    }
+    if (!global.quiet) {
+      std::string text = fmt::format(
+          "gnnpart: {} (n = {}, m = {}) -> {} blocks, {} model with {} in {} (total {})\n",
+          args.graph, metrics.n, metrics.m, options.k, to_string(options.model),
+          options.model == Model::kGraph ? to_string(options.algorithm) : "multilevel",
+          format_seconds(partition_seconds), format_seconds(total_seconds));
+      text += metrics_text(metrics, 0);
+      text += fmt::format("  written to      {}\n", output);
+      if (!args.layout.empty()) text += fmt::format("  layout in       {}\n", args.layout);
+      print_summary(text);
+    }
+    return 0;
+  });
+}
+
+CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
+  auto args = std::make_shared<PartitionArgs>();
+  CLI::App* cmd = parent.add_subcommand("partition", "partition a graph into k blocks");
+  cmd->footer(R"(Examples:
+  gnnpart partition datasets/cora.edges.gz -k 8
+  gnnpart partition g.edges.gz -k 32 --algo metis --objective volume -e 0.05 --seed 7
+  gnnpart partition cora.edges.gz -k 4 --vertex-weights degree --balance-set cora.train.gz
+  gnnpart partition cora.edges.gz -k 8 --model hypergraph --layout cora.layout
+  gnnpart partition cora.edges.gz -k 8 --model stochastic --train cora.train.gz --batch-size 64
+  gnnpart partition ibm01.hgr.gz -k 8 --objective km1)");
+  PartitionOptions& o = args->options;
+  cmd->add_option("GRAPH", args->graph, "input graph (edge list, METIS, Matrix Market, binary) or hypergraph (.hgr)")
+      ->required();
+  cmd->add_option("-k,--k", o.k, "number of blocks")->required()->check(CLI::Range(1u, 1u << 30));
+  cmd->add_option("-o,--output", args->output, "partition file (default: GRAPH.part.K)");
+  cmd->add_option("--algo", args->algorithm, "multilevel (own engine) or metis")
+      ->check(CLI::IsMember({"multilevel", "metis"}))
+      ->capture_default_str();
+  cmd->add_option("--model", args->model,
+                  "graph (edge cut), hypergraph (column-net: exact comm volume) or stochastic "
+                  "(expected mini-batch volume)")
+      ->check(CLI::IsMember({"graph", "hypergraph", "stochastic"}))
+      ->capture_default_str();
+  cmd->add_option("--objective", args->objective,
+                  "graph model: cut or volume (sum of lambda - 1); hypergraph models: km1 "
+                  "(default), cut or soed")
+      ->check(CLI::IsMember({"cut", "volume", "km1", "soed"}));
+  cmd->add_option("--preset", args->preset, "fast, default or strong")
+      ->check(CLI::IsMember({"fast", "default", "strong"}))
+      ->capture_default_str();
+  add_weight_flags(*cmd, args->weights);
+  cmd->add_option("-e,--epsilon", o.epsilon,
+                  "allowed imbalance: blocks weigh at most floor((1 + e) * ceil(W / k))")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1e6));
+  cmd->add_option("--seed", o.seed, "random seed")->capture_default_str();
+  add_input_flags(*cmd, args->input);
+  cmd->add_option("--json", args->json, "also write the metrics as JSON to this file");
+  cmd->add_option("--layout", args->layout,
+                  "also write the trainer layout (docs/layout.md) into this directory");
+  add_minibatch_flags(*cmd, args->minibatch);
+  return [args, &global] { return run_partition(*args, global); };
+}
+
+const RegisterCommand kRegister("partition", 10, setup_partition);
+
+} // namespace
+} // namespace gnnpart::app

@@ -1,0 +1,51 @@
+#include "hypergraph/column_net.h"
+
+#include <algorithm>
+#include <vector>
+
+#include <tbb/parallel_for.h>
+
+namespace gnnpart {
+
+std::vector<Weight> column_net_vertex_weights(const CsrGraph& graph, ColumnNetWeights weights,
+                                              int* ncon) {
+  const NodeID n = graph.num_nodes();
+  *ncon = 1;
+  switch (weights) {
+  case ColumnNetWeights::kUnit:
+    return {};
+  case ColumnNetWeights::kGraph: {
+    *ncon = graph.ncon();
+    const auto w = graph.vertex_weights();
+    return std::vector<Weight>(w.begin(), w.end());
+  }
+  case ColumnNetWeights::kDegree:
+    break;
+  }
+  std::vector<Weight> result(n);
+  tbb::parallel_for(NodeID{0}, n, [&](NodeID u) { result[u] = Weight{graph.degree(u)} + 1; });
+  return result;
+}
+
+Hypergraph build_column_net(const CsrGraph& graph, ColumnNetWeights weights) {
+  const NodeID n = graph.num_nodes();
+  std::vector<EdgeID> offsets(static_cast<std::size_t>(n) + 1);
+  offsets[0] = 0;
+  for (NodeID u = 0; u < n; ++u)
+    offsets[u + 1] = offsets[u] + graph.degree(u) + 1;
+  std::vector<NodeID> pins(offsets[n]);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u) {
+      EdgeID pos = offsets[u];
+      pins[pos++] = u;
+      for (NodeID v : graph.neighbors(u))
+        pins[pos++] = v;
+      std::sort(pins.begin() + offsets[u], pins.begin() + offsets[u + 1]);
+    }
+  });
+  int ncon = 1;
+  std::vector<Weight> vertex_weights = column_net_vertex_weights(graph, weights, &ncon);
+  return Hypergraph(n, std::move(offsets), std::move(pins), {}, ncon, std::move(vertex_weights));
+}
+
+} // namespace gnnpart

@@ -1,0 +1,48 @@
+#pragma once
+// Configuration of one hypergraph partitioning run, nested by phase (KaMinPar style). Built
+// once from PartitionOptions by make_context(); passed down as const&. Values that change per
+// level or per subproblem (block weight limits) travel separately as max_weights spans.
+#include <cstdint>
+
+#include "core/options.h"
+#include "core/types.h"
+
+namespace gnnpart {
+
+struct CoarseningContext {
+  NodeID contraction_limit_multiplier = 160; // stop near 160 * k vertices
+  NodeID max_rating_net_size = 1000;         // larger nets are ignored when rating
+  double max_shrink_per_pass = 2.5;          // a pass stops at n / 2.5 clusters
+  double min_shrink_per_pass = 1.01;         // coarsening ends when a pass shrinks less
+  int sub_rounds = 16;                       // synchronous sub-rounds per clustering pass
+};
+
+struct InitialContext {
+  int runs_per_algorithm = 8; // flat bisection portfolio: tries of each algorithm
+  int fm_rounds = 3;
+};
+
+struct RefinementContext {
+  int vcycles = 1; // V-cycles after the first multilevel run (top level only)
+  int lp_rounds = 5;
+  int fm_rounds = 10;
+  double fm_min_improvement = 0.002; // stop FM rounds improving less than this fraction
+  int fm_seeds_per_search = 8;
+  Weight fm_min_seed_gain = 0; // searches start only from vertices with at least this gain
+  NodeID fm_max_moves_without_improvement = 50;
+  NodeID max_update_net_size = 1000; // pins of larger nets are not re-rated after a move
+};
+
+struct HgContext {
+  BlockID k = 2;
+  double epsilon = 0.03;
+  std::uint64_t seed = 0;
+  Objective objective = Objective::kKm1;
+  CoarseningContext coarsening;
+  InitialContext initial;
+  RefinementContext refinement;
+};
+
+HgContext make_context(const PartitionOptions& options);
+
+} // namespace gnnpart

@@ -1,0 +1,174 @@
+#include <algorithm>
+
+#include "core/random.h"
+#include "hypergraph/gain_computer.h"
+#include "hypergraph/indexed_heap.h"
+#include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/refinement.h"
+
+namespace gnnpart {
+
+namespace {
+
+struct Move {
+  NodeID u;
+  BlockID from;
+};
+
+// True when a pin-count change on a net can change the gain of its other pins.
+bool matters(Objective objective, std::uint32_t pf, std::uint32_t pt, std::uint32_t size) {
+  if (objective != Objective::kCut && (pf <= 1 || pt <= 2))
+    return true;
+  if (objective != Objective::kKm1 && (pf + 2 >= size || pt + 2 >= size))
+    return true;
+  return false;
+}
+
+// Gains recomputed from pin counts (any objective).
+class RecomputingOracle {
+public:
+  RecomputingOracle(PartitionedHypergraph& phg, Objective objective)
+      : phg_(phg), objective_(objective), gc_(phg.k()) {}
+  MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
+    return gc_.best_move(phg_, u, objective_, max_weights);
+  }
+  Weight move(NodeID u, BlockID to, NodeID max_touch, std::vector<NetID>& touched) {
+    const Hypergraph& hg = phg_.hypergraph();
+    return phg_.move(u, to, objective_, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
+      if (hg.net_size(e) <= max_touch && matters(objective_, pf, pt, hg.net_size(e)))
+        touched.push_back(e);
+    });
+  }
+
+private:
+  PartitionedHypergraph& phg_;
+  Objective objective_;
+  GainComputer gc_;
+};
+
+class CachedKm1Oracle {
+public:
+  explicit CachedKm1Oracle(PartitionedHypergraph& phg) : phg_(phg), cache_(phg) {}
+  MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
+    return cache_.best_move(phg_, u, max_weights);
+  }
+  Weight move(NodeID u, BlockID to, NodeID max_touch, std::vector<NetID>& touched) {
+    return cache_.move(phg_, u, to, max_touch, touched);
+  }
+
+private:
+  PartitionedHypergraph& phg_;
+  Km1GainCache cache_;
+};
+
+template <typename Oracle>
+Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ctx,
+                 std::span<const Weight> max_weights, std::uint64_t seed) {
+  const NodeID n = phg.num_nodes();
+  const Hypergraph& hg = phg.hypergraph();
+  const RefinementContext& rc = ctx.refinement;
+  IndexedMaxHeap heap(n);
+  std::vector<std::uint32_t> moved(n, 0); // == round stamp: moved in this round
+  std::vector<std::uint32_t> rated(n, 0); // == move stamp: re-rated after this move
+  std::uint32_t move_stamp = 0;
+  std::vector<NetID> touched;
+  std::vector<Move> moves;
+  std::vector<NodeID> seeds;
+  Weight total = 0;
+  Weight current_objective = phg.objective(ctx.objective);
+
+  for (int round = 0; round < rc.fm_rounds; ++round) {
+    const std::uint32_t stamp = static_cast<std::uint32_t>(round + 1);
+    seeds.clear();
+    for (NodeID u = 0; u < n; ++u)
+      if (phg.is_boundary(u))
+        seeds.push_back(u);
+    Rng rng(derive_seed(seed, 0xF3, round));
+    std::shuffle(seeds.begin(), seeds.end(), rng);
+    Weight round_gain = 0;
+    std::size_t next_seed = 0;
+    while (next_seed < seeds.size()) {
+      heap.clear();
+      for (int s = 0; s < rc.fm_seeds_per_search && next_seed < seeds.size(); ++next_seed) {
+        const NodeID u = seeds[next_seed];
+        if (moved[u] == stamp || heap.contains(u))
+          continue;
+        const MoveCandidate mc = oracle.best_move(u, max_weights);
+        if (mc.to == kInvalidBlockID || mc.gain < rc.fm_min_seed_gain)
+          continue;
+        heap.push(u, mc.gain);
+        ++s;
+      }
+      if (heap.empty())
+        continue;
+      moves.clear();
+      Weight current = 0, best = 0;
+      std::size_t best_length = 0;
+      while (!heap.empty()) {
+        const NodeID u = heap.pop();
+        const MoveCandidate mc = oracle.best_move(u, max_weights);
+        if (mc.to == kInvalidBlockID)
+          continue;
+        if (!heap.empty() && mc.gain < heap.top_key()) {
+          heap.push(u, mc.gain);
+          continue;
+        }
+        const BlockID from = phg.block(u);
+        touched.clear();
+        current += oracle.move(u, mc.to, rc.max_update_net_size, touched);
+        moved[u] = stamp;
+        moves.push_back({u, from});
+        if (current > best) {
+          best = current;
+          best_length = moves.size();
+        } else if (moves.size() - best_length > rc.fm_max_moves_without_improvement) {
+          break;
+        }
+        ++move_stamp;
+        for (NetID e : touched) {
+          for (NodeID v : hg.pins(e)) {
+            if (moved[v] == stamp || rated[v] == move_stamp)
+              continue;
+            rated[v] = move_stamp;
+            const MoveCandidate mv = oracle.best_move(v, max_weights);
+            if (mv.to == kInvalidBlockID) {
+              if (heap.contains(v))
+                heap.remove(v);
+            } else {
+              heap.push_or_update(v, mv.gain);
+            }
+          }
+        }
+      }
+      for (std::size_t i = moves.size(); i > best_length; --i) {
+        touched.clear();
+        oracle.move(moves[i - 1].u, moves[i - 1].from, 0, touched);
+      }
+      round_gain += best;
+    }
+    total += round_gain;
+    current_objective -= round_gain;
+    if (round_gain <= 0 || static_cast<double>(round_gain) <=
+                               rc.fm_min_improvement * static_cast<double>(current_objective))
+      break;
+  }
+  return total;
+}
+
+} // namespace
+
+Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
+                 std::span<const Weight> max_weights, std::uint64_t seed) {
+  if (phg.k() < 2 || phg.num_nodes() == 0)
+    return 0;
+  // With two blocks, km1 = cut and soed = 2 cut: the km1 cache serves every objective.
+  if ((ctx.objective == Objective::kKm1 || phg.k() == 2) &&
+      Km1GainCache::applicable(phg.hypergraph())) {
+    CachedKm1Oracle oracle(phg);
+    return fm_rounds(phg, oracle, ctx, max_weights, seed);
+  }
+  RecomputingOracle oracle(phg, ctx.objective);
+  return fm_rounds(phg, oracle, ctx, max_weights, seed);
+}
+
+} // namespace gnnpart

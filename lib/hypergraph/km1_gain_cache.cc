@@ -1,0 +1,113 @@
+#include "hypergraph/km1_gain_cache.h"
+
+#include <limits>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+namespace gnnpart {
+
+bool Km1GainCache::applicable(const Hypergraph& hg) {
+  const Weight largest = tbb::parallel_reduce(
+      tbb::blocked_range<NodeID>(0, hg.num_nodes(), 1024), Weight{0},
+      [&](const auto& r, Weight best) {
+        for (NodeID u = r.begin(); u != r.end(); ++u) {
+          Weight sum = 0;
+          for (NetID e : hg.incident_nets(u))
+            sum += hg.net_weight(e);
+          best = std::max(best, sum);
+        }
+        return best;
+      },
+      [](Weight a, Weight b) { return std::max(a, b); });
+  return largest < std::numeric_limits<std::int32_t>::max();
+}
+
+Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg)
+    : k_(phg.k()), benefit_(phg.num_nodes(), 0), incident_(phg.num_nodes(), 0),
+      conn_(static_cast<std::size_t>(phg.num_nodes()) * phg.k(), 0) {
+  const Hypergraph& hg = phg.hypergraph();
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u) {
+      const BlockID from = phg.block(u);
+      for (NetID e : hg.incident_nets(u)) {
+        const Weight w = hg.net_weight(e);
+        incident_[u] += w;
+        if (phg.pin_count(e, from) == 1)
+          benefit_[u] += w;
+        phg.for_each_block(e,
+                           [&](BlockID b) { conn_[index(u, b)] += static_cast<std::int32_t>(w); });
+      }
+    }
+  });
+}
+
+MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
+                                      std::span<const Weight> max_weights) const {
+  const BlockID from = phg.block(u);
+  const std::int32_t* c = conn_.data() + index(u, 0);
+  MoveCandidate best;
+  Weight best_weight = 0;
+  std::int32_t best_conn = -1;
+  for (BlockID t = 0; t < k_; ++t) {
+    if (t == from || c[t] == 0 || c[t] < best_conn)
+      continue;
+    const Weight bw = phg.block_weight(t);
+    if (c[t] == best_conn && bw >= best_weight)
+      continue;
+    if (!phg.fits(u, t, max_weights))
+      continue;
+    best = {t, 0};
+    best_conn = c[t];
+    best_weight = bw;
+  }
+  if (best.to != kInvalidBlockID)
+    best.gain = gain(u, best.to);
+  return best;
+}
+
+Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, NodeID max_touch_size,
+                          std::vector<NetID>& touched_nets) {
+  const Hypergraph& hg = phg.hypergraph();
+  const BlockID from = phg.block(u);
+  const Weight delta =
+      phg.move(u, to, Objective::kKm1, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
+        const std::int32_t w = static_cast<std::int32_t>(hg.net_weight(e));
+        bool changed = false;
+        if (pf == 0) {
+          for (NodeID v : hg.pins(e))
+            conn_[index(v, from)] -= w;
+          changed = true;
+        } else if (pf == 1) {
+          for (NodeID v : hg.pins(e))
+            if (v != u && phg.block(v) == from) {
+              benefit_[v] += w;
+              break;
+            }
+          changed = true;
+        }
+        if (pt == 1) {
+          for (NodeID v : hg.pins(e))
+            conn_[index(v, to)] += w;
+          changed = true;
+        } else if (pt == 2) {
+          for (NodeID v : hg.pins(e))
+            if (v != u && phg.block(v) == to) {
+              benefit_[v] -= w;
+              break;
+            }
+          changed = true;
+        }
+        if (changed && hg.net_size(e) <= max_touch_size)
+          touched_nets.push_back(e);
+      });
+  Weight b = 0;
+  for (NetID e : hg.incident_nets(u))
+    if (phg.pin_count(e, to) == 1)
+      b += hg.net_weight(e);
+  benefit_[u] = b;
+  return delta;
+}
+
+} // namespace gnnpart

@@ -1,0 +1,141 @@
+#include "hypergraph/multilevel.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <tbb/parallel_invoke.h>
+
+#include "core/random.h"
+#include "hypergraph/clustering.h"
+#include "hypergraph/contraction.h"
+#include "hypergraph/initial_bisection.h"
+#include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph/refinement.h"
+#include "hypergraph/subhypergraph.h"
+
+namespace gnnpart {
+
+void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
+                  std::uint64_t seed) {
+  rebalance(phg, ctx, limits.max);
+  label_propagation_refine(phg, ctx, limits.max, derive_seed(seed, 1));
+  fm_refine(phg, ctx, limits.max, derive_seed(seed, 2));
+  rebalance(phg, ctx, limits.max);
+}
+
+namespace {
+
+// Coarsen (within the blocks of `given` if not empty), partition the coarsest level (or project
+// `given` onto it), then project and refine level by level.
+std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx,
+                                      const BlockLimits& limits, std::uint64_t seed,
+                                      std::span<const BlockID> given) {
+  const BlockID k = limits.k;
+  if (k == 1 || hg.num_nodes() == 0)
+    return std::vector<BlockID>(hg.num_nodes(), 0);
+  const NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
+  const auto total = total_weights(hg);
+  std::vector<Weight> max_cluster(total.size());
+  for (std::size_t c = 0; c < total.size(); ++c) {
+    Weight smallest_block = limits.perfect[c];
+    for (BlockID b = 0; b < k; ++b)
+      smallest_block =
+          std::min(smallest_block, limits.perfect[static_cast<std::size_t>(b) * limits.ncon + c]);
+    max_cluster[c] =
+        std::max<Weight>(1, std::min<Weight>((total[c] + limit - 1) / limit, smallest_block));
+  }
+
+  // Coarsening.
+  std::vector<Hypergraph> levels;
+  std::vector<std::vector<NodeID>> maps;
+  const Hypergraph* current = &hg;
+  std::vector<BlockID> communities(given.begin(), given.end());
+  for (int level = 0; current->num_nodes() > limit; ++level) {
+    const NodeID n = current->num_nodes();
+    const NodeID target =
+        std::max<NodeID>(limit, static_cast<NodeID>(n / ctx.coarsening.max_shrink_per_pass));
+    NodeID clusters = 0;
+    std::vector<NodeID> map =
+        compute_clustering(*current, ctx.coarsening, max_cluster, target,
+                           derive_seed(seed, 0xC0, level), &clusters, communities);
+    if (static_cast<double>(clusters) * ctx.coarsening.min_shrink_per_pass > n)
+      break;
+    if (!communities.empty()) {
+      std::vector<BlockID> coarse(clusters);
+      for (NodeID u = 0; u < n; ++u)
+        coarse[map[u]] = communities[u];
+      communities = std::move(coarse);
+    }
+    levels.push_back(contract(*current, map, clusters));
+    maps.push_back(std::move(map));
+    current = &levels.back();
+  }
+
+  // Initial partition of the coarsest level.
+  std::vector<BlockID> blocks =
+      !communities.empty() ? std::move(communities)
+      : k == 2             ? flat_bisection(*current, ctx, limits, derive_seed(seed, 0x1F))
+                           : recursive_bipartition(*current, ctx, limits, derive_seed(seed, 0x1F));
+
+  // Uncoarsening with refinement on every level.
+  for (std::size_t i = levels.size() + 1; i-- > 0;) {
+    const Hypergraph& level = i == 0 ? hg : levels[i - 1];
+    if (i < levels.size()) {
+      const std::vector<NodeID>& map = maps[i];
+      std::vector<BlockID> fine(level.num_nodes());
+      for (NodeID u = 0; u < level.num_nodes(); ++u)
+        fine[u] = blocks[map[u]];
+      blocks = std::move(fine);
+      levels.resize(i + 1); // the coarser level is no longer needed
+    }
+    PartitionedHypergraph phg(level, k);
+    phg.assign(blocks);
+    refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i));
+    blocks.assign(phg.blocks().begin(), phg.blocks().end());
+  }
+  return blocks;
+}
+
+} // namespace
+
+std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
+                                          const BlockLimits& limits, std::uint64_t seed) {
+  return multilevel_cycle(hg, ctx, limits, seed, {});
+}
+
+std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
+                            std::vector<BlockID> blocks, std::uint64_t seed) {
+  return multilevel_cycle(hg, ctx, limits, seed, blocks);
+}
+
+std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
+                                           const BlockLimits& limits, std::uint64_t seed) {
+  const BlockID k = limits.k;
+  const NodeID n = hg.num_nodes();
+  if (k == 1 || n == 0)
+    return std::vector<BlockID>(n, 0);
+  const BlockID k0 = (k + 1) / 2;
+  const BlockLimits bis = bisection_limits(hg, limits, k0);
+  std::vector<BlockID> sides = multilevel_partition(hg, ctx, bis, derive_seed(seed, 0xB1));
+  std::vector<BlockID> blocks(n, 0);
+  if (k == 2)
+    return sides;
+  std::vector<BlockID> result[2];
+  SubHypergraph sub[2];
+  const BlockID first[2] = {0, k0};
+  const BlockID count[2] = {k0, k - k0};
+  auto solve = [&](int s) {
+    sub[s] = extract_block(hg, sides, static_cast<BlockID>(s), ctx.objective);
+    if (sub[s].original.empty())
+      return;
+    result[s] = recursive_bipartition(
+        sub[s].hypergraph, ctx, sub_limits(limits, first[s], count[s]), derive_seed(seed, 0xB2, s));
+  };
+  tbb::parallel_invoke([&] { solve(0); }, [&] { solve(1); });
+  for (int s = 0; s < 2; ++s)
+    for (std::size_t v = 0; v < sub[s].original.size(); ++v)
+      blocks[sub[s].original[v]] = first[s] + result[s][v];
+  return blocks;
+}
+
+} // namespace gnnpart

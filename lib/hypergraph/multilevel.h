@@ -1,0 +1,30 @@
+#pragma once
+// The multilevel cycle, uncoarsen(initial_partition(coarsen(H))), and recursive bipartitioning
+// (each bisection itself multilevel) used as the initial partitioner of the coarsest level.
+#include <cstdint>
+#include <vector>
+
+#include "core/hypergraph.h"
+#include "hypergraph/block_limits.h"
+#include "hypergraph/context.h"
+
+namespace gnnpart {
+
+// k-way partition of hg under limits (limits.k blocks), refined on every level.
+std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
+                                          const BlockLimits& limits, std::uint64_t seed);
+
+// One V-cycle: coarsens without merging across blocks of `blocks`, keeps the partition as the
+// initial one, and refines it on every level on the way back. Never worse in objective.
+std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
+                            std::vector<BlockID> blocks, std::uint64_t seed);
+
+// Recursive bipartitioning of hg into limits.k blocks.
+std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
+                                           const BlockLimits& limits, std::uint64_t seed);
+
+// LP, FM and rebalancing of one level.
+void refine_level(class PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
+                  std::uint64_t seed);
+
+} // namespace gnnpart

@@ -1,0 +1,68 @@
+#include "hypergraph/partitioned_hypergraph.h"
+
+#include <algorithm>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include "core/errors.h"
+
+namespace gnnpart {
+
+PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, BlockID k)
+    : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
+      blocks_(hypergraph.num_nodes(), 0),
+      block_weights_(static_cast<std::size_t>(k) * hypergraph.ncon(), 0),
+      pin_counts_(static_cast<std::size_t>(hypergraph.num_nets()) * k, 0),
+      conn_(static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
+  if (k < 1)
+    throw InvalidParameter("k must be at least 1");
+}
+
+void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
+  const NodeID n = hg_->num_nodes();
+  if (blocks.size() != n)
+    throw InvalidParameter("block array size differs from n");
+  std::copy(blocks.begin(), blocks.end(), blocks_.begin());
+  std::fill(block_weights_.begin(), block_weights_.end(), 0);
+  for (NodeID u = 0; u < n; ++u) {
+    if (blocks_[u] >= k_)
+      throw InvalidParameter("block id out of range");
+    for (int c = 0; c < ncon_; ++c)
+      block_weights_[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += hg_->vertex_weight(u, c);
+  }
+  tbb::parallel_for(tbb::blocked_range<NetID>(0, hg_->num_nets(), 512), [&](const auto& r) {
+    for (NetID e = r.begin(); e != r.end(); ++e) {
+      std::uint32_t* pc = pin_counts_.data() + static_cast<std::size_t>(e) * k_;
+      std::fill(pc, pc + k_, 0);
+      std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
+      std::fill(w, w + words_, 0);
+      for (NodeID p : hg_->pins(e)) {
+        const BlockID b = blocks_[p];
+        if (pc[b]++ == 0)
+          w[b / 64] |= std::uint64_t{1} << (b % 64);
+      }
+    }
+  });
+}
+
+Weight PartitionedHypergraph::objective(Objective objective) const {
+  return tbb::parallel_reduce(
+      tbb::blocked_range<NetID>(0, hg_->num_nets(), 1024), Weight{0},
+      [&](const auto& r, Weight sum) {
+        for (NetID e = r.begin(); e != r.end(); ++e)
+          sum += net_objective(objective, connectivity(e), hg_->net_weight(e));
+        return sum;
+      },
+      [](Weight a, Weight b) { return a + b; });
+}
+
+Weight PartitionedHypergraph::objective_sequential(Objective objective) const {
+  Weight sum = 0;
+  for (NetID e = 0; e < hg_->num_nets(); ++e)
+    sum += net_objective(objective, connectivity(e), hg_->net_weight(e));
+  return sum;
+}
+
+} // namespace gnnpart

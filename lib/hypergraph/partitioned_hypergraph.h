@@ -1,0 +1,160 @@
+#pragma once
+// A hypergraph with a k-way assignment: block weights (ncon constraints), pin counts
+// Phi(e, b) per net and block, and the connectivity set of each net as a bitset of k bits.
+// Moves are sequential; initialisation and objective evaluation are parallel.
+#include <bit>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/hypergraph.h"
+#include "core/options.h"
+#include "core/types.h"
+
+namespace gnnpart {
+
+class PartitionedHypergraph {
+public:
+  PartitionedHypergraph(const Hypergraph& hypergraph, BlockID k);
+  PartitionedHypergraph(PartitionedHypergraph&&) noexcept = default;
+  PartitionedHypergraph(const PartitionedHypergraph&) = delete;
+  PartitionedHypergraph& operator=(const PartitionedHypergraph&) = delete;
+
+  // Sets every block and recomputes weights, pin counts and connectivity sets.
+  void assign(std::span<const BlockID> blocks);
+
+  const Hypergraph& hypergraph() const { return *hg_; }
+  BlockID k() const { return k_; }
+  int ncon() const { return ncon_; }
+  NodeID num_nodes() const { return hg_->num_nodes(); }
+  BlockID block(NodeID u) const { return blocks_[u]; }
+  std::span<const BlockID> blocks() const { return blocks_; }
+  Weight block_weight(BlockID b, int c = 0) const {
+    return block_weights_[static_cast<std::size_t>(b) * ncon_ + c];
+  }
+  std::span<const Weight> block_weights() const { return block_weights_; }
+  std::uint32_t pin_count(NetID e, BlockID b) const {
+    return pin_counts_[static_cast<std::size_t>(e) * k_ + b];
+  }
+  BlockID connectivity(NetID e) const {
+    BlockID lambda = 0;
+    const std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
+    for (std::size_t i = 0; i < words_; ++i)
+      lambda += std::popcount(w[i]);
+    return lambda;
+  }
+  template <typename F> void for_each_block(NetID e, F&& f) const {
+    const std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
+    for (std::size_t i = 0; i < words_; ++i) {
+      std::uint64_t bits = w[i];
+      while (bits != 0) {
+        f(static_cast<BlockID>(i * 64 + std::countr_zero(bits)));
+        bits &= bits - 1;
+      }
+    }
+  }
+  bool is_boundary(NodeID u) const {
+    for (NetID e : hg_->incident_nets(u))
+      if (pin_count(e, blocks_[u]) < hg_->net_size(e))
+        return true;
+    return false;
+  }
+  // True if u's weight fits into block `to` under max_weights (k * ncon entries).
+  bool fits(NodeID u, BlockID to, std::span<const Weight> max_weights) const {
+    for (int c = 0; c < ncon_; ++c)
+      if (block_weight(to, c) + hg_->vertex_weight(u, c) >
+          max_weights[static_cast<std::size_t>(to) * ncon_ + c])
+        return false;
+    return true;
+  }
+  bool overloaded(BlockID b, std::span<const Weight> max_weights) const {
+    for (int c = 0; c < ncon_; ++c)
+      if (block_weight(b, c) > max_weights[static_cast<std::size_t>(b) * ncon_ + c])
+        return true;
+    return false;
+  }
+
+  // Moves u to block `to`; returns the decrease of the objective (positive = better).
+  Weight move(NodeID u, BlockID to, Objective objective);
+  // Calls on_net(e, pin count of from after, pin count of to after) for every incident net.
+  template <typename F> Weight move(NodeID u, BlockID to, Objective objective, F&& on_net);
+
+  Weight objective(Objective objective) const;            // parallel
+  Weight objective_sequential(Objective objective) const; // twin for tests
+
+private:
+  void set_bit(NetID e, BlockID b) {
+    conn_[static_cast<std::size_t>(e) * words_ + b / 64] |= std::uint64_t{1} << (b % 64);
+  }
+  void clear_bit(NetID e, BlockID b) {
+    conn_[static_cast<std::size_t>(e) * words_ + b / 64] &= ~(std::uint64_t{1} << (b % 64));
+  }
+
+  const Hypergraph* hg_;
+  BlockID k_;
+  int ncon_;
+  std::size_t words_;
+  std::vector<BlockID> blocks_;
+  std::vector<Weight> block_weights_;
+  std::vector<std::uint32_t> pin_counts_;
+  std::vector<std::uint64_t> conn_;
+};
+
+// Objective of one net with connectivity lambda, size and weight w.
+inline Weight net_objective(Objective objective, BlockID lambda, Weight w) {
+  switch (objective) {
+  case Objective::kCut:
+    return lambda > 1 ? w : 0;
+  case Objective::kSoed:
+    return lambda > 1 ? Weight{lambda} * w : 0;
+  default:
+    return lambda > 0 ? Weight{lambda - 1} * w : 0;
+  }
+}
+
+template <typename F>
+Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective objective, F&& on_net) {
+  const BlockID from = blocks_[u];
+  if (from == to)
+    return 0;
+  Weight delta = 0;
+  for (NetID e : hg_->incident_nets(u)) {
+    const Weight w = hg_->net_weight(e);
+    const std::uint32_t size = hg_->net_size(e);
+    std::uint32_t& pf = pin_counts_[static_cast<std::size_t>(e) * k_ + from];
+    std::uint32_t& pt = pin_counts_[static_cast<std::size_t>(e) * k_ + to];
+    const bool was_uncut = pf == size;
+    --pf;
+    ++pt;
+    if (pf == 0)
+      clear_bit(e, from);
+    if (pt == 1)
+      set_bit(e, to);
+    if (objective != Objective::kCut) {
+      if (pf == 0)
+        delta += w;
+      if (pt == 1)
+        delta -= w;
+    }
+    if (objective != Objective::kKm1 && objective != Objective::kVolume) {
+      if (was_uncut && size > 1)
+        delta -= w;
+      if (pt == size && size > 1)
+        delta += w;
+    }
+    on_net(e, pf, pt);
+  }
+  blocks_[u] = to;
+  for (int c = 0; c < ncon_; ++c) {
+    const Weight w = hg_->vertex_weight(u, c);
+    block_weights_[static_cast<std::size_t>(from) * ncon_ + c] -= w;
+    block_weights_[static_cast<std::size_t>(to) * ncon_ + c] += w;
+  }
+  return delta;
+}
+
+inline Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective objective) {
+  return move(u, to, objective, [](NetID, std::uint32_t, std::uint32_t) {});
+}
+
+} // namespace gnnpart

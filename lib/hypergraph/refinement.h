@@ -1,0 +1,36 @@
+#pragma once
+// Refinement of a k-way partition of a hypergraph, each step keeping (or restoring) the block
+// weight limits max_weights (k * ncon entries, block b's constraint c at b * ncon + c).
+#include <cstdint>
+#include <span>
+
+#include "hypergraph/context.h"
+#include "hypergraph/partitioned_hypergraph.h"
+
+namespace gnnpart {
+
+// Synchronous parallel label propagation: in each round every boundary vertex finds its best
+// positive-gain move against a frozen state (parallel); the moves are then applied in a seeded
+// order after an exact re-check (sequential). Returns the objective decrease.
+Weight label_propagation_refine(PartitionedHypergraph& phg, const HgContext& ctx,
+                                std::span<const Weight> max_weights, std::uint64_t seed);
+
+// k-way FM: localized searches from boundary seeds with a max-gain priority queue, gains of
+// pins re-rated when a move changes a net's pin counts in a way that matters (Phi(e, from)
+// drops to 0 or 1, Phi(e, to) rises to 1 or 2, or a net gets near uncut), negative moves
+// allowed, rollback to the best prefix of each search. Returns the objective decrease.
+Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
+                 std::span<const Weight> max_weights, std::uint64_t seed);
+
+// Moves vertices out of overloaded blocks, best gain first, into blocks they fit. Returns true
+// when no block is over its limit afterwards.
+bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
+               std::span<const Weight> max_weights);
+
+// Gives every empty block one vertex (best gain, from a block with more than one vertex).
+void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,
+                       std::span<const Weight> max_weights);
+
+bool is_balanced(const PartitionedHypergraph& phg, std::span<const Weight> max_weights);
+
+} // namespace gnnpart

@@ -1,0 +1,178 @@
+#!/usr/bin/env bash
+# Hypergraph-model benchmark: communication volume (km1 of the column-net hypergraph) and time of
+# gnnpart's hypergraph model, gnnpart's graph model and gpmetis on every shared graph, and km1
+# of gnnpart on every shared hypergraph (.hgr.gz).
+#   scripts/bench_hypergraph.sh
+# Environment (subsets and settings):
+#   DATASETS="cora ibm01"    names (default: every *.edges.gz and *.hgr.gz)   KS="2 8 32 128"
+#   SEEDS="0 1 2"   THREADS=2 (gnnpart)   EPS=0.03   PRESET=default|fast|strong
+#   GRAPH_OBJECTIVE=cut|volume (gnnpart graph model)   VERTEX_WEIGHTS=unit (hypergraph model;
+#   unit keeps the balance comparable with the baselines, which balance vertex counts)
+#   BUILD_DIR (default build)   SHARED_DIR   CSV (default BUILD_DIR/bench_hypergraph.csv)
+#   METIS=0 / GRAPH=0 skip gpmetis / gnnpart's graph model.
+# Graphs are converted once (evalpart) to an unweighted METIS .graph in BUILD_DIR/bench_cache;
+# every partition is evaluated by evalpart (graphs: comm_volume = km1 of the column-net model;
+# hypergraphs: km1). One CSV row per run on stdout and in CSV:
+#   commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb
+# wall_s / peak_rss_mb come from /usr/bin/time -v around the whole process. At the end,
+# geometric means go to stderr: gnnpart hypergraph / gpmetis (volume and time, paired by
+# dataset, k, seed), gnnpart graph / gpmetis, and every tool / best known (best.tsv).
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+SHARED_DIR="${SHARED_DIR:-$ROOT/../shared}"
+KS="${KS:-2 8 32 128}"
+SEEDS="${SEEDS:-0 1 2}"
+THREADS="${THREADS:-2}"
+EPS="${EPS:-0.03}"
+PRESET="${PRESET:-default}"
+GRAPH_OBJECTIVE="${GRAPH_OBJECTIVE:-cut}"
+VERTEX_WEIGHTS="${VERTEX_WEIGHTS:-unit}"
+METIS="${METIS:-1}"
+GRAPH="${GRAPH:-1}"
+CSV="${CSV:-$BUILD_DIR/bench_hypergraph.csv}"
+if [ -z "${DATASETS:-}" ]; then
+  DATASETS="$(cd "$SHARED_DIR/datasets" && ls *.edges.gz *.hgr.gz | sed -E 's/\.(edges|hgr)\.gz$//' | tr '\n' ' ')"
+fi
+
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+cmake --build "$BUILD_DIR" --target gnnpart -j2 >/dev/null
+GNNPART="$BUILD_DIR/gnnpart"
+EVALPART="$BUILD_DIR/evalpart"
+if [ ! -x "$EVALPART" ]; then
+  g++ -O3 -march=native -std=c++17 -w -o "$EVALPART" "$SHARED_DIR/tools/evalpart/evalpart.cpp" -lz
+fi
+if [ "$METIS" = 1 ]; then
+  command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
+fi
+
+CACHE="$BUILD_DIR/bench_cache"
+mkdir -p "$CACHE"
+WORK="$(mktemp -d /tmp/gnnpart_bench_hypergraph.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+COMMIT="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$ROOT" status --porcelain -- lib app 2>/dev/null)" ]; then COMMIT="$COMMIT+dirty"; fi
+
+# timed CMD...: runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb".
+timed() {
+  local log="$WORK/time.txt"
+  if ! /usr/bin/time -v "$@" >"$WORK/stdout.txt" 2>"$log"; then
+    echo "command failed: $*" >&2
+    tail -5 "$log" >&2
+    return 1
+  fi
+  awk -F': ' '
+    /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
+    /Maximum resident set size/ {rss = $2 / 1024}
+    END {printf "%.2f %.1f\n", s, rss}' "$log"
+}
+
+# evaluate_graph GRAPH PART K / evaluate_hgr HGR PART K: print "km1 imbalance".
+evaluate_graph() {
+  "$EVALPART" -k "$3" "$1" "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["comm_volume"], d["imbalance_vertices"])'
+}
+evaluate_hgr() {
+  "$EVALPART" -k "$3" --hgr "$1" "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["km1"], d["imbalance"])'
+}
+
+header="commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb"
+[ -f "$CSV" ] || echo "$header" >"$CSV"
+echo "$header"
+ROWS="$WORK/rows.csv"
+: >"$ROWS"
+emit() {
+  echo "$1" | tee -a "$CSV" >>"$ROWS"
+  echo "$1"
+}
+ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')"
+
+for name in $DATASETS; do
+  if [ -f "$SHARED_DIR/datasets/$name.hgr.gz" ]; then
+    hgr="$CACHE/$name.hgr"
+    [ -s "$hgr" ] || { gzip -dc "$SHARED_DIR/datasets/$name.hgr.gz" | grep -v '^%' >"$hgr.tmp" && mv "$hgr.tmp" "$hgr"; }
+    for k in $KS; do
+      for seed in $SEEDS; do
+        read -r wall rss < <(timed "$GNNPART" partition "$hgr" -k "$k" --preset "$PRESET" \
+          -e "$EPS" --seed "$seed" -t "$THREADS" -o "$WORK/out.part")
+        read -r km1 imb < <(evaluate_hgr "$hgr" "$WORK/out.part" "$k")
+        emit "$COMMIT,$name,$k,$seed,$THREADS,gnnpart,hypergraph,$km1,$imb,$wall,$rss"
+      done
+    done
+    continue
+  fi
+  gz="$SHARED_DIR/datasets/$name.edges.gz"
+  graph="$CACHE/$name.graph"
+  if [ ! -s "$graph" ]; then
+    n="$(gzip -dc "$gz" | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
+    "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
+    mv "$graph.tmp" "$graph"
+  fi
+  for k in $KS; do
+    for seed in $SEEDS; do
+      if [ "$METIS" = 1 ]; then
+        cp "$graph" "$WORK/in.graph"
+        read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
+          -seed="$seed" "$WORK/in.graph" "$k")
+        read -r km1 imb < <(evaluate_graph "$graph" "$WORK/in.graph.part.$k" "$k")
+        emit "$COMMIT,$name,$k,$seed,1,gpmetis,graph,$km1,$imb,$wall,$rss"
+      fi
+      if [ "$GRAPH" = 1 ]; then
+        read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \
+          --objective "$GRAPH_OBJECTIVE" --preset "$PRESET" -e "$EPS" --seed "$seed" \
+          -t "$THREADS" -o "$WORK/out.part")
+        read -r km1 imb < <(evaluate_graph "$graph" "$WORK/out.part" "$k")
+        emit "$COMMIT,$name,$k,$seed,$THREADS,gnnpart,graph,$km1,$imb,$wall,$rss"
+      fi
+      read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model hypergraph \
+        --vertex-weights "$VERTEX_WEIGHTS" --preset "$PRESET" -e "$EPS" --seed "$seed" \
+        -t "$THREADS" -o "$WORK/out.part")
+      read -r km1 imb < <(evaluate_graph "$graph" "$WORK/out.part" "$k")
+      emit "$COMMIT,$name,$k,$seed,$THREADS,gnnpart,hypergraph,$km1,$imb,$wall,$rss"
+    done
+  done
+done
+
+python3 - "$ROWS" "$SHARED_DIR/baselines/best.tsv" "$EPS" <<'PY' >&2
+import csv, math, sys
+from collections import defaultdict
+cols = "commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb".split(",")
+rows = [dict(zip(cols, r)) for r in csv.reader(open(sys.argv[1]))]
+eps = float(sys.argv[3])
+best = {}
+with open(sys.argv[2]) as f:
+    for b in csv.DictReader(f, delimiter="\t"):
+        v = b["best_comm_volume"] if b["kind"] == "graph" else b["best_km1"]
+        if v: best[(b["dataset"], b["k"])] = float(v)
+def gm(xs):
+    xs = [max(x, 1e-9) for x in xs]
+    return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
+metis = {(r["dataset"], r["k"], r["seed"]): r for r in rows if r["tool"] == "gpmetis"}
+for model in ("hypergraph", "graph"):
+    vol, time, over = [], [], 0
+    for r in rows:
+        if r["tool"] != "gnnpart" or r["model"] != model: continue
+        over += float(r["imbalance"]) > eps + 1e-9
+        m = metis.get((r["dataset"], r["k"], r["seed"]))
+        if not m: continue
+        vol.append(float(r["km1"]) / max(float(m["km1"]), 1))
+        time.append(max(float(r["wall_s"]), 0.01) / max(float(m["wall_s"]), 0.01))
+    if vol:
+        print(f"gnnpart {model} / gpmetis: volume {gm(vol):.3f}, time {gm(time):.2f} ({len(vol)} pairs)")
+    if over: print(f"gnnpart {model}: {over} runs over epsilon")
+by_tool = defaultdict(list)
+for r in rows:
+    b = best.get((r["dataset"], r["k"]))
+    if b: by_tool[(r["tool"], r["model"], r["dataset"] in {x[0] for x in metis})].append(float(r["km1"]) / b)
+for (tool, model, is_graph), xs in sorted(by_tool.items()):
+    kind = "graphs" if is_graph else "hypergraphs"
+    print(f"{tool} {model} / best known ({kind}): {gm(xs):.3f} ({len(xs)} runs)")
+PY

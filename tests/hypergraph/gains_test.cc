@@ -1,0 +1,134 @@
+// Hand-computed km1 / cut / soed gains on tiny hypergraphs, and the km1 gain cache checked
+// against recomputation after random moves.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "core/random.h"
+#include "hypergraph/gain_computer.h"
+#include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph_test_util.h"
+
+namespace gnnpart {
+namespace {
+
+// 5 vertices, nets: a = {0,1,2} w2, b = {2,3} w1, c = {0,3,4} w3, d = {4} w5.
+Hypergraph tiny() {
+  return Hypergraph(5, {0, 3, 5, 8, 9}, {0, 1, 2, 2, 3, 0, 3, 4, 4}, {2, 1, 3, 5});
+}
+
+TEST(PartitionedHypergraph, PinCountsAndObjectives) {
+  const Hypergraph hg = tiny();
+  PartitionedHypergraph phg(hg, 3);
+  const std::vector<BlockID> blocks{0, 0, 1, 1, 2};
+  phg.assign(blocks);
+  EXPECT_EQ(phg.pin_count(0, 0), 2u);
+  EXPECT_EQ(phg.pin_count(0, 1), 1u);
+  EXPECT_EQ(phg.connectivity(0), 2u);
+  EXPECT_EQ(phg.connectivity(1), 1u);
+  EXPECT_EQ(phg.connectivity(2), 3u);
+  EXPECT_EQ(phg.connectivity(3), 1u);
+  // km1: a (2-1)*2 + c (3-1)*3 = 8; cut: 2 + 3 = 5; soed: 2*2 + 3*3 = 13.
+  EXPECT_EQ(phg.objective(Objective::kKm1), 8);
+  EXPECT_EQ(phg.objective(Objective::kCut), 5);
+  EXPECT_EQ(phg.objective(Objective::kSoed), 13);
+  EXPECT_EQ(phg.objective_sequential(Objective::kSoed), 13);
+  EXPECT_EQ(phg.block_weight(0), 2);
+  std::vector<BlockID> seen;
+  phg.for_each_block(2, [&](BlockID b) { seen.push_back(b); });
+  EXPECT_EQ(seen, (std::vector<BlockID>{0, 1, 2}));
+}
+
+TEST(GainComputer, HandComputedGains) {
+  const Hypergraph hg = tiny();
+  PartitionedHypergraph phg(hg, 3);
+  phg.assign(std::vector<BlockID>{0, 0, 1, 1, 2});
+  GainComputer gc(3);
+  // Vertex 2 (block 1) to block 0: net a becomes uncut (+2 km1, +2 cut); net b gets cut
+  // (-1 km1, -1 cut).
+  EXPECT_EQ(gc.gain(phg, 2, 0, Objective::kKm1), 1);
+  EXPECT_EQ(gc.gain(phg, 2, 0, Objective::kCut), 1);
+  EXPECT_EQ(gc.gain(phg, 2, 0, Objective::kSoed), 2);
+  // Vertex 3 (block 1) to block 2: b gets cut (-1/-1); c loses block 1 (+3 km1, cut stays).
+  EXPECT_EQ(gc.gain(phg, 3, 2, Objective::kKm1), 2);
+  EXPECT_EQ(gc.gain(phg, 3, 2, Objective::kCut), -1);
+  EXPECT_EQ(gc.gain(phg, 3, 2, Objective::kSoed), 1);
+  // Vertex 4 (block 2) to block 0: c loses block 2 (+3); single-pin net d does not count.
+  EXPECT_EQ(gc.gain(phg, 4, 0, Objective::kKm1), 3);
+  EXPECT_EQ(gc.gain(phg, 4, 0, Objective::kCut), 0);
+  const std::vector<Weight> roomy(3, 100);
+  const MoveCandidate best = gc.best_move(phg, 4, Objective::kKm1, roomy);
+  EXPECT_EQ(best.gain, 3);
+  EXPECT_EQ(best.to, 0u); // blocks 0 and 1 tie at gain 3 and weight 2: lower id
+  const std::vector<Weight> tight{2, 100, 100}; // block 0 is full
+  EXPECT_EQ(gc.best_move(phg, 4, Objective::kKm1, tight).to, 1u);
+}
+
+TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
+  const Hypergraph hg = tiny();
+  for (Objective objective : {Objective::kKm1, Objective::kCut, Objective::kSoed}) {
+    PartitionedHypergraph phg(hg, 3);
+    phg.assign(std::vector<BlockID>{0, 0, 1, 1, 2});
+    Rng rng(7);
+    GainComputer gc(3);
+    for (int i = 0; i < 200; ++i) {
+      const NodeID u = static_cast<NodeID>(rng.below(5));
+      const BlockID to = static_cast<BlockID>(rng.below(3));
+      if (to == phg.block(u))
+        continue;
+      const Weight before = phg.objective_sequential(objective);
+      const Weight predicted = gc.gain(phg, u, to, objective);
+      const Weight delta = phg.move(u, to, objective);
+      EXPECT_EQ(delta, predicted);
+      EXPECT_EQ(before - phg.objective_sequential(objective), delta);
+    }
+  }
+}
+
+TEST(Km1GainCache, MatchesRecomputationAfterRandomMoves) {
+  // Random hypergraph with weighted nets of mixed sizes.
+  Rng rng(11);
+  const NodeID n = 60;
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  std::vector<Weight> weights;
+  for (int e = 0; e < 90; ++e) {
+    const int size = 1 + static_cast<int>(rng.below(e % 10 == 0 ? 25 : 5));
+    for (int i = 0; i < size; ++i)
+      pins.push_back(static_cast<NodeID>(rng.below(n)));
+    offsets.push_back(pins.size());
+    weights.push_back(1 + static_cast<Weight>(rng.below(4)));
+  }
+  const Hypergraph hg(n, offsets, pins, weights);
+  const BlockID k = 5;
+  PartitionedHypergraph phg(hg, k);
+  std::vector<BlockID> blocks(n);
+  for (auto& b : blocks)
+    b = static_cast<BlockID>(rng.below(k));
+  phg.assign(blocks);
+  Km1GainCache cache(phg);
+  GainComputer gc(k);
+  std::vector<NetID> touched;
+  for (int step = 0; step < 400; ++step) {
+    const NodeID u = static_cast<NodeID>(rng.below(n));
+    const BlockID to = static_cast<BlockID>(rng.below(k));
+    if (to == phg.block(u))
+      continue;
+    const Weight expected = gc.gain(phg, u, to, Objective::kKm1);
+    EXPECT_EQ(cache.gain(u, to), expected);
+    const Weight before = phg.objective_sequential(Objective::kKm1);
+    EXPECT_EQ(cache.move(phg, u, to, 1000, touched), expected);
+    EXPECT_EQ(before - phg.objective_sequential(Objective::kKm1), expected);
+    if (step % 50 == 0) {
+      for (NodeID v = 0; v < n; ++v)
+        for (BlockID t = 0; t < k; ++t)
+          if (t != phg.block(v)) {
+            ASSERT_EQ(cache.gain(v, t), gc.gain(phg, v, t, Objective::kKm1));
+          }
+    }
+  }
+}
+
+} // namespace
+} // namespace gnnpart

@@ -1,0 +1,139 @@
+#pragma once
+// Small readers for the shared datasets (gzip SNAP edge lists, gzip hMETIS) and independent
+// brute-force checks of hypergraph partitions, used by the hypergraph tests only.
+#include <zlib.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <set>
+#include <sstream>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/graph_builder.h"
+#include "core/hypergraph.h"
+#include "core/partition.h"
+
+namespace gnnpart::testing {
+
+inline std::vector<std::string> read_gz_lines(const std::string& path) {
+  gzFile f = gzopen(path.c_str(), "rb");
+  if (f == nullptr)
+    throw std::runtime_error("cannot open " + path);
+  std::vector<std::string> lines;
+  std::string current;
+  char buffer[1 << 16];
+  int got;
+  while ((got = gzread(f, buffer, sizeof(buffer))) > 0) {
+    for (int i = 0; i < got; ++i) {
+      if (buffer[i] == '\n') {
+        lines.push_back(std::move(current));
+        current.clear();
+      } else if (buffer[i] != '\r') {
+        current.push_back(buffer[i]);
+      }
+    }
+  }
+  gzclose(f);
+  if (!current.empty())
+    lines.push_back(std::move(current));
+  return lines;
+}
+
+// SNAP-style "u v" lines with a "# vertices: N" header.
+inline CsrGraph read_edges_gz(const std::string& path) {
+  EdgeList edges;
+  for (const std::string& line : read_gz_lines(path)) {
+    if (line.empty())
+      continue;
+    if (line[0] == '#') {
+      unsigned long long n = 0;
+      if (std::sscanf(line.c_str(), "# vertices: %llu", &n) == 1)
+        edges.n = static_cast<NodeID>(n);
+      continue;
+    }
+    unsigned long long u = 0, v = 0;
+    if (std::sscanf(line.c_str(), "%llu %llu", &u, &v) != 2)
+      continue;
+    edges.sources.push_back(static_cast<NodeID>(u));
+    edges.targets.push_back(static_cast<NodeID>(v));
+    edges.n = std::max<NodeID>(edges.n, static_cast<NodeID>(std::max(u, v) + 1));
+  }
+  return build_csr(edges);
+}
+
+// hMETIS: "% comments", header "nets vertices [fmt]", one net per line (1-based pins);
+// fmt 1 / 11: net weight first; fmt 10 / 11: vertex weights after the nets.
+inline Hypergraph read_hgr_gz(const std::string& path) {
+  const auto lines = read_gz_lines(path);
+  std::size_t i = 0;
+  auto next = [&]() -> const std::string* {
+    while (i < lines.size() && (lines[i].empty() || lines[i][0] == '%'))
+      ++i;
+    return i < lines.size() ? &lines[i++] : nullptr;
+  };
+  std::istringstream header(*next());
+  unsigned long long m = 0, n = 0;
+  int fmt = 0;
+  header >> m >> n;
+  if (!(header >> fmt))
+    fmt = 0;
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  std::vector<Weight> net_weights;
+  for (unsigned long long e = 0; e < m; ++e) {
+    std::istringstream in(*next());
+    long long x;
+    if (fmt % 10 == 1) {
+      in >> x;
+      net_weights.push_back(x);
+    }
+    while (in >> x)
+      pins.push_back(static_cast<NodeID>(x - 1));
+    offsets.push_back(pins.size());
+  }
+  std::vector<Weight> vertex_weights;
+  if (fmt >= 10)
+    for (unsigned long long u = 0; u < n; ++u)
+      vertex_weights.push_back(std::stoll(*next()));
+  return Hypergraph(static_cast<NodeID>(n), std::move(offsets), std::move(pins),
+                    std::move(net_weights), 1, std::move(vertex_weights));
+}
+
+struct BruteForceMetrics {
+  Weight km1 = 0, cut = 0, soed = 0;
+  std::vector<Weight> block_weights; // k * ncon
+  BlockID empty_blocks = 0;
+};
+
+// Deliberately simple: a std::set of blocks per net.
+inline BruteForceMetrics brute_force_metrics(const Hypergraph& hg, const Partition& p) {
+  BruteForceMetrics r;
+  for (NetID e = 0; e < hg.num_nets(); ++e) {
+    std::set<BlockID> blocks;
+    for (NodeID v : hg.pins(e))
+      blocks.insert(p.blocks.at(v));
+    const Weight lambda = static_cast<Weight>(blocks.size());
+    if (lambda > 0)
+      r.km1 += (lambda - 1) * hg.net_weight(e);
+    if (lambda > 1) {
+      r.cut += hg.net_weight(e);
+      r.soed += lambda * hg.net_weight(e);
+    }
+  }
+  r.block_weights.assign(static_cast<std::size_t>(p.k) * hg.ncon(), 0);
+  std::vector<NodeID> count(p.k, 0);
+  for (NodeID u = 0; u < hg.num_nodes(); ++u) {
+    ++count.at(p.blocks[u]);
+    for (int c = 0; c < hg.ncon(); ++c)
+      r.block_weights[static_cast<std::size_t>(p.blocks[u]) * hg.ncon() + c] +=
+          hg.vertex_weight(u, c);
+  }
+  for (NodeID c : count)
+    r.empty_blocks += c == 0;
+  return r;
+}
+
+} // namespace gnnpart::testing
