@@ -1,0 +1,158 @@
+#include "streaming/generator.h"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "streaming/adjacency_writer.h"
+#include "streaming/atomic_file.h"
+#include "streaming/binary_format.h"
+#include "streaming/external_sort.h"
+
+namespace gnnpart::streaming {
+namespace {
+
+bool ends_with(const std::string& s, std::string_view suffix) {
+  return s.size() >= suffix.size() &&
+         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+} // namespace
+
+std::size_t sort_unique_keys(std::vector<std::uint64_t>& keys) {
+  std::vector<std::uint64_t> scratch;
+  radix_sort(keys, scratch);
+  const auto last = std::unique(keys.begin(), keys.end());
+  const std::size_t removed = static_cast<std::size_t>(keys.end() - last);
+  keys.erase(last, keys.end());
+  return removed;
+}
+
+void shuffle_edges(GeneratedGraph& graph, std::uint64_t seed) {
+  Rng rng(derive_seed(seed, 0x5407f1e));
+  std::shuffle(graph.edges.begin(), graph.edges.end(), rng);
+}
+
+std::uint64_t scramble_bits(std::uint64_t x, int bits, std::uint64_t seed) {
+  if (bits == 0)
+    return 0;
+  const std::uint64_t mask = bits >= 64 ? ~0ULL : (std::uint64_t{1} << bits) - 1;
+  for (int round = 0; round < 3; ++round) {
+    const std::uint64_t key = derive_seed(seed, 0x5eed, round);
+    x = (x * (key | 1)) & mask;   // odd multiplier: invertible mod 2^bits
+    x = (x + (key >> 17)) & mask; // translation
+    x ^= x >> ((bits + 1) / 2);   // xorshift: invertible
+  }
+  return x & mask;
+}
+
+GeneratedGraph generate_graph(const GeneratorOptions& options) {
+  switch (options.kind) {
+  case GeneratorKind::kRmat:
+    return generate_rmat(options);
+  case GeneratorKind::kBarabasiAlbert:
+    return generate_barabasi_albert(options);
+  case GeneratorKind::kGeometric:
+    return generate_geometric(options);
+  }
+  throw InvalidParameter("unknown generator");
+}
+
+GeneratorKind parse_generator_kind(std::string_view name) {
+  if (name == "rmat")
+    return GeneratorKind::kRmat;
+  if (name == "ba")
+    return GeneratorKind::kBarabasiAlbert;
+  if (name == "rgg")
+    return GeneratorKind::kGeometric;
+  throw InvalidParameter("unknown generator '" + std::string(name) + "' (rmat, ba, rgg)");
+}
+
+std::string_view to_string(GeneratorKind kind) {
+  switch (kind) {
+  case GeneratorKind::kRmat:
+    return "rmat";
+  case GeneratorKind::kBarabasiAlbert:
+    return "ba";
+  case GeneratorKind::kGeometric:
+    return "rgg";
+  }
+  return "?";
+}
+
+GeneratedFormat parse_generated_format(std::string_view name) {
+  if (name == "edgelist")
+    return GeneratedFormat::kEdgeList;
+  if (name == "binary")
+    return GeneratedFormat::kBinary;
+  if (name == "adjacency")
+    return GeneratedFormat::kAdjacency;
+  throw InvalidParameter("unknown output format '" + std::string(name) +
+                         "' (edgelist, binary, adjacency)");
+}
+
+void write_generated(const GeneratedGraph& graph, const std::string& path, GeneratedFormat format,
+                     const std::vector<std::string>& comments, std::size_t memory_bytes,
+                     const std::string& temp_dir) {
+  const std::size_t m = graph.edges.size();
+  if (format == GeneratedFormat::kAdjacency) {
+    ExternalSortOptions sort_options;
+    sort_options.memory_bytes = memory_bytes;
+    sort_options.temp_dir = temp_dir;
+    AdjacencySorter sorter(sort_options);
+    for (std::size_t i = 0; i < m; ++i)
+      sorter.add(graph.u(i), graph.v(i));
+    sorter.finish(path, graph.n);
+    return;
+  }
+  if (format == GeneratedFormat::kBinary) {
+    AtomicFile out(path);
+    BinaryHeader header;
+    header.kind = BinaryKind::kEdgeStream;
+    header.n = graph.n;
+    header.m = m;
+    header.entries = m;
+    char bytes[kBinaryHeaderBytes];
+    encode_header(header, bytes);
+    out.write(bytes, sizeof(bytes));
+    std::vector<NodeID> chunk;
+    chunk.reserve(1 << 20);
+    for (std::size_t i = 0; i < m; ++i) {
+      chunk.push_back(graph.u(i));
+      chunk.push_back(graph.v(i));
+      if (chunk.size() == chunk.capacity()) {
+        out.write(chunk.data(), chunk.size() * sizeof(NodeID));
+        chunk.clear();
+      }
+    }
+    out.write(chunk.data(), chunk.size() * sizeof(NodeID));
+    out.commit();
+    return;
+  }
+  AtomicFile out(path, ends_with(path, ".gz"));
+  std::string text;
+  for (const std::string& line : comments)
+    text += "# " + line + "\n";
+  text += "# vertices: " + std::to_string(graph.n) + "\n# edges: " + std::to_string(m) + "\n";
+  out.write(text);
+  text.clear();
+  text.reserve((1 << 20) + 64);
+  char digits[24];
+  for (std::size_t i = 0; i < m; ++i) {
+    auto r = std::to_chars(digits, digits + sizeof(digits), graph.u(i));
+    text.append(digits, r.ptr);
+    text.push_back(' ');
+    r = std::to_chars(digits, digits + sizeof(digits), graph.v(i));
+    text.append(digits, r.ptr);
+    text.push_back('\n');
+    if (text.size() >= (1 << 20)) {
+      out.write(text);
+      text.clear();
+    }
+  }
+  out.write(text);
+  out.commit();
+}
+
+} // namespace gnnpart::streaming

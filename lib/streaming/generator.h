@@ -1,0 +1,65 @@
+#pragma once
+// Synthetic graphs bigger than the shared datasets: R-MAT (Graph500 parameters a=.57, b=.19,
+// c=.19, d=.05, vertex labels scrambled), Barabasi-Albert preferential attachment, and 2D random
+// geometric graphs (radius chosen so that exactly m edges are within it). All simple: u < v, no
+// self loops, no duplicates, sorted by (u, v) unless shuffled. Deterministic for a seed
+// whatever the thread count: randomness comes from per-chunk streams derive_seed(seed, ...).
+// Barabasi-Albert gets d = round(m / n) edges per vertex (the first d + 1 vertices form a
+// clique), so its edge count is d(d+1)/2 + (n-d-1)d rather than m exactly.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/types.h"
+
+namespace gnnpart::streaming {
+
+enum class GeneratorKind { kRmat, kBarabasiAlbert, kGeometric };
+enum class GeneratedFormat { kEdgeList, kBinary, kAdjacency };
+
+struct GeneratorOptions {
+  GeneratorKind kind = GeneratorKind::kRmat;
+  NodeID n = 0;
+  EdgeID m = 0;
+  std::uint64_t seed = 0;
+  int threads = 1;
+  double rmat_a = 0.57, rmat_b = 0.19, rmat_c = 0.19; // d = 1 - a - b - c
+  bool shuffle = false; // write the edges in a random (seeded) order instead of sorted
+};
+
+struct GeneratedGraph {
+  NodeID n = 0;
+  std::vector<std::uint64_t> edges; // (u << 32) | v with u < v
+  double radius = 0;                // random geometric graphs: the radius used
+  NodeID u(std::size_t i) const { return static_cast<NodeID>(edges[i] >> 32); }
+  NodeID v(std::size_t i) const { return static_cast<NodeID>(edges[i] & 0xffffffffULL); }
+};
+
+// Throws InvalidParameter for n < 2, m > n(n-1)/2, or ids beyond 32 bits.
+GeneratedGraph generate_graph(const GeneratorOptions& options);
+GeneratedGraph generate_rmat(const GeneratorOptions& options);
+GeneratedGraph generate_barabasi_albert(const GeneratorOptions& options);
+GeneratedGraph generate_geometric(const GeneratorOptions& options);
+
+GeneratorKind parse_generator_kind(std::string_view name); // "rmat", "ba", "rgg"
+std::string_view to_string(GeneratorKind kind);
+GeneratedFormat parse_generated_format(std::string_view name); // "edgelist", "binary", "adjacency"
+
+// Writes atomically (temp + rename). Edge lists: "# vertices: N" and "# edges: M" headers then
+// "u v" lines (gzip when path ends in .gz); binary: the edge stream; adjacency: the binary
+// adjacency stream (symmetrized with an external sort under memory_bytes).
+void write_generated(const GeneratedGraph& graph, const std::string& path, GeneratedFormat format,
+                     const std::vector<std::string>& comments = {},
+                     std::size_t memory_bytes = std::size_t{512} << 20,
+                     const std::string& temp_dir = {});
+
+// Helpers shared by the generators (exposed for tests).
+// Sorts and deduplicates keys in place; returns the number of duplicates removed.
+std::size_t sort_unique_keys(std::vector<std::uint64_t>& keys);
+// Random (seeded) order of the edges, applied when options.shuffle is set.
+void shuffle_edges(GeneratedGraph& graph, std::uint64_t seed);
+// A bijection of [0, 2^bits) keyed by seed (for R-MAT label scrambling).
+std::uint64_t scramble_bits(std::uint64_t x, int bits, std::uint64_t seed);
+
+} // namespace gnnpart::streaming

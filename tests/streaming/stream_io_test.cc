@@ -1,0 +1,206 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "stream_test_util.h"
+#include "streaming/adjacency_writer.h"
+#include "streaming/edge_stream.h"
+#include "streaming/external_sort.h"
+#include "streaming/stream_source.h"
+
+namespace gnnpart::streaming {
+namespace {
+
+using namespace testing;
+
+TEST(RadixSort, MatchesStdSort) {
+  Rng rng(3);
+  for (const std::size_t size : {0u, 1u, 63u, 64u, 1000u, 50000u}) {
+    std::vector<std::uint64_t> keys(size), scratch;
+    for (auto& key : keys)
+      key = (rng.below(1 << 20) << 32) | rng.below(1 << 20);
+    auto expected = keys;
+    std::sort(expected.begin(), expected.end());
+    radix_sort(keys, scratch);
+    ASSERT_EQ(keys, expected) << size;
+  }
+}
+
+// Duplicates, reversed duplicates and self loops in random order.
+Edges messy_edges(NodeID n, std::size_t count, std::uint64_t seed) {
+  Edges edges = random_edges(n, count, seed);
+  Rng rng(seed + 1);
+  const std::size_t base = edges.size();
+  for (std::size_t i = 0; i < base / 5; ++i) {
+    const auto [u, v] = edges[rng.below(base)];
+    edges.push_back(rng.coin() ? std::pair{v, u} : std::pair{u, v});
+  }
+  edges.push_back({5, 5});
+  std::shuffle(edges.begin(), edges.end(), rng);
+  return edges;
+}
+
+TEST(ExternalSort, ManyRunsMatchInMemoryReference) {
+  const NodeID n = 3000;
+  const Edges edges = messy_edges(n, 20000, 11);
+  const std::string input = temp_path("in.edges");
+  write_text(input, edge_list_text(n + 7, edges)); // 7 trailing isolated vertices
+  for (const std::size_t memory : {std::size_t{1} << 16, std::size_t{64} << 20}) {
+    VertexStreamOptions options;
+    options.sort.memory_bytes = memory; // 64 KiB: 4096 keys per run -> about 12 runs
+    options.sort.temp_dir = ::testing::TempDir();
+    OpenedVertexStream opened = open_vertex_stream(input, options);
+    ASSERT_TRUE(opened.sorted);
+    if (memory < (1 << 20)) {
+      EXPECT_GT(opened.sort_stats.runs, 5u);
+    } else {
+      EXPECT_EQ(opened.sort_stats.runs, 0u);
+    }
+    EXPECT_EQ(opened.sort_stats.self_loops, 1u);
+    EXPECT_EQ(opened.stream->num_nodes(), n + 7);
+    const auto expected = reference_adjacency(n + 7, edges);
+    EXPECT_EQ(read_all(*opened.stream), expected);
+    // A second pass gives the same lists.
+    EXPECT_EQ(read_all(*opened.stream), expected);
+    std::uint64_t entries = 0;
+    for (const auto& list : expected)
+      entries += list.size();
+    EXPECT_EQ(opened.stream->num_edges(), entries / 2);
+  }
+  std::filesystem::remove(input);
+}
+
+TEST(ExternalSort, TemporaryFilesAreRemoved) {
+  const std::string dir = ::testing::TempDir() + "gnnpart_sort_cleanup";
+  std::filesystem::remove_all(dir);
+  std::filesystem::create_directories(dir);
+  const std::string input = temp_path("in.edges");
+  write_text(input, edge_list_text(500, random_edges(500, 3000, 2)));
+  {
+    VertexStreamOptions options;
+    options.sort.memory_bytes = 1 << 15;
+    options.sort.temp_dir = dir;
+    OpenedVertexStream opened = open_vertex_stream(input, options);
+    EXPECT_GT(opened.sort_stats.runs, 1u);
+    EXPECT_EQ(std::distance(std::filesystem::directory_iterator(dir),
+                            std::filesystem::directory_iterator()),
+              1); // only the adjacency stream, the runs are gone
+  }
+  EXPECT_TRUE(std::filesystem::is_empty(dir));
+  std::filesystem::remove_all(dir);
+}
+
+TEST(EdgeStream, TextGzipBinaryAndMetisAgree) {
+  const Edges edges = random_edges(200, 900, 5);
+  const std::string text = temp_path("g.edges");
+  write_text(text, edge_list_text(200, edges));
+  const std::string adjacency = temp_path("g.adj");
+  {
+    AdjacencySorter sorter({});
+    for (const auto& [u, v] : edges)
+      sorter.add(u, v);
+    sorter.finish(adjacency, 200);
+  }
+  // METIS text of the same graph.
+  const auto lists = reference_adjacency(200, edges);
+  std::string metis = "% comment\n200 " + std::to_string(edges.size()) + "\n";
+  for (const auto& list : lists) {
+    for (std::size_t i = 0; i < list.size(); ++i)
+      metis += (i ? " " : "") + std::to_string(list[i] + 1);
+    metis += "\n";
+  }
+  const std::string metis_path = temp_path("g.graph");
+  write_text(metis_path, metis);
+  for (const std::string& path : {text, adjacency, metis_path}) {
+    auto stream = open_edge_stream(path, StreamFormat::kAuto, false, 77);
+    Edges got;
+    EdgeBatch batch;
+    for (int pass = 0; pass < 2; ++pass) {
+      got.clear();
+      stream->begin_pass();
+      while (stream->next_batch(batch)) {
+        ASSERT_LE(batch.size(), 77u);
+        for (std::size_t i = 0; i < batch.size(); ++i)
+          got.push_back({batch.sources[i], batch.targets[i]});
+      }
+      stream->end_pass();
+      EXPECT_EQ(stream->num_nodes(), 200u) << path;
+      EXPECT_EQ(stream->num_edges(), edges.size()) << path;
+    }
+    if (path == text) {
+      EXPECT_EQ(got, edges); // file order
+    } else {
+      Edges sorted = edges;
+      std::sort(sorted.begin(), sorted.end());
+      EXPECT_EQ(got, sorted) << path; // u < v in vertex order
+    }
+    OpenedVertexStream opened = open_vertex_stream(path);
+    EXPECT_EQ(read_all(*opened.stream), lists) << path;
+  }
+}
+
+template <typename F>
+void expect_input_error(F&& f, const std::string& file, std::uint64_t line,
+                        const std::string& fragment) {
+  try {
+    f();
+    FAIL() << "no InputError for " << fragment;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.file(), file);
+    EXPECT_EQ(e.line(), line) << e.what();
+    EXPECT_NE(std::string(e.what()).find(fragment), std::string::npos) << e.what();
+  }
+}
+
+void drain(EdgeStream& stream) {
+  EdgeBatch batch;
+  stream.begin_pass();
+  while (stream.next_batch(batch)) {
+  }
+  stream.end_pass();
+}
+
+TEST(EdgeStream, MalformedLinesNameFileAndLine) {
+  const std::string path = temp_path("bad.edges");
+  write_text(path, "# vertices: 10\n0 1\n2 x\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "two non-negative");
+  write_text(path, "# vertices: 10\n0 1\n\n3 -4\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 4, "two non-negative");
+  write_text(path, "# vertices: 10\n0 1\n3 10\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, ">= 10");
+  write_text(path, "0 1\n1 99999999999\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 2, "too large");
+  write_text(path, "0 1\n7\n");
+  expect_input_error([&] { open_vertex_stream(path); }, path, 2, "two non-negative");
+}
+
+TEST(VertexStream, MalformedMetis) {
+  const std::string path = temp_path("bad.graph");
+  write_text(path, "3 2\n2\n1 3\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "expected 3 vertex lines");
+  write_text(path, "3 2\n2\n1 4\n2\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "[1, 3]");
+  write_text(path, "3 5\n2\n1 3\n2\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 4, "declares 5 edges");
+  write_text(path, "x y\n");
+  expect_input_error([&] { open_edge_stream(path); }, path, 1, "METIS header");
+}
+
+TEST(VertexStream, TruncatedBinaryStream) {
+  const std::string path = temp_path("g.adj");
+  {
+    AdjacencySorter sorter({});
+    for (const auto& [u, v] : random_edges(50, 200, 9))
+      sorter.add(u, v);
+    sorter.finish(path, 50);
+  }
+  std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
+  auto stream = open_binary_adjacency_stream(path);
+  EXPECT_THROW(read_all(*stream), InputError);
+}
+
+} // namespace
+} // namespace gnnpart::streaming
