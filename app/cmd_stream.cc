@@ -13,7 +13,7 @@
 
 #include "command.h"
 #include "core/errors.h"
-#include "streaming/atomic_file.h"
+#include "streaming/temp_file.h"
 #include "streaming/buffered_partitioner.h"
 #include "streaming/edge_partitioner.h"
 #include "streaming/progress.h"
@@ -80,7 +80,7 @@ int run_vertex(const StreamArgs& args, const GlobalFlags& global, streaming::Pro
   const std::string output =
       args.output.empty() ? fmt::format("{}.part.{}", args.input, options.k) : args.output;
   {
-    AtomicFile out(output);
+    io::OutputFile out(output, false);
     LineNumberWriter writer(out);
     for (const BlockID b : partition.blocks)
       writer.put(b);
@@ -147,7 +147,7 @@ int run_edge(const StreamArgs& args, const GlobalFlags& global, streaming::Progr
   auto stream = open_edge_stream(args.input, parse_stream_format(args.format), args.one_based);
   const std::string output =
       args.output.empty() ? fmt::format("{}.epart.{}", args.input, options.k) : args.output;
-  AtomicFile out(output);
+  io::OutputFile out(output, false);
   LineNumberWriter writer(out);
   const auto start = Clock::now();
   const double cpu_start = thread_cpu_seconds();

@@ -24,6 +24,7 @@ namespace {
 
 constexpr int kCompressionLevel = 6;
 constexpr std::size_t kDeflateBufferBytes = std::size_t{1} << 18;
+constexpr std::size_t kWriteBufferBytes = std::size_t{1} << 20;
 
 std::string system_message(const std::string& what, const std::string& path) {
   return path + ": " + what + ": " + std::strerror(errno);
@@ -134,20 +135,57 @@ void OutputFile::deflate_some(const char* bytes, std::size_t size, bool finish) 
   } while (size > 0);
 }
 
+void OutputFile::flush() {
+  if (buffer_.empty())
+    return;
+  if (compress_)
+    deflate_some(buffer_.data(), buffer_.size(), false);
+  else
+    write_raw(buffer_.data(), buffer_.size());
+  buffer_.clear();
+}
+
 void OutputFile::write(std::string_view bytes) {
   if (committed_ || fd_ < 0)
     throw SystemError(path_ + ": write after commit");
-  if (bytes.empty())
+  if (buffer_.size() + bytes.size() > kWriteBufferBytes)
+    flush();
+  if (bytes.size() >= kWriteBufferBytes) {
+    if (compress_)
+      deflate_some(bytes.data(), bytes.size(), false);
+    else
+      write_raw(bytes.data(), bytes.size());
     return;
+  }
+  if (buffer_.capacity() < kWriteBufferBytes)
+    buffer_.reserve(kWriteBufferBytes);
+  buffer_.append(bytes);
+}
+
+void OutputFile::write_at(std::uint64_t offset, const void* bytes, std::size_t size) {
+  if (committed_ || fd_ < 0)
+    throw SystemError(path_ + ": write after commit");
   if (compress_)
-    deflate_some(bytes.data(), bytes.size(), false);
-  else
-    write_raw(bytes.data(), bytes.size());
+    throw SystemError(path_ + ": cannot overwrite bytes of a compressed file");
+  flush();
+  const char* data = static_cast<const char*>(bytes);
+  while (size > 0) {
+    const ssize_t wrote = ::pwrite(fd_, data, size, static_cast<off_t>(offset));
+    if (wrote < 0) {
+      if (errno == EINTR)
+        continue;
+      throw SystemError(system_message("write failed", path_));
+    }
+    data += wrote;
+    offset += static_cast<std::uint64_t>(wrote);
+    size -= static_cast<std::size_t>(wrote);
+  }
 }
 
 void OutputFile::commit() {
   if (committed_ || fd_ < 0)
     throw SystemError(path_ + ": commit twice");
+  flush();
   if (compress_)
     deflate_some(nullptr, 0, true);
   const int fd = fd_;

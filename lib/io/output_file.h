@@ -1,5 +1,5 @@
 #pragma once
-// Atomic output: bytes go to a temporary file next to the target ("<path>.tmp.XXXXXX"),
+// Atomic, buffered output: bytes go to a temporary file next to the target ("<path>.tmp.XXXXXX"),
 // gzip-compressed when the target ends in ".gz", and commit() renames it into place. If the
 // object dies uncommitted (an error or exception while writing), the temporary file is removed,
 // so a failed run never leaves a partial output behind.
@@ -26,6 +26,9 @@ public:
   void write(const void* bytes, std::size_t size) {
     write(std::string_view(static_cast<const char*>(bytes), size));
   }
+  // Overwrites bytes at an absolute offset of an uncompressed file (e.g. a header whose counts
+  // are known only at the end). Throws SystemError on a compressed file.
+  void write_at(std::uint64_t offset, const void* bytes, std::size_t size);
   // Flushes, closes and renames the temporary file onto the target. Throws SystemError.
   void commit();
 
@@ -33,6 +36,7 @@ public:
   const std::string& temp_path() const { return temp_path_; }
 
 private:
+  void flush();
   void write_raw(const char* bytes, std::size_t size);
   void deflate_some(const char* bytes, std::size_t size, bool finish);
   void discard() noexcept;
@@ -42,6 +46,7 @@ private:
   int fd_ = -1;
   bool compress_ = false;
   bool committed_ = false;
+  std::string buffer_;  // small writes gather here (streams write a record at a time)
   struct Deflater;
   std::unique_ptr<Deflater> deflater_;
 };

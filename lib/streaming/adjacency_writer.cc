@@ -8,7 +8,7 @@
 
 namespace gnnpart::streaming {
 
-AdjacencyWriter::AdjacencyWriter(const std::string& path) : file_(path) {
+AdjacencyWriter::AdjacencyWriter(const std::string& path) : file_(path, false) {
   char header[kBinaryHeaderBytes] = {};
   file_.write(header, sizeof(header));
 }

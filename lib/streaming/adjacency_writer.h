@@ -6,7 +6,7 @@
 #include <string>
 
 #include "core/types.h"
-#include "streaming/atomic_file.h"
+#include "streaming/temp_file.h"
 
 namespace gnnpart::streaming {
 
@@ -23,7 +23,7 @@ public:
 private:
   void pad_to(NodeID u);
 
-  AtomicFile file_;
+  io::OutputFile file_;
   NodeID next_ = 0;
   std::uint64_t entries_ = 0;
   std::uint64_t max_neighbor_plus_one_ = 0;

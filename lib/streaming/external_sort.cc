@@ -126,7 +126,7 @@ void AdjacencySorter::sort_buffer() {
 void AdjacencySorter::spill() {
   sort_buffer();
   runs_.emplace_back(options_.temp_dir, "run");
-  AtomicFile out(runs_.back().path());
+  io::OutputFile out(runs_.back().path(), false);
   out.write(keys_.data(), keys_.size() * sizeof(std::uint64_t));
   out.commit();
   run_keys_ += keys_.size();

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "core/types.h"
-#include "streaming/atomic_file.h"
+#include "streaming/temp_file.h"
 #include "streaming/edge_stream.h"
 
 namespace gnnpart::streaming {

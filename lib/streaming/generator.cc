@@ -6,7 +6,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "streaming/adjacency_writer.h"
-#include "streaming/atomic_file.h"
+#include "streaming/temp_file.h"
 #include "streaming/binary_format.h"
 #include "streaming/external_sort.h"
 
@@ -107,7 +107,7 @@ void write_generated(const GeneratedGraph& graph, const std::string& path, Gener
     return;
   }
   if (format == GeneratedFormat::kBinary) {
-    AtomicFile out(path);
+    io::OutputFile out(path, false);
     BinaryHeader header;
     header.kind = BinaryKind::kEdgeStream;
     header.n = graph.n;
@@ -130,7 +130,7 @@ void write_generated(const GeneratedGraph& graph, const std::string& path, Gener
     out.commit();
     return;
   }
-  AtomicFile out(path, ends_with(path, ".gz"));
+  io::OutputFile out(path, ends_with(path, ".gz"));
   std::string text;
   for (const std::string& line : comments)
     text += "# " + line + "\n";
