@@ -1,0 +1,103 @@
+#include "partition/multilevel/coarsening/contraction.h"
+
+#include <algorithm>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "partition/multilevel/rating_map.h"
+
+namespace gnnpart::ml {
+
+Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> clusters) {
+  const NodeID n = graph.num_nodes();
+  const int ncon = graph.ncon();
+  Contraction result;
+
+  // Compact labels: coarse id of a label = number of used labels before it.
+  std::vector<NodeID> label_id(n, 0);
+  for (NodeID u = 0; u < n; ++u)
+    label_id[clusters[u]] = 1;
+  NodeID nc = 0;
+  for (NodeID l = 0; l < n; ++l) {
+    const NodeID used = label_id[l];
+    label_id[l] = nc;
+    nc += used;
+  }
+  result.mapping.resize(n);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u)
+      result.mapping[u] = label_id[clusters[u]];
+  });
+  std::vector<NodeID>().swap(label_id);
+  const auto& mapping = result.mapping;
+
+  // Members of each coarse vertex, in fine-id order (counting sort).
+  std::vector<NodeID> member_offsets(static_cast<std::size_t>(nc) + 1, 0);
+  for (NodeID u = 0; u < n; ++u)
+    ++member_offsets[mapping[u] + 1];
+  for (NodeID c = 0; c < nc; ++c)
+    member_offsets[c + 1] += member_offsets[c];
+  std::vector<NodeID> members(n);
+  {
+    std::vector<NodeID> pos(member_offsets.begin(), member_offsets.end() - 1);
+    for (NodeID u = 0; u < n; ++u)
+      members[pos[mapping[u]]++] = u;
+  }
+
+  std::vector<Weight> vertex_weights(static_cast<std::size_t>(nc) * ncon, 0);
+  std::vector<EdgeID> degree(static_cast<std::size_t>(nc) + 1, 0);
+  constexpr NodeID kBlock = 2048;
+  const NodeID num_blocks = (nc + kBlock - 1) / kBlock;
+  std::vector<std::vector<NodeID>> block_targets(num_blocks);
+  std::vector<std::vector<Weight>> block_weights(num_blocks);
+  tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([nc] { return RatingMap<NodeID>(nc); });
+
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
+    auto& map = maps.local();
+    for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
+      auto& targets = block_targets[blk];
+      auto& weights = block_weights[blk];
+      const NodeID first = blk * kBlock;
+      const NodeID last = std::min<NodeID>(nc, first + kBlock);
+      for (NodeID c = first; c < last; ++c) {
+        for (NodeID i = member_offsets[c]; i < member_offsets[c + 1]; ++i) {
+          const NodeID u = members[i];
+          for (int k = 0; k < ncon; ++k)
+            vertex_weights[static_cast<std::size_t>(c) * ncon + k] += graph.vertex_weight(u, k);
+          for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+            const NodeID cv = mapping[graph.edge_target(e)];
+            if (cv != c)
+              map.add(cv, graph.edge_weight(e));
+          }
+        }
+        degree[c + 1] = map.keys().size();
+        for (NodeID cv : map.keys()) {
+          targets.push_back(cv);
+          weights.push_back(map.get(cv));
+        }
+        map.clear();
+      }
+    }
+  });
+
+  for (NodeID c = 0; c < nc; ++c)
+    degree[c + 1] += degree[c];
+  std::vector<NodeID> adjacency(degree[nc]);
+  std::vector<Weight> edge_weights(degree[nc]);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
+    for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
+      const EdgeID start = degree[blk * kBlock];
+      std::copy(block_targets[blk].begin(), block_targets[blk].end(), adjacency.begin() + start);
+      std::copy(block_weights[blk].begin(), block_weights[blk].end(), edge_weights.begin() + start);
+      std::vector<NodeID>().swap(block_targets[blk]);
+      std::vector<Weight>().swap(block_weights[blk]);
+    }
+  });
+  result.coarse = CsrGraph(std::move(degree), std::move(adjacency), std::move(edge_weights), ncon,
+                           std::move(vertex_weights));
+  return result;
+}
+
+} // namespace gnnpart::ml

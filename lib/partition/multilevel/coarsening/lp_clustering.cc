@@ -1,0 +1,180 @@
+#include "partition/multilevel/coarsening/lp_clustering.h"
+
+#include <algorithm>
+#include <atomic>
+
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "core/random.h"
+#include "partition/multilevel/rating_map.h"
+#include "partition/multilevel/vertex_order.h"
+
+namespace gnnpart::ml {
+namespace {
+
+class Clustering {
+public:
+  Clustering(const CsrGraph& graph, std::span<const Weight> max_weight)
+      : graph_(graph), ncon_(graph.ncon()), max_weight_(max_weight), cluster_(graph.num_nodes()),
+        size_(graph.num_nodes(), 1),
+        weight_(static_cast<std::size_t>(graph.num_nodes()) * graph.ncon()) {
+    for (NodeID u = 0; u < graph.num_nodes(); ++u) {
+      cluster_[u] = u;
+      for (int c = 0; c < ncon_; ++c)
+        weight_[idx(u, c)] = graph.vertex_weight(u, c);
+    }
+  }
+
+  bool fits(NodeID u, NodeID cluster) const {
+    for (int c = 0; c < ncon_; ++c) {
+      const Weight w = graph_.vertex_weight(u, c);
+      if (w > 0 && weight_[idx(cluster, c)] + w > max_weight_[c])
+        return false;
+    }
+    return true;
+  }
+
+  // Best cluster for u from the current state; kInvalidNodeID when u stays.
+  // With ignore_weights, the favourite cluster regardless of the size limit (two-hop).
+  NodeID best_cluster(NodeID u, RatingMap<NodeID>& map, std::uint64_t round_seed,
+                      bool ignore_weights) const {
+    for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e)
+      map.add(cluster_[graph_.edge_target(e)], graph_.edge_weight(e));
+    const NodeID own = cluster_[u];
+    NodeID best = kInvalidNodeID;
+    Weight best_rating = ignore_weights ? -1 : map.get(own);
+    std::uint64_t best_tie = 0;
+    for (NodeID c : map.keys()) {
+      if (c == own)
+        continue;
+      const Weight r = map.get(c);
+      if (r < best_rating)
+        continue;
+      const std::uint64_t tie = splitmix64(round_seed ^ (static_cast<std::uint64_t>(c) << 1));
+      const bool better =
+          r > best_rating || (best != kInvalidNodeID && r == best_rating && tie > best_tie);
+      if (!better)
+        continue;
+      if (!ignore_weights && !fits(u, c))
+        continue;
+      best = c;
+      best_rating = r;
+      best_tie = tie;
+    }
+    map.clear();
+    return best;
+  }
+
+  // Applies u -> cluster if the cluster still exists and has room.
+  bool apply(NodeID u, NodeID target) {
+    if (size_[target] == 0 || !fits(u, target))
+      return false;
+    const NodeID own = cluster_[u];
+    for (int c = 0; c < ncon_; ++c) {
+      const Weight w = graph_.vertex_weight(u, c);
+      weight_[idx(own, c)] -= w;
+      weight_[idx(target, c)] += w;
+    }
+    --size_[own];
+    ++size_[target];
+    cluster_[u] = target;
+    return true;
+  }
+
+  std::vector<NodeID> take() { return std::move(cluster_); }
+  NodeID cluster(NodeID u) const { return cluster_[u]; }
+  NodeID size(NodeID cluster) const { return size_[cluster]; }
+
+private:
+  std::size_t idx(NodeID u, int c) const { return static_cast<std::size_t>(u) * ncon_ + c; }
+  const CsrGraph& graph_;
+  int ncon_;
+  std::span<const Weight> max_weight_;
+  std::vector<NodeID> cluster_;
+  std::vector<NodeID> size_;
+  std::vector<Weight> weight_;
+};
+
+} // namespace
+
+std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight> max_cluster_weight,
+                                  const CoarseningContext& ctx, std::uint64_t seed) {
+  const NodeID n = graph.num_nodes();
+  Clustering clustering(graph, max_cluster_weight);
+  tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([n] { return RatingMap<NodeID>(n); });
+  std::vector<NodeID> target(n);
+  const int batches = std::max(1, ctx.batches_per_round);
+
+  // Only vertices with a neighbour that moved in the previous round are visited again.
+  std::vector<std::uint8_t> active(n, 1), next_active(n, 0);
+  std::vector<NodeID> movers;
+  for (int round = 0; round < ctx.lp_rounds; ++round) {
+    const std::uint64_t round_seed = derive_seed(seed, 1, static_cast<std::uint64_t>(round));
+    const std::vector<NodeID> order = chunked_random_order(n, round_seed);
+    NodeID moved = 0;
+    for (int batch = 0; batch < batches; ++batch) {
+      const std::size_t begin = static_cast<std::size_t>(n) * batch / batches;
+      const std::size_t end = static_cast<std::size_t>(n) * (batch + 1) / batches;
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 256), [&](const auto& r) {
+        auto& map = maps.local();
+        for (std::size_t i = r.begin(); i != r.end(); ++i) {
+          const NodeID u = order[i];
+          target[i] = active[u] ? clustering.best_cluster(u, map, round_seed ^ splitmix64(u), false)
+                                : kInvalidNodeID;
+        }
+      });
+      movers.clear();
+      for (std::size_t i = begin; i < end; ++i) {
+        if (target[i] != kInvalidNodeID && clustering.apply(order[i], target[i]))
+          movers.push_back(order[i]);
+      }
+      moved += static_cast<NodeID>(movers.size());
+      tbb::parallel_for(tbb::blocked_range<std::size_t>(0, movers.size(), 256), [&](const auto& r) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          for (NodeID v : graph.neighbors(movers[i]))
+            std::atomic_ref<std::uint8_t>(next_active[v]).store(1, std::memory_order_relaxed);
+      });
+    }
+    if (moved <= n / 200)
+      break;
+    active.swap(next_active);
+    std::fill(next_active.begin(), next_active.end(), 0);
+  }
+
+  if (ctx.two_hop) {
+    // Singletons that share a favourite cluster (or have no neighbour at all) are clustered with
+    // each other, so stars and hubs with many leaves still shrink.
+    NodeID singletons = 0;
+    for (NodeID u = 0; u < n; ++u)
+      if (clustering.cluster(u) == u && clustering.size(u) == 1)
+        ++singletons;
+    if (singletons > n / 4) {
+      const std::uint64_t fav_seed = derive_seed(seed, 2);
+      std::vector<NodeID> favourite(n, kInvalidNodeID);
+      tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 256), [&](const auto& r) {
+        auto& map = maps.local();
+        for (NodeID u = r.begin(); u != r.end(); ++u) {
+          if (clustering.cluster(u) != u || clustering.size(u) != 1)
+            continue;
+          favourite[u] = graph.degree(u) == 0
+                             ? n
+                             : clustering.best_cluster(u, map, fav_seed ^ splitmix64(u), true);
+        }
+      });
+      std::vector<NodeID> leader(static_cast<std::size_t>(n) + 1, kInvalidNodeID);
+      for (NodeID u = 0; u < n; ++u) {
+        const NodeID f = favourite[u];
+        if (f == kInvalidNodeID)
+          continue;
+        const NodeID l = leader[f];
+        if (l == kInvalidNodeID || !clustering.apply(u, l))
+          leader[f] = u;
+      }
+    }
+  }
+  return clustering.take();
+}
+
+} // namespace gnnpart::ml

@@ -1,0 +1,19 @@
+#pragma once
+// Size-constrained label-propagation clustering. Deterministic for a seed, independent of the
+// thread count: each round visits the vertices in batches; the moves of a batch are computed in
+// parallel from the state before the batch, then applied in batch order with weight checks.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/graph.h"
+#include "partition/multilevel/context.h"
+
+namespace gnnpart::ml {
+
+// Cluster label per vertex (labels are vertex ids; not compacted). max_cluster_weight has one
+// entry per constraint.
+std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight> max_cluster_weight,
+                                  const CoarseningContext& ctx, std::uint64_t seed);
+
+} // namespace gnnpart::ml

@@ -1,0 +1,58 @@
+#include "partition/multilevel/context.h"
+
+namespace gnnpart::ml {
+namespace {
+MultilevelContext base_context(const PartitionOptions& options) {
+  MultilevelContext ctx;
+  ctx.k = options.k;
+  ctx.epsilon = options.epsilon;
+  ctx.seed = options.seed;
+  ctx.objective = options.objective;
+  ctx.logger = options.logger;
+  return ctx;
+}
+} // namespace
+
+MultilevelContext fast_context(const PartitionOptions& options) {
+  MultilevelContext ctx = base_context(options);
+  ctx.coarsening.lp_rounds = 3;
+  ctx.initial.tries = 1;
+  ctx.initial.fm_passes = 2;
+  ctx.initial.fm_max_bad = 40;
+  ctx.refinement.lp_rounds = 2;
+  ctx.refinement.fm_passes = 1;
+  ctx.refinement.fm_max_bad = 5;
+  ctx.refinement.volume_passes = 2;
+  return ctx;
+}
+
+MultilevelContext default_context(const PartitionOptions& options) {
+  return base_context(options);
+}
+
+MultilevelContext strong_context(const PartitionOptions& options) {
+  MultilevelContext ctx = base_context(options);
+  ctx.coarsening.lp_rounds = 6;
+  ctx.initial.tries = 12;
+  ctx.initial.fm_passes = 6;
+  ctx.initial.fm_max_bad = 200;
+  ctx.refinement.lp_rounds = 6;
+  ctx.refinement.fm_passes = 4;
+  ctx.refinement.fm_max_bad = 40;
+  ctx.refinement.volume_passes = 8;
+  return ctx;
+}
+
+MultilevelContext create_context(const PartitionOptions& options) {
+  switch (options.preset) {
+  case Preset::kFast:
+    return fast_context(options);
+  case Preset::kStrong:
+    return strong_context(options);
+  case Preset::kDefault:
+    break;
+  }
+  return default_context(options);
+}
+
+} // namespace gnnpart::ml

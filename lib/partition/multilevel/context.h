@@ -1,0 +1,55 @@
+#pragma once
+// Settings of one multilevel run, nested like the phases they steer. Presets are plain functions
+// built from the caller's PartitionOptions; nothing writes run-time state into a context.
+#include <cstdint>
+
+#include "core/logging.h"
+#include "core/options.h"
+#include "core/types.h"
+
+namespace gnnpart::ml {
+
+struct CoarseningContext {
+  int lp_rounds = 5;              // label-propagation rounds per level
+  int batches_per_round = 8;      // sub-rounds; moves of a batch are applied in a fixed order
+  NodeID contraction_limit = 160; // stop near contraction_limit * k vertices (C)
+  double min_shrink = 0.05;       // stop when a level shrinks by less than this fraction
+  bool two_hop = true;            // cluster singletons that share a favourite cluster
+  int max_levels = 64;
+};
+
+struct InitialContext {
+  int tries = 6;        // portfolio runs per bisection (greedy growing, BFS, random in turn)
+  int fm_passes = 4;    // 2-way FM passes after each try
+  int fm_max_bad = 100; // 2-way FM stops after this many moves without improvement
+};
+
+struct RefinementContext {
+  int lp_rounds = 3;
+  int batches_per_round = 8;
+  bool fm = true;
+  int fm_passes = 2;
+  int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
+  int fm_seeds = 32;           // boundary vertices that start one localized search together
+  NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
+  int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
+};
+
+struct MultilevelContext {
+  BlockID k = 2;
+  double epsilon = 0.03;
+  std::uint64_t seed = 0;
+  Objective objective = Objective::kCut;
+  CoarseningContext coarsening;
+  InitialContext initial;
+  RefinementContext refinement;
+  Logger logger; // debug output only
+};
+
+MultilevelContext fast_context(const PartitionOptions& options);
+MultilevelContext default_context(const PartitionOptions& options);
+MultilevelContext strong_context(const PartitionOptions& options);
+// The preset the options name.
+MultilevelContext create_context(const PartitionOptions& options);
+
+} // namespace gnnpart::ml

@@ -1,0 +1,287 @@
+#include "partition/multilevel/initial/bisection.h"
+
+#include <algorithm>
+#include <numeric>
+#include <queue>
+#include <tuple>
+
+#include "core/random.h"
+
+namespace gnnpart::ml {
+namespace {
+
+struct SideWeights {
+  int ncon;
+  std::vector<Weight> w; // 2 * ncon
+  Weight& at(BlockID s, int c) { return w[static_cast<std::size_t>(s) * ncon + c]; }
+  Weight get(BlockID s, int c) const { return w[static_cast<std::size_t>(s) * ncon + c]; }
+};
+
+SideWeights side_weights(const CsrGraph& g, const std::vector<BlockID>& side) {
+  SideWeights sw{g.ncon(), std::vector<Weight>(2 * static_cast<std::size_t>(g.ncon()), 0)};
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (int c = 0; c < g.ncon(); ++c)
+      sw.at(side[u], c) += g.vertex_weight(u, c);
+  return sw;
+}
+
+Weight overload(const SideWeights& sw, const BlockLimits& limits) {
+  Weight total = 0;
+  for (BlockID s = 0; s < 2; ++s)
+    for (int c = 0; c < sw.ncon; ++c)
+      total += std::max<Weight>(0, sw.get(s, c) - limits.max(s, c));
+  return total;
+}
+
+bool fits_side(const CsrGraph& g, NodeID u, BlockID s, const SideWeights& sw,
+               const BlockLimits& limits) {
+  for (int c = 0; c < g.ncon(); ++c) {
+    const Weight w = g.vertex_weight(u, c);
+    if (w > 0 && sw.get(s, c) + w > limits.max(s, c))
+      return false;
+  }
+  return true;
+}
+
+Weight compute_cut(const CsrGraph& g, const std::vector<BlockID>& side) {
+  Weight cut = 0;
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+      if (side[g.edge_target(e)] != side[u])
+        cut += g.edge_weight(e);
+  return cut / 2;
+}
+
+// Grows side 0 (everything else stays on side 1) until it carries its share of the weight.
+// method 0: greedy by gain, 1: BFS, 2: random order.
+std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double fraction0,
+                          int method, Rng& rng) {
+  const NodeID n = g.num_nodes();
+  const int ncon = g.ncon();
+  std::vector<BlockID> side(n, 1);
+  SideWeights sw{ncon, std::vector<Weight>(2 * static_cast<std::size_t>(ncon), 0)};
+  std::vector<double> target(ncon);
+  for (int c = 0; c < ncon; ++c) {
+    const Weight total = g.total_vertex_weight(c);
+    sw.at(1, c) = total;
+    target[c] = fraction0 * static_cast<double>(total);
+  }
+  auto load = [&] {
+    double sum = 0;
+    int count = 0;
+    for (int c = 0; c < ncon; ++c) {
+      if (target[c] <= 0)
+        continue;
+      sum += static_cast<double>(sw.get(0, c)) / target[c];
+      ++count;
+    }
+    return count == 0 ? 1.0 : sum / count;
+  };
+  auto add = [&](NodeID u) {
+    side[u] = 0;
+    for (int c = 0; c < ncon; ++c) {
+      sw.at(0, c) += g.vertex_weight(u, c);
+      sw.at(1, c) -= g.vertex_weight(u, c);
+    }
+  };
+  std::vector<NodeID> order(n);
+  std::iota(order.begin(), order.end(), NodeID{0});
+  std::shuffle(order.begin(), order.end(), rng);
+  std::vector<char> done(n, 0); // added or rejected
+  std::size_t next_start = 0;
+  auto next_unvisited = [&]() -> NodeID {
+    while (next_start < n && done[order[next_start]])
+      ++next_start;
+    return next_start < n ? order[next_start] : kInvalidNodeID;
+  };
+
+  if (method == 2) {
+    for (NodeID u : order) {
+      if (load() >= 1.0)
+        break;
+      if (fits_side(g, u, 0, sw, limits))
+        add(u);
+    }
+    return side;
+  }
+  std::vector<Weight> gain(n, 0); // conn to side 0 - conn to side 1
+  for (NodeID u = 0; u < n; ++u)
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+      gain[u] -= g.edge_weight(e);
+  std::priority_queue<std::tuple<Weight, std::uint64_t, NodeID>> heap;
+  std::queue<NodeID> fifo;
+  std::vector<char> queued(n, 0);
+  std::uint64_t stamp = 0;
+  while (load() < 1.0) {
+    NodeID u = kInvalidNodeID;
+    if (method == 0) {
+      while (!heap.empty()) {
+        auto [gn, st, v] = heap.top();
+        heap.pop();
+        if (!done[v] && gn == gain[v]) {
+          u = v;
+          break;
+        }
+      }
+    } else {
+      while (!fifo.empty()) {
+        const NodeID v = fifo.front();
+        fifo.pop();
+        if (!done[v]) {
+          u = v;
+          break;
+        }
+      }
+    }
+    if (u == kInvalidNodeID)
+      u = next_unvisited();
+    if (u == kInvalidNodeID)
+      break;
+    done[u] = 1;
+    if (!fits_side(g, u, 0, sw, limits))
+      continue;
+    add(u);
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+      const NodeID v = g.edge_target(e);
+      if (done[v])
+        continue;
+      gain[v] += 2 * g.edge_weight(e);
+      if (method == 0) {
+        heap.emplace(gain[v], ~(++stamp), v);
+      } else if (!queued[v]) {
+        queued[v] = 1;
+        fifo.push(v);
+      }
+    }
+  }
+  return side;
+}
+
+} // namespace
+
+Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLimits& limits,
+                    int passes, int max_bad_moves, std::uint64_t seed) {
+  const NodeID n = g.num_nodes();
+  const int ncon = g.ncon();
+  SideWeights sw = side_weights(g, side);
+  Weight cut = compute_cut(g, side);
+  std::vector<Weight> gain(n);
+  std::vector<char> locked(n);
+  std::vector<NodeID> moves;
+  Rng rng(seed);
+  using Entry = std::tuple<Weight, std::uint64_t, NodeID>;
+
+  for (int pass = 0; pass < passes; ++pass) {
+    std::fill(locked.begin(), locked.end(), 0);
+    std::priority_queue<Entry> heap[2];
+    for (NodeID u = 0; u < n; ++u) {
+      Weight gn = 0;
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+        gn += side[g.edge_target(e)] != side[u] ? g.edge_weight(e) : -g.edge_weight(e);
+      gain[u] = gn;
+      heap[side[u]].emplace(gn, rng(), u);
+    }
+    const Weight start_cut = cut;
+    const Weight start_over = overload(sw, limits);
+    Weight best_cut = cut, best_over = start_over;
+    std::size_t best_len = 0;
+    moves.clear();
+    int bad = 0;
+
+    auto top_valid = [&](BlockID s) -> NodeID {
+      while (!heap[s].empty()) {
+        auto [gn, st, u] = heap[s].top();
+        if (!locked[u] && side[u] == s && gn == gain[u])
+          return u;
+        heap[s].pop();
+      }
+      return kInvalidNodeID;
+    };
+
+    while (bad < max_bad_moves) {
+      // As METIS: always move from the side that is fuller relative to its limit, so the
+      // balance oscillates around the target and every vertex stays available.
+      double load[2] = {0, 0};
+      for (BlockID s = 0; s < 2; ++s)
+        for (int c = 0; c < ncon; ++c)
+          if (limits.max(s, c) > 0)
+            load[s] = std::max(load[s], static_cast<double>(sw.get(s, c)) / limits.max(s, c));
+      BlockID from_side = load[0] >= load[1] ? 0 : 1;
+      NodeID u = top_valid(from_side);
+      if (u == kInvalidNodeID) {
+        from_side = 1 - from_side;
+        u = top_valid(from_side);
+      }
+      if (u == kInvalidNodeID)
+        break;
+      const BlockID from = side[u];
+      const BlockID to = 1 - from;
+      heap[from].pop();
+      cut -= gain[u];
+      for (int c = 0; c < ncon; ++c) {
+        sw.at(from, c) -= g.vertex_weight(u, c);
+        sw.at(to, c) += g.vertex_weight(u, c);
+      }
+      side[u] = to;
+      locked[u] = 1;
+      moves.push_back(u);
+      gain[u] = -gain[u];
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+        const NodeID v = g.edge_target(e);
+        gain[v] += side[v] == to ? -2 * g.edge_weight(e) : 2 * g.edge_weight(e);
+        if (!locked[v])
+          heap[side[v]].emplace(gain[v], rng(), v);
+      }
+      const Weight over_now = overload(sw, limits);
+      if (over_now < best_over || (over_now == best_over && cut < best_cut)) {
+        best_over = over_now;
+        best_cut = cut;
+        best_len = moves.size();
+        bad = 0;
+      } else {
+        ++bad;
+      }
+    }
+    // Roll back to the best prefix.
+    while (moves.size() > best_len) {
+      const NodeID u = moves.back();
+      moves.pop_back();
+      const BlockID from = side[u];
+      const BlockID to = 1 - from;
+      for (int c = 0; c < ncon; ++c) {
+        sw.at(from, c) -= g.vertex_weight(u, c);
+        sw.at(to, c) += g.vertex_weight(u, c);
+      }
+      side[u] = to;
+    }
+    cut = best_cut;
+    if (best_over == start_over && best_cut >= start_cut)
+      break;
+  }
+  return cut;
+}
+
+std::vector<BlockID> initial_bisection(const CsrGraph& graph, const BlockLimits& limits,
+                                       double fraction0, const InitialContext& ctx,
+                                       std::uint64_t seed) {
+  std::vector<BlockID> best;
+  Weight best_cut = 0, best_over = 0;
+  const int tries = std::max(1, ctx.tries);
+  // Small graphs need no long unproductive tails.
+  const int max_bad = std::min<int>(ctx.fm_max_bad, std::max<NodeID>(16, graph.num_nodes() / 4));
+  for (int t = 0; t < tries; ++t) {
+    Rng rng(derive_seed(seed, 20, static_cast<std::uint64_t>(t)));
+    std::vector<BlockID> side = grow(graph, limits, fraction0, t % 3, rng);
+    const Weight cut = fm_bisection(graph, side, limits, ctx.fm_passes, max_bad,
+                                    derive_seed(seed, 21, static_cast<std::uint64_t>(t)));
+    const Weight over = overload(side_weights(graph, side), limits);
+    if (best.empty() || over < best_over || (over == best_over && cut < best_cut)) {
+      best = std::move(side);
+      best_cut = cut;
+      best_over = over;
+    }
+  }
+  return best;
+}
+
+} // namespace gnnpart::ml

@@ -1,0 +1,29 @@
+#pragma once
+// The multilevel cycle: uncoarsen(initial_partition(coarsen(graph))).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/graph.h"
+#include "partition/multilevel/context.h"
+#include "partition/multilevel/partitioned_graph.h"
+
+namespace gnnpart::ml {
+
+// k = limits.k blocks; epsilon steers the cluster weight limit; fraction0 is side 0's share of
+// the weight when k == 2 (recursive bisection with odd k), 0.5 otherwise.
+std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimits& limits,
+                                          double epsilon, double fraction0,
+                                          const MultilevelContext& ctx, std::uint64_t seed);
+
+// k-way partition of a (coarsest) graph by recursive multilevel bisection such that every
+// block can end within final_max (one entry per constraint).
+std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
+                                         std::span<const Weight> final_max,
+                                         const MultilevelContext& ctx, std::uint64_t seed);
+
+// Rebalance, label propagation, FM, rebalance — on one level.
+void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
+                  std::uint64_t seed);
+
+} // namespace gnnpart::ml

@@ -1,0 +1,52 @@
+// Entry point of the own multilevel graph partitioner.
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "core/parallel.h"
+#include "core/random.h"
+#include "partition/multilevel/context.h"
+#include "partition/multilevel/multilevel.h"
+#include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/refinement/rebalancer.h"
+#include "partition/multilevel/refinement/volume_refiner.h"
+#include "partition/partitioner.h"
+
+namespace gnnpart {
+
+Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptions& options) {
+  const NodeID n = graph.num_nodes();
+  check_options(options, n);
+  if (options.objective != Objective::kCut && options.objective != Objective::kVolume)
+    throw Unsupported(
+        fmt::format("the multilevel graph partitioner optimizes cut or volume, not {}",
+                    to_string(options.objective)));
+  Partition result;
+  result.k = options.k;
+  if (n == 0 || options.k == 1) {
+    result.blocks.assign(n, 0);
+    return result;
+  }
+  check_balance_feasible(graph, options.k, options.epsilon);
+  const ml::MultilevelContext ctx = ml::create_context(options);
+  const ml::BlockLimits limits = ml::uniform_limits(graph, options.k, options.epsilon);
+
+  result.blocks = run_with_threads(options.threads, [&] {
+    std::vector<BlockID> blocks =
+        ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx, options.seed);
+    ml::PartitionedGraph p(graph, options.k, std::move(blocks));
+    if (options.objective == Objective::kVolume) {
+      const Weight gain =
+          ml::volume_refine(p, limits, ctx.refinement.volume_passes, derive_seed(options.seed, 90));
+      options.logger.debug("multilevel: volume refinement gained {}", gain);
+    }
+    if (!p.balanced(limits) && !ml::rebalance(p, limits))
+      throw InfeasibleBalance(fmt::format(
+          "multilevel: could not bring every block within the bound for k = {}, epsilon = {}",
+          options.k, options.epsilon));
+    ml::fill_empty_blocks(p, limits);
+    return p.take_blocks();
+  });
+  return result;
+}
+
+} // namespace gnnpart

@@ -1,0 +1,108 @@
+#include "partition/multilevel/partitioned_graph.h"
+
+#include <atomic>
+
+#include "core/partition.h"
+
+namespace gnnpart::ml {
+
+BlockLimits uniform_limits(const CsrGraph& graph, BlockID k, double epsilon) {
+  BlockLimits limits;
+  limits.k = k;
+  limits.ncon = graph.ncon();
+  limits.max_weight.resize(static_cast<std::size_t>(k) * graph.ncon());
+  for (int c = 0; c < graph.ncon(); ++c) {
+    const Weight bound = max_block_weight(graph.total_vertex_weight(c), k, epsilon);
+    for (BlockID b = 0; b < k; ++b)
+      limits.max_weight[static_cast<std::size_t>(b) * limits.ncon + c] = bound;
+  }
+  return limits;
+}
+
+PartitionedGraph::PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector<BlockID> blocks)
+    : graph_(&graph), k_(k), ncon_(graph.ncon()), blocks_(std::move(blocks)),
+      block_weights_(static_cast<std::size_t>(k) * graph.ncon(), 0) {
+  for (NodeID u = 0; u < graph.num_nodes(); ++u)
+    for (int c = 0; c < ncon_; ++c)
+      block_weights_[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += graph.vertex_weight(u, c);
+}
+
+bool PartitionedGraph::fits(NodeID u, BlockID to, const BlockLimits& limits) const {
+  for (int c = 0; c < ncon_; ++c) {
+    const Weight w = graph_->vertex_weight(u, c);
+    if (w > 0 && block_weight(to, c) + w > limits.max(to, c))
+      return false;
+  }
+  return true;
+}
+
+bool PartitionedGraph::overloaded(BlockID b, const BlockLimits& limits) const {
+  for (int c = 0; c < ncon_; ++c)
+    if (block_weight(b, c) > limits.max(b, c))
+      return true;
+  return false;
+}
+
+bool PartitionedGraph::balanced(const BlockLimits& limits) const {
+  for (BlockID b = 0; b < k_; ++b)
+    if (overloaded(b, limits))
+      return false;
+  return true;
+}
+
+bool PartitionedGraph::try_move(NodeID u, BlockID to, const BlockLimits& limits) {
+  const BlockID from = blocks_[u];
+  if (from == to)
+    return true;
+  // Reserve the weight constraint by constraint; undo the reserved part on failure.
+  int reserved = 0;
+  bool ok = true;
+  for (; reserved < ncon_; ++reserved) {
+    const Weight w = graph_->vertex_weight(u, reserved);
+    if (w == 0)
+      continue;
+    std::atomic_ref<Weight> target(block_weights_[static_cast<std::size_t>(to) * ncon_ + reserved]);
+    Weight current = target.load(std::memory_order_relaxed);
+    const Weight bound = limits.max(to, reserved);
+    bool done = false;
+    while (current + w <= bound) {
+      if (target.compare_exchange_weak(current, current + w, std::memory_order_relaxed)) {
+        done = true;
+        break;
+      }
+    }
+    if (!done) {
+      ok = false;
+      break;
+    }
+  }
+  if (!ok) {
+    for (int c = 0; c < reserved; ++c) {
+      const Weight w = graph_->vertex_weight(u, c);
+      std::atomic_ref<Weight>(block_weights_[static_cast<std::size_t>(to) * ncon_ + c])
+          .fetch_sub(w, std::memory_order_relaxed);
+    }
+    return false;
+  }
+  for (int c = 0; c < ncon_; ++c) {
+    const Weight w = graph_->vertex_weight(u, c);
+    std::atomic_ref<Weight>(block_weights_[static_cast<std::size_t>(from) * ncon_ + c])
+        .fetch_sub(w, std::memory_order_relaxed);
+  }
+  blocks_[u] = to;
+  return true;
+}
+
+void PartitionedGraph::move(NodeID u, BlockID to) {
+  const BlockID from = blocks_[u];
+  if (from == to)
+    return;
+  for (int c = 0; c < ncon_; ++c) {
+    const Weight w = graph_->vertex_weight(u, c);
+    block_weights_[static_cast<std::size_t>(from) * ncon_ + c] -= w;
+    block_weights_[static_cast<std::size_t>(to) * ncon_ + c] += w;
+  }
+  blocks_[u] = to;
+}
+
+} // namespace gnnpart::ml

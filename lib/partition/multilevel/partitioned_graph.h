@@ -1,0 +1,60 @@
+#pragma once
+// A graph with a k-way assignment, its per-block weights (k * ncon, block b's constraint c at
+// b * ncon + c) and the per-block limits of the current run. try_move() keeps every limit,
+// also when threads call it concurrently (block weights are updated through atomic_ref).
+#include <span>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/types.h"
+
+namespace gnnpart::ml {
+
+// Largest weight of each block for each constraint: k * ncon entries.
+struct BlockLimits {
+  BlockID k = 0;
+  int ncon = 1;
+  std::vector<Weight> max_weight;
+  Weight max(BlockID b, int c) const { return max_weight[static_cast<std::size_t>(b) * ncon + c]; }
+};
+
+// The same bound for every block: max_block_weight(total of constraint c, k, epsilon).
+BlockLimits uniform_limits(const CsrGraph& graph, BlockID k, double epsilon);
+
+class PartitionedGraph {
+public:
+  PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector<BlockID> blocks);
+
+  const CsrGraph& graph() const { return *graph_; }
+  BlockID k() const { return k_; }
+  int ncon() const { return ncon_; }
+  BlockID block(NodeID u) const { return blocks_[u]; }
+  std::span<const BlockID> blocks() const { return blocks_; }
+  std::vector<BlockID> take_blocks() { return std::move(blocks_); }
+
+  Weight block_weight(BlockID b, int c = 0) const {
+    return block_weights_[static_cast<std::size_t>(b) * ncon_ + c];
+  }
+  std::span<const Weight> block_weights() const { return block_weights_; }
+
+  // Would u fit into block `to` under the limits (all constraints)?
+  bool fits(NodeID u, BlockID to, const BlockLimits& limits) const;
+  // Is any constraint of block b above its limit?
+  bool overloaded(BlockID b, const BlockLimits& limits) const;
+  bool balanced(const BlockLimits& limits) const;
+
+  // Moves u to `to` if every constraint of `to` stays within its limit; thread safe for
+  // distinct vertices. Returns whether the move happened.
+  bool try_move(NodeID u, BlockID to, const BlockLimits& limits);
+  // Moves u unconditionally (single-threaded use).
+  void move(NodeID u, BlockID to);
+
+private:
+  const CsrGraph* graph_;
+  BlockID k_;
+  int ncon_;
+  std::vector<BlockID> blocks_;
+  std::vector<Weight> block_weights_;
+};
+
+} // namespace gnnpart::ml

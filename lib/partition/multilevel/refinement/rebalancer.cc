@@ -1,0 +1,141 @@
+#include "partition/multilevel/refinement/rebalancer.h"
+
+#include <algorithm>
+#include <tuple>
+#include <vector>
+
+#include "partition/multilevel/rating_map.h"
+
+namespace gnnpart::ml {
+namespace {
+
+// Weight of u in the constraints where its block is overloaded.
+Weight relief(const PartitionedGraph& p, const BlockLimits& limits, NodeID u) {
+  const BlockID b = p.block(u);
+  Weight sum = 0;
+  for (int c = 0; c < p.ncon(); ++c)
+    if (p.block_weight(b, c) > limits.max(b, c))
+      sum += p.graph().vertex_weight(u, c);
+  return sum;
+}
+
+// Best block for u other than its own: most connected among those with room, else the block
+// with room that has the lowest weight in constraint 0. Returns (connection, block).
+std::pair<Weight, BlockID> best_target(const PartitionedGraph& p, const BlockLimits& limits,
+                                       NodeID u, RatingMap<BlockID>& map) {
+  const CsrGraph& g = p.graph();
+  const BlockID own = p.block(u);
+  for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+    map.add(p.block(g.edge_target(e)), g.edge_weight(e));
+  BlockID best = kInvalidBlockID;
+  Weight best_conn = -1;
+  for (BlockID b : map.keys()) {
+    if (b == own)
+      continue;
+    const Weight conn = map.get(b);
+    if (conn > best_conn && p.fits(u, b, limits)) {
+      best = b;
+      best_conn = conn;
+    }
+  }
+  map.clear();
+  if (best != kInvalidBlockID)
+    return {best_conn, best};
+  for (BlockID b = 0; b < p.k(); ++b) {
+    if (b == own || !p.fits(u, b, limits))
+      continue;
+    if (best == kInvalidBlockID || p.block_weight(b) < p.block_weight(best))
+      best = b;
+  }
+  return {0, best};
+}
+
+} // namespace
+
+bool rebalance(PartitionedGraph& p, const BlockLimits& limits) {
+  const CsrGraph& g = p.graph();
+  const NodeID n = g.num_nodes();
+  RatingMap<BlockID> map(p.k());
+  for (int round = 0; round < 16; ++round) {
+    std::vector<char> over(p.k(), 0);
+    bool any = false;
+    for (BlockID b = 0; b < p.k(); ++b) {
+      over[b] = p.overloaded(b, limits);
+      any = any || over[b];
+    }
+    if (!any)
+      return true;
+    // (score, vertex, target): score = loss per unit of relieved weight, smallest first.
+    std::vector<std::tuple<double, NodeID, BlockID>> candidates;
+    for (NodeID u = 0; u < n; ++u) {
+      if (!over[p.block(u)])
+        continue;
+      const Weight r = relief(p, limits, u);
+      if (r <= 0)
+        continue;
+      auto [conn, to] = best_target(p, limits, u, map);
+      if (to == kInvalidBlockID)
+        continue;
+      Weight internal = 0;
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+        if (p.block(g.edge_target(e)) == p.block(u))
+          internal += g.edge_weight(e);
+      const double loss = static_cast<double>(internal - conn);
+      candidates.emplace_back(loss >= 0 ? loss / r : loss * r, u, to);
+    }
+    if (candidates.empty())
+      return false;
+    std::sort(candidates.begin(), candidates.end());
+    bool moved = false;
+    for (const auto& [score, u, to] : candidates) {
+      if (relief(p, limits, u) <= 0)
+        continue; // its block is fine by now
+      if (p.try_move(u, to, limits)) {
+        moved = true;
+        continue;
+      }
+      auto [conn, other] = best_target(p, limits, u, map);
+      if (other != kInvalidBlockID && p.try_move(u, other, limits))
+        moved = true;
+    }
+    if (!moved)
+      return p.balanced(limits);
+  }
+  return p.balanced(limits);
+}
+
+void fill_empty_blocks(PartitionedGraph& p, const BlockLimits& limits) {
+  const CsrGraph& g = p.graph();
+  const NodeID n = g.num_nodes();
+  if (n < p.k())
+    return;
+  std::vector<NodeID> count(p.k(), 0);
+  for (NodeID u = 0; u < n; ++u)
+    ++count[p.block(u)];
+  for (BlockID b = 0; b < p.k(); ++b) {
+    if (count[b] > 0)
+      continue;
+    // Take the vertex with the least internal connection from a block with >= 2 vertices.
+    NodeID best = kInvalidNodeID;
+    Weight best_internal = 0;
+    for (NodeID u = 0; u < n; ++u) {
+      if (count[p.block(u)] < 2 || !p.fits(u, b, limits))
+        continue;
+      Weight internal = 0;
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+        if (p.block(g.edge_target(e)) == p.block(u))
+          internal += g.edge_weight(e);
+      if (best == kInvalidNodeID || internal < best_internal) {
+        best = u;
+        best_internal = internal;
+      }
+    }
+    if (best == kInvalidNodeID)
+      continue;
+    --count[p.block(best)];
+    p.move(best, b);
+    ++count[b];
+  }
+}
+
+} // namespace gnnpart::ml

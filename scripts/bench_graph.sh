@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# Graph partitioning benchmark: gnnpart's multilevel engine against gpmetis (Debian `metis`).
+#   scripts/bench_graph.sh                      all ../shared/datasets/*.edges.gz
+# Environment (subsets and settings):
+#   DATASETS="cora pubmed"   names (default: every *.edges.gz)    KS="2 8 32 128"
+#   SEEDS="0 1 2"            THREADS="1 2" (gnnpart)              PRESET=default|fast|strong
+#   EPS=0.03   OBJECTIVE=cut|volume (gnnpart)   BUILD_DIR (default build)   SHARED_DIR
+#   CSV=path (default BUILD_DIR/bench_graph.csv)   METIS=0 skips gpmetis (reuses no rows)
+# Each input is converted once to an unweighted METIS .graph (isolated vertices kept) in
+# BUILD_DIR/bench_cache; both tools read that file. Every partition is evaluated by evalpart
+# (built from ../shared/tools/evalpart). One CSV row per run on stdout and in CSV:
+#   commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb
+# wall_s / peak_rss_mb come from /usr/bin/time -v around the whole process (read, partition,
+# write). At the end, geometric means of gnnpart/gpmetis per metric and thread count (paired by
+# dataset, k, seed) go to stderr.
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+SHARED_DIR="${SHARED_DIR:-$ROOT/../shared}"
+KS="${KS:-2 8 32 128}"
+SEEDS="${SEEDS:-0 1 2}"
+THREADS="${THREADS:-1 2}"
+PRESET="${PRESET:-default}"
+EPS="${EPS:-0.03}"
+OBJECTIVE="${OBJECTIVE:-cut}"
+METIS="${METIS:-1}"
+CSV="${CSV:-$BUILD_DIR/bench_graph.csv}"
+if [ -z "${DATASETS:-}" ]; then
+  DATASETS="$(cd "$SHARED_DIR/datasets" && ls *.edges.gz | sed 's/\.edges\.gz$//' | tr '\n' ' ')"
+fi
+
+if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
+fi
+GNNPART="$BUILD_DIR/gnnpart"
+if ! cmake --build "$BUILD_DIR" --target gnnpart -j2 >"$BUILD_DIR/bench_graph_build.log" 2>&1; then
+  [ -x "$GNNPART" ] || { echo "building gnnpart failed (see $BUILD_DIR/bench_graph_build.log)" >&2; exit 1; }
+  echo "warning: rebuilding gnnpart failed; using the existing $GNNPART" >&2
+fi
+EVALPART="$BUILD_DIR/evalpart"
+if [ ! -x "$EVALPART" ]; then
+  g++ -O3 -march=native -std=c++17 -w -o "$EVALPART" "$SHARED_DIR/tools/evalpart/evalpart.cpp" -lz
+fi
+command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
+
+CACHE="$BUILD_DIR/bench_cache"
+mkdir -p "$CACHE"
+WORK="$(mktemp -d /tmp/gnnpart_bench_graph.XXXXXX)"
+trap 'rm -rf "$WORK"' EXIT
+COMMIT="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+if [ -n "$(git -C "$ROOT" status --porcelain -- lib app 2>/dev/null)" ]; then COMMIT="$COMMIT+dirty"; fi
+
+# timed OUTFILE CMD...: runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb".
+timed() {
+  local log="$WORK/time.txt"
+  if ! /usr/bin/time -v "$@" >"$WORK/stdout.txt" 2>"$log"; then
+    echo "command failed: $*" >&2
+    tail -5 "$log" >&2
+    return 1
+  fi
+  awk -F': ' '
+    /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
+    /Maximum resident set size/ {rss = $2 / 1024}
+    END {printf "%.2f %.1f\n", s, rss}' "$log"
+}
+
+# evaluate GRAPH PART K: prints "edge_cut comm_volume imbalance".
+evaluate() {
+  "$EVALPART" -k "$3" "$1" "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["edge_cut"], d["comm_volume"], d["imbalance_vertices"])'
+}
+
+header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb"
+[ -f "$CSV" ] || echo "$header" >"$CSV"
+echo "$header"
+ROWS="$WORK/rows.csv"
+: >"$ROWS"
+emit() {
+  echo "$1" | tee -a "$CSV" >>"$ROWS"
+  echo "$1"
+}
+
+for name in $DATASETS; do
+  gz="$SHARED_DIR/datasets/$name.edges.gz"
+  graph="$CACHE/$name.graph"
+  if [ ! -s "$graph" ]; then
+    # (gzip dies of SIGPIPE when awk stops reading early; that is fine here)
+    n="$({ gzip -dc "$gz" 2>/dev/null || true; } | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
+    "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
+    mv "$graph.tmp" "$graph"
+  fi
+  for k in $KS; do
+    for seed in $SEEDS; do
+      if [ "$METIS" = 1 ]; then
+        cp "$graph" "$WORK/in.graph"
+        read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')" \
+          -seed="$seed" "$WORK/in.graph" "$k")
+        read -r cut vol imb < <(evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
+        emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss"
+      fi
+      for t in $THREADS; do
+        read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --preset "$PRESET" \
+          --objective "$OBJECTIVE" -e "$EPS" --seed "$seed" -t "$t" -o "$WORK/out.part")
+        read -r cut vol imb < <(evaluate "$graph" "$WORK/out.part" "$k")
+        emit "$COMMIT,$name,$k,$seed,$t,gnnpart,$PRESET,$cut,$vol,$imb,$wall,$rss"
+      done
+    done
+  done
+done
+
+# Geometric means of gnnpart / gpmetis over the runs of this invocation.
+python3 - "$ROWS" <<'PY' >&2
+import csv, math, sys
+from collections import defaultdict
+cols = "commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb".split(",")
+rows = [dict(zip(cols, r)) for r in csv.reader(open(sys.argv[1]))]
+metis = {(r["dataset"], r["k"], r["seed"]): r for r in rows if r["tool"] == "gpmetis"}
+ratios = defaultdict(lambda: defaultdict(list))
+for r in rows:
+    if r["tool"] != "gnnpart": continue
+    m = metis.get((r["dataset"], r["k"], r["seed"]))
+    if not m: continue
+    for key, floor in (("edge_cut", 1), ("comm_volume", 1), ("wall_s", 0.01), ("peak_rss_mb", 0.1)):
+        a, b = max(float(r[key]), floor), max(float(m[key]), floor)
+        ratios[(r["preset"], r["threads"])][key].append(a / b)
+for (preset, threads), d in sorted(ratios.items()):
+    parts = ["%s %.3f" % (k, math.exp(sum(map(math.log, v)) / len(v))) for k, v in d.items()]
+    print("geomean gnnpart(%s, %s threads)/gpmetis over %d runs: %s" % (preset, threads, len(d["edge_cut"]), ", ".join(parts)))
+PY

@@ -1,0 +1,146 @@
+// Unit tests of the multilevel engine's parts against plain recomputation.
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/random.h"
+#include "multilevel_test_graphs.h"
+#include "partition/multilevel/coarsening/contraction.h"
+#include "partition/multilevel/coarsening/lp_clustering.h"
+#include "partition/multilevel/initial/bisection.h"
+#include "partition/multilevel/objectives.h"
+#include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/refinement/gain_cache.h"
+#include "partition/multilevel/refinement/rebalancer.h"
+
+namespace gnnpart::ml {
+namespace {
+
+TEST(MultilevelContraction, KeepsWeightsAndCutEdges) {
+  const CsrGraph g = ml_test::random_graph(500, 2000, 4);
+  std::vector<NodeID> clusters(g.num_nodes());
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    clusters[u] = (u * 37) % 61; // 61 labels
+  const Contraction c = contract_clustering(g, clusters);
+  ASSERT_EQ(c.coarse.num_nodes(), 61u);
+  EXPECT_EQ(c.coarse.total_vertex_weight(0), static_cast<Weight>(g.num_nodes()));
+  // Coarse edge weight = fine edges between the two clusters; no self loops.
+  std::vector<Weight> between(61 * 61, 0);
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (NodeID v : g.neighbors(u))
+      if (c.mapping[u] != c.mapping[v])
+        ++between[c.mapping[u] * 61 + c.mapping[v]];
+  Weight seen = 0;
+  for (NodeID a = 0; a < 61; ++a)
+    for (EdgeID e = c.coarse.first_edge(a); e < c.coarse.last_edge(a); ++e) {
+      const NodeID b = c.coarse.edge_target(e);
+      EXPECT_NE(a, b);
+      EXPECT_EQ(c.coarse.edge_weight(e), between[a * 61 + b]);
+      seen += c.coarse.edge_weight(e);
+    }
+  Weight expected = 0;
+  for (Weight w : between)
+    expected += w;
+  EXPECT_EQ(seen, expected);
+  // The cut of a projected partition equals the coarse cut.
+  std::vector<BlockID> coarse_blocks(61), fine_blocks(g.num_nodes());
+  for (NodeID a = 0; a < 61; ++a)
+    coarse_blocks[a] = a % 3;
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    fine_blocks[u] = coarse_blocks[c.mapping[u]];
+  EXPECT_EQ(edge_cut(c.coarse, coarse_blocks), edge_cut(g, fine_blocks));
+}
+
+TEST(MultilevelClustering, RespectsTheClusterWeightLimit) {
+  const CsrGraph g = ml_test::power_law_graph(3000, 3, 8);
+  const std::vector<Weight> limit = {12};
+  const std::vector<NodeID> clusters = lp_clustering(g, limit, CoarseningContext{}, 99);
+  std::vector<Weight> weight(g.num_nodes(), 0);
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    ++weight[clusters[u]];
+  NodeID num_clusters = 0;
+  for (Weight w : weight) {
+    EXPECT_LE(w, 12);
+    num_clusters += w > 0;
+  }
+  EXPECT_LT(num_clusters, g.num_nodes() / 2); // it really clusters
+  EXPECT_EQ(clusters, lp_clustering(g, limit, CoarseningContext{}, 99));
+}
+
+TEST(MultilevelGainCache, MatchesRecomputationAfterMoves) {
+  const CsrGraph g = ml_test::random_graph(400, 1600, 6);
+  const BlockID k = 5;
+  std::vector<BlockID> blocks(g.num_nodes());
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    blocks[u] = u % k;
+  GainCache cache(g, blocks, k);
+  Rng rng(1);
+  for (int i = 0; i < 300; ++i) {
+    const auto u = static_cast<NodeID>(rng.below(g.num_nodes()));
+    const auto to = static_cast<BlockID>(rng.below(k));
+    const BlockID from = blocks[u];
+    blocks[u] = to;
+    cache.moved(g, u, from, to);
+  }
+  for (NodeID u = 0; u < g.num_nodes(); ++u) {
+    std::vector<Weight> conn(k, 0);
+    for (NodeID v : g.neighbors(u))
+      ++conn[blocks[v]];
+    for (BlockID b = 0; b < k; ++b)
+      EXPECT_EQ(cache.conn(u, b), conn[b]);
+  }
+}
+
+TEST(MultilevelBisection, FindsTheBridgeBetweenTwoCliques) {
+  // Two 20-cliques joined by one edge: the only good bisection cuts that edge.
+  std::vector<std::pair<NodeID, NodeID>> edges;
+  for (NodeID side = 0; side < 2; ++side)
+    for (NodeID a = 0; a < 20; ++a)
+      for (NodeID b = a + 1; b < 20; ++b)
+        edges.emplace_back(side * 20 + a, side * 20 + b);
+  edges.emplace_back(3, 27);
+  const CsrGraph g = ml_test::graph_from_edges(40, edges);
+  const BlockLimits limits = uniform_limits(g, 2, 0.03);
+  const std::vector<BlockID> sides = initial_bisection(g, limits, 0.5, InitialContext{}, 5);
+  EXPECT_EQ(edge_cut(g, sides), 1);
+}
+
+TEST(MultilevelRebalancer, RemovesOverloadOfEveryConstraint) {
+  CsrGraph g = ml_test::grid_graph(20, 20);
+  std::vector<Weight> weights(800);
+  for (NodeID u = 0; u < 400; ++u) {
+    weights[2 * u] = 1;
+    weights[2 * u + 1] = u % 3 == 0 ? 1 : 0;
+  }
+  g.set_vertex_weights(2, std::move(weights));
+  std::vector<BlockID> blocks(400, 0); // everything in block 0
+  for (NodeID u = 390; u < 400; ++u)
+    blocks[u] = 1 + u % 3;
+  const BlockLimits limits = uniform_limits(g, 4, 0.03);
+  PartitionedGraph p(g, 4, std::move(blocks));
+  EXPECT_TRUE(rebalance(p, limits));
+  for (BlockID b = 0; b < 4; ++b)
+    for (int c = 0; c < 2; ++c)
+      EXPECT_LE(p.block_weight(b, c), limits.max(b, c));
+}
+
+TEST(MultilevelPartitionedGraph, TryMoveKeepsTheLimit) {
+  const CsrGraph g = ml_test::grid_graph(4, 4);
+  BlockLimits limits = uniform_limits(g, 2, 0.0); // 8 per block
+  limits.max_weight[0] = 9;                       // block 0 may take one more
+  std::vector<BlockID> blocks(16, 0);
+  for (NodeID u = 0; u < 8; ++u)
+    blocks[u] = 1;
+  PartitionedGraph p(g, 2, std::move(blocks));
+  EXPECT_FALSE(p.try_move(10, 1, limits)); // block 1 is full
+  EXPECT_EQ(p.block_weight(1), 8);
+  EXPECT_TRUE(p.try_move(0, 0, limits));
+  EXPECT_EQ(p.block_weight(0), 9);
+  EXPECT_FALSE(p.try_move(1, 0, limits)); // now block 0 is full
+  EXPECT_TRUE(p.try_move(10, 1, limits));
+  EXPECT_EQ(p.block_weight(0), 8);
+  EXPECT_EQ(p.block_weight(1), 8);
+}
+
+} // namespace
+} // namespace gnnpart::ml

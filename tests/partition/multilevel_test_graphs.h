@@ -1,0 +1,127 @@
+#pragma once
+// Small graphs and an independent checker for the multilevel partitioner tests.
+#include <cmath>
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/graph.h"
+#include "core/graph_builder.h"
+#include "core/partition.h"
+#include "core/random.h"
+
+namespace gnnpart::ml_test {
+
+inline CsrGraph graph_from_edges(NodeID n, const std::vector<std::pair<NodeID, NodeID>>& edges) {
+  EdgeList list;
+  list.n = n;
+  for (const auto& [u, v] : edges) {
+    list.sources.push_back(u);
+    list.targets.push_back(v);
+  }
+  return build_csr(list);
+}
+
+inline CsrGraph grid_graph(NodeID rows, NodeID cols) {
+  std::vector<std::pair<NodeID, NodeID>> edges;
+  for (NodeID r = 0; r < rows; ++r)
+    for (NodeID c = 0; c < cols; ++c) {
+      const NodeID u = r * cols + c;
+      if (c + 1 < cols)
+        edges.emplace_back(u, u + 1);
+      if (r + 1 < rows)
+        edges.emplace_back(u, u + cols);
+    }
+  return graph_from_edges(rows * cols, edges);
+}
+
+inline CsrGraph random_graph(NodeID n, std::size_t m, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<std::pair<NodeID, NodeID>> edges;
+  for (std::size_t i = 0; i < m; ++i)
+    edges.emplace_back(static_cast<NodeID>(rng.below(n)), static_cast<NodeID>(rng.below(n)));
+  return graph_from_edges(n, edges);
+}
+
+// Star: vertex 0 joined to every other vertex.
+inline CsrGraph star_graph(NodeID n) {
+  std::vector<std::pair<NodeID, NodeID>> edges;
+  for (NodeID v = 1; v < n; ++v)
+    edges.emplace_back(0, v);
+  return graph_from_edges(n, edges);
+}
+
+// Preferential attachment: each new vertex links to `per_vertex` endpoints of earlier edges,
+// which gives a few hubs of high degree.
+inline CsrGraph power_law_graph(NodeID n, int per_vertex, std::uint64_t seed) {
+  Rng rng(seed);
+  std::vector<std::pair<NodeID, NodeID>> edges = {{0, 1}};
+  std::vector<NodeID> endpoints = {0, 1};
+  for (NodeID v = 2; v < n; ++v)
+    for (int i = 0; i < per_vertex; ++i) {
+      const NodeID t = endpoints[rng.below(endpoints.size())];
+      edges.emplace_back(v, t);
+      endpoints.push_back(v);
+      endpoints.push_back(t);
+    }
+  return graph_from_edges(n, edges);
+}
+
+struct Checked {
+  Weight cut = 0;    // weighted edge cut, recomputed
+  Weight volume = 0; // sum of lambda - 1, recomputed
+};
+
+// Recomputes everything from the graph with plain loops: every vertex assigned to a block < k,
+// no empty block when n >= k, every block within floor((1 + eps) * ceil(W_c / k)) for every
+// constraint c.
+inline Checked check_result(const CsrGraph& g, const Partition& p, BlockID k, double eps) {
+  Checked out;
+  EXPECT_EQ(p.k, k);
+  EXPECT_EQ(p.blocks.size(), g.num_nodes());
+  if (p.blocks.size() != g.num_nodes())
+    return out;
+  const int ncon = g.ncon();
+  std::vector<Weight> weight(static_cast<std::size_t>(k) * ncon, 0), total(ncon, 0);
+  std::vector<NodeID> size(k, 0);
+  for (NodeID u = 0; u < g.num_nodes(); ++u) {
+    EXPECT_LT(p.blocks[u], k) << "vertex " << u;
+    if (p.blocks[u] >= k)
+      return out;
+    ++size[p.blocks[u]];
+    for (int c = 0; c < ncon; ++c) {
+      weight[static_cast<std::size_t>(p.blocks[u]) * ncon + c] += g.vertex_weight(u, c);
+      total[c] += g.vertex_weight(u, c);
+    }
+  }
+  for (int c = 0; c < ncon; ++c) {
+    const Weight perfect = (total[c] + k - 1) / k;
+    const auto bound = static_cast<Weight>(std::floor((1.0 + eps) * perfect + 1e-9));
+    for (BlockID b = 0; b < k; ++b)
+      EXPECT_LE(weight[static_cast<std::size_t>(b) * ncon + c], bound)
+          << "block " << b << " constraint " << c;
+  }
+  if (g.num_nodes() >= k)
+    for (BlockID b = 0; b < k; ++b)
+      EXPECT_GT(size[b], 0u) << "block " << b << " is empty";
+  for (NodeID u = 0; u < g.num_nodes(); ++u) {
+    std::vector<BlockID> seen = {p.blocks[u]};
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+      const BlockID b = p.blocks[g.edge_target(e)];
+      if (b != p.blocks[u])
+        out.cut += g.edge_weight(e);
+      bool found = false;
+      for (BlockID s : seen)
+        found = found || s == b;
+      if (!found)
+        seen.push_back(b);
+    }
+    out.volume += static_cast<Weight>(seen.size()) - 1;
+  }
+  out.cut /= 2;
+  return out;
+}
+
+} // namespace gnnpart::ml_test
