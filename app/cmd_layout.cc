@@ -13,6 +13,7 @@
 #include "command.h"
 #include "core/errors.h"
 #include "core/parallel.h"
+#include "hypergraph/stochastic_model.h"
 #include "io/features.h"
 #include "io/graph_io.h"
 #include "io/layout_io.h"
@@ -56,6 +57,19 @@ LayoutSummary write_layout(const CsrGraph& graph, const Partition& partition,
   options.model = request.model;
   options.objective = request.objective;
   options.feature_dim = request.feature_dim;
+  if (request.batch_size > 0) {
+    StochasticOptions sampling;
+    sampling.training_set = sets.train;
+    sampling.batch_size = request.batch_size;
+    sampling.fanouts = request.fanouts;
+    sampling.seed = request.seed;
+    const MinibatchEstimate estimate =
+        estimate_minibatch_volume(graph, partition, sampling, request.samples);
+    options.batch_size = request.batch_size;
+    options.fanouts = request.fanouts;
+    options.predicted_rows_per_batch = estimate.mean;
+    options.predicted_rows_per_batch_stderr = estimate.standard_error;
+  }
   io::write_layout_directory(request.dir, plans, partition, slices, options);
   return summarize_layout(plans);
 }
@@ -160,6 +174,13 @@ CommandRunner setup_layout(CLI::App& parent, const GlobalFlags& global) {
       ->capture_default_str();
   cmd->add_option("--objective", r.objective, "partitioning objective, recorded in layout.json")
       ->capture_default_str();
+  cmd->add_option("--batch-size", r.batch_size,
+                  "also predict the rows sent per mini-batch of this size (stochastic model)");
+  cmd->add_option("--fanouts", r.fanouts, "neighbours sampled per layer for --batch-size")
+      ->delimiter(',');
+  cmd->add_option("--samples", r.samples, "mini-batches sampled for the prediction")
+      ->capture_default_str();
+  cmd->add_option("--seed", r.seed, "seed of the prediction's samples")->capture_default_str();
   cmd->add_flag("--edge-partition", args->edge_partition,
                 "PARTITION holds one block per input edge (vertex-cut layout)");
   add_input_flags(*cmd, args->input);

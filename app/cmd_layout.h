@@ -3,6 +3,7 @@
 // `gnnpart layout` and by `gnnpart partition --layout DIR`.
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "core/graph.h"
 #include "core/layout.h"
@@ -22,6 +23,12 @@ struct LayoutRequest {
   std::string labels;
   std::string features;
   std::uint32_t feature_dim = 0; // width for the predicted bytes (0: the features' width)
+  // With batch_size > 0, layout.json also records the stochastic model's expected rows per
+  // mini-batch (training set `train`, else all vertices), estimated on `samples` batches.
+  std::uint32_t batch_size = 0;
+  std::vector<int> fanouts;
+  std::uint32_t samples = 200;
+  std::uint64_t seed = 0;
   int threads = 1;
 };
 

@@ -459,12 +459,17 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
     mean_rows /= static_cast<double>(std::max<std::size_t>(rows_per_batch.size(), 1));
     mean_seconds /= static_cast<double>(std::max<std::size_t>(batch_seconds.size(), 1));
     const std::uint64_t full = manifest.predicted_rows_per_layer * opts.layers;
+    // The stochastic model's expectation, when the layout was written for this batch size.
+    const bool predicted = manifest.minibatch_batch_size == opts.batch_size;
+    const std::string predicted_text =
+        predicted ? fmt::format("{:.1f}", manifest.predicted_rows_per_batch)
+                  : std::string("- (gnnpart layout --batch-size gives it)");
     std::printf("%s", fmt::format("gnnpart-train (mini-batch): {} on {} ranks, batch {}, fanouts "
                                   "{}, {} batches\n  rows per batch  measured {:.1f} (mean), "
-                                  "full-batch epoch {}\n  test accuracy   {:.4f}\n",
+                                  "predicted {}, full-batch epoch {}\n  test accuracy   {:.4f}\n",
                                   manifest.graph_name, size, opts.batch_size,
                                   fmt::join(opts.fanouts, ","), rows_per_batch.size(), mean_rows,
-                                  full, test_accuracy)
+                                  predicted_text, full, test_accuracy)
                           .c_str());
     if (!opts.json.empty()) {
       JsonWriter json;
@@ -477,6 +482,7 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
           .add("measured_rows_per_batch", mean_rows)
           .add("measured_rows_by_batch", rows_per_batch)
           .add("predicted_rows_per_layer", manifest.predicted_rows_per_layer)
+          .add("predicted_rows_per_batch", predicted ? manifest.predicted_rows_per_batch : -1.0)
           .add("full_batch_rows_per_epoch", full)
           .add("final_loss", last_loss)
           .add("test_accuracy", test_accuracy)

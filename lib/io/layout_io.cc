@@ -11,6 +11,7 @@
 #include <utility>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "core/errors.h"
 #include "io/npy.h"
@@ -410,6 +411,12 @@ void write_layout_directory(const std::string& dir, std::span<const LayoutPlan> 
       fmt::format("  \"features\": {},\n  \"features_source_dim\": {},\n  \"labels\": {},\n",
                   features.empty() ? "false" : "true", source_dim, has_labels ? "true" : "false");
   json += predicted_json(summary, dim, options.bytes_per_value, "") + ",\n";
+  if (options.batch_size > 0) {
+    json += fmt::format("  \"minibatch\": {{\"batch_size\": {}, \"fanouts\": [{}], "
+                        "\"predicted_rows_per_batch\": {:.6f}, \"stderr\": {:.6f}}},\n",
+                        options.batch_size, fmt::join(options.fanouts, ", "),
+                        options.predicted_rows_per_batch, options.predicted_rows_per_batch_stderr);
+  }
   json += "  \"blocks\": [\n" + blocks_json + "  ]\n}\n";
   write_text(staging.path() / "layout.json", json);
   staging.commit();
@@ -493,6 +500,14 @@ LayoutManifest read_layout_manifest(const std::string& dir) {
   m.max_send_rows = json_uint(path, *predicted, "max_send_rows");
   m.max_recv_rows = json_uint(path, *predicted, "max_recv_rows");
   m.messages_per_layer = json_uint(path, *predicted, "messages_per_layer");
+  const Json* minibatch = root.find("minibatch");
+  if (minibatch != nullptr && minibatch->type == Json::Type::kObject) {
+    m.minibatch_batch_size = static_cast<std::uint32_t>(json_uint(path, *minibatch, "batch_size"));
+    const Json* rows = minibatch->find("predicted_rows_per_batch");
+    if (rows == nullptr || rows->type != Json::Type::kNumber)
+      throw InputError(path, 0, "manifest's \"minibatch\" lacks predicted_rows_per_batch");
+    m.predicted_rows_per_batch = rows->number;
+  }
   if (m.k == 0)
     throw InputError(path, 0, "manifest has k = 0");
   return m;

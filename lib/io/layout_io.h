@@ -22,6 +22,12 @@ struct LayoutWriteOptions {
   std::string objective = "cut";
   std::uint32_t feature_dim = 0;     // width for the predicted bytes (0: features' dim, else 1)
   std::uint32_t bytes_per_value = 4; // float32 features
+  // Mini-batch prediction (stochastic model): expected rows sent per batch of batch_size
+  // vertices sampled with these fanouts; recorded when batch_size > 0.
+  std::uint32_t batch_size = 0;
+  std::vector<int> fanouts;
+  double predicted_rows_per_batch = 0;
+  double predicted_rows_per_batch_stderr = 0;
 };
 
 // features: empty, or one slice per block (the owned rows of plans[p]).
@@ -50,6 +56,8 @@ struct LayoutManifest {
   std::uint64_t max_send_rows = 0;
   std::uint64_t max_recv_rows = 0;
   std::uint64_t messages_per_layer = 0;
+  std::uint32_t minibatch_batch_size = 0; // 0: no mini-batch prediction in the manifest
+  double predicted_rows_per_batch = 0;
 };
 
 LayoutManifest read_layout_manifest(const std::string& dir);
