@@ -1,0 +1,205 @@
+#pragma once
+// gnnpart C++ API for embedding in trainers. Views borrow caller-owned arrays (nothing is
+// copied until the library needs its own CSR); every call runs inside a tbb::task_arena of
+// Options::threads workers; there is no global state, so calls from several threads at once
+// are safe. Errors are thrown as gnnpart::api::Error (what() is a one-line message).
+//
+//   gnnpart::api::CsrView g{indptr, indices};           // spans of int32/int64/uint32/uint64
+//   gnnpart::api::Options o = gnnpart::api::Options::preset_default();
+//   o.model = gnnpart::api::Model::kHypergraph;
+//   gnnpart::api::Result r = gnnpart::api::partition(g, 8, o);
+//   // r.blocks[u] in [0, 8), r.objective = communication volume, r.metrics ...
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace gnnpart::api {
+
+// A read-only borrowed integer array of any of the common widths (zero-copy).
+class IndexArray {
+public:
+  enum class Kind : std::uint8_t { kInt32, kInt64, kUInt32, kUInt64 };
+  IndexArray() = default;
+  IndexArray(std::span<const std::int32_t> s)
+      : data_(s.data()), size_(s.size()), kind_(Kind::kInt32) {}
+  IndexArray(std::span<const std::int64_t> s)
+      : data_(s.data()), size_(s.size()), kind_(Kind::kInt64) {}
+  IndexArray(std::span<const std::uint32_t> s)
+      : data_(s.data()), size_(s.size()), kind_(Kind::kUInt32) {}
+  IndexArray(std::span<const std::uint64_t> s)
+      : data_(s.data()), size_(s.size()), kind_(Kind::kUInt64) {}
+  IndexArray(const std::vector<std::int32_t>& v) : IndexArray(std::span<const std::int32_t>(v)) {}
+  IndexArray(const std::vector<std::int64_t>& v) : IndexArray(std::span<const std::int64_t>(v)) {}
+  IndexArray(const std::vector<std::uint32_t>& v) : IndexArray(std::span<const std::uint32_t>(v)) {}
+  IndexArray(const std::vector<std::uint64_t>& v) : IndexArray(std::span<const std::uint64_t>(v)) {}
+  // Raw pointer form for bindings (data may be null only when size is 0).
+  IndexArray(const void* data, std::size_t size, Kind kind)
+      : data_(data), size_(size), kind_(kind) {}
+
+  std::size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  const void* data() const { return data_; }
+  Kind kind() const { return kind_; }
+  // Element i widened to int64 (uint64 values above INT64_MAX wrap negative and are rejected
+  // by the library's checks).
+  std::int64_t operator[](std::size_t i) const {
+    switch (kind_) {
+    case Kind::kInt32:
+      return static_cast<const std::int32_t*>(data_)[i];
+    case Kind::kInt64:
+      return static_cast<const std::int64_t*>(data_)[i];
+    case Kind::kUInt32:
+      return static_cast<const std::uint32_t*>(data_)[i];
+    case Kind::kUInt64:
+      return static_cast<std::int64_t>(static_cast<const std::uint64_t*>(data_)[i]);
+    }
+    return 0;
+  }
+
+private:
+  const void* data_ = nullptr;
+  std::size_t size_ = 0;
+  Kind kind_ = Kind::kInt64;
+};
+
+// Symmetric CSR (every undirected edge stored in both directions, as METIS expects).
+// Empty weights mean unit weights; vertex_weights holds ncon values per vertex, row-major.
+// Self loops are ignored.
+struct CsrView {
+  IndexArray offsets;   // n + 1 entries, offsets[0] = 0
+  IndexArray adjacency; // offsets[n] entries
+  IndexArray edge_weights = {};
+  IndexArray vertex_weights = {};
+  int ncon = 1;
+};
+
+// Edge arrays (e.g. PyG edge_index rows): sources[i] - targets[i]; directed input is
+// symmetrized, duplicates merged, self loops dropped. num_nodes 0 means max id + 1.
+struct EdgeView {
+  IndexArray sources;
+  IndexArray targets;
+  std::uint64_t num_nodes = 0;
+};
+
+enum class Model { kGraph, kHypergraph, kStochastic };
+enum class Algorithm { kMultilevel, kMetis }; // kMetis: graph model only
+// kDefault: cut for the graph model, km1 (= communication volume) for the hypergraph models.
+enum class Objective { kDefault, kCut, kVolume, kKm1, kSoed };
+enum class Preset { kFast, kDefault, kStrong };
+// Vertex weights of the hypergraph models. kDefault: the view's weights when given, else
+// degree + 1 (the CLI's default).
+enum class VertexWeights { kDefault, kDegree, kUnit, kGraph };
+
+struct Options {
+  Model model = Model::kHypergraph;
+  Algorithm algorithm = Algorithm::kMultilevel;
+  Objective objective = Objective::kDefault;
+  Preset preset = Preset::kDefault;
+  VertexWeights vertex_weights = VertexWeights::kDefault;
+  double epsilon = 0.03; // blocks weigh at most floor((1 + epsilon) * ceil(W / k))
+  std::uint64_t seed = 0;
+  int threads = 1; // task_arena size; <= 0: all hardware threads
+  // Stochastic model: mini-batches sampled from the training set (empty: all vertices).
+  std::vector<std::uint32_t> training_set;
+  std::uint32_t batch_size = 1024;
+  std::uint32_t num_batches = 32;
+  std::vector<int> fanouts; // per layer; empty: one layer of all neighbours
+
+  static Options preset_fast();
+  static Options preset_default();
+  static Options preset_strong();
+  static Options preset_metis(); // graph model through the METIS backend
+};
+
+struct Metrics {
+  std::uint64_t n = 0;
+  std::uint64_t m = 0;
+  std::uint32_t k = 0;
+  std::uint64_t edge_cut = 0;
+  std::int64_t weighted_edge_cut = 0;
+  std::int64_t comm_volume = 0; // sum over u of lambda(u) - 1 (rows sent per GCN layer)
+  std::int64_t max_send_volume = 0;
+  std::int64_t max_recv_volume = 0;
+  std::uint64_t boundary_vertices = 0;
+  std::uint32_t empty_blocks = 0;
+  std::vector<std::int64_t> block_sizes;
+  std::vector<double> imbalance; // per constraint
+};
+
+struct Result {
+  std::vector<std::uint32_t> blocks; // blocks[u] in [0, k)
+  std::int64_t objective = 0;        // the model's objective value (see Objective)
+  Metrics metrics;                   // graph metrics of the partition
+};
+
+class Error : public std::runtime_error {
+public:
+  enum class Code { kInput, kMemory, kInfeasible, kUnsupported, kSystem, kInternal };
+  Error(Code code, const std::string& message) : std::runtime_error(message), code_(code) {}
+  Code code() const { return code_; }
+
+private:
+  Code code_;
+};
+
+Result partition(const CsrView& graph, std::uint32_t k, const Options& options = {});
+Result partition(const EdgeView& edges, std::uint32_t k, const Options& options = {});
+
+Metrics evaluate(const CsrView& graph, IndexArray blocks, std::uint32_t k, int threads = 1);
+Metrics evaluate(const EdgeView& edges, IndexArray blocks, std::uint32_t k, int threads = 1);
+
+struct LayoutOptions {
+  std::string graph_name = "graph";
+  std::string model = "graph";
+  std::string objective = "unspecified";
+  int threads = 1;
+};
+struct LayoutInfo {
+  std::uint64_t rows_per_layer = 0;
+  std::uint64_t max_send_rows = 0;
+  std::uint64_t max_recv_rows = 0;
+  std::uint64_t messages = 0;
+};
+// Writes the trainer layout directory (docs/layout.md) atomically; replaces an existing one.
+LayoutInfo build_layout(const CsrView& graph, IndexArray blocks, std::uint32_t k,
+                        const std::string& dir, const LayoutOptions& options = {});
+LayoutInfo build_layout(const EdgeView& edges, IndexArray blocks, std::uint32_t k,
+                        const std::string& dir, const LayoutOptions& options = {});
+
+struct StreamingOptions {
+  double epsilon = 0.03;
+  std::uint64_t seed = 0;
+  bool fennel = true;  // false: LDG
+  bool volume = false; // score lambda-1 of column nets instead of edges cut
+  int passes = 1;      // > 1: restreaming
+  int threads = 1;
+};
+
+// One-pass vertex partitioner fed edge by edge. Edges are gathered per vertex (O(m) memory)
+// and streamed in vertex order through Fennel/LDG at finish().
+class StreamingPartitioner {
+public:
+  StreamingPartitioner(std::uint64_t num_nodes, std::uint32_t k,
+                       const StreamingOptions& options = {});
+  ~StreamingPartitioner();
+  StreamingPartitioner(StreamingPartitioner&&) noexcept;
+  StreamingPartitioner& operator=(StreamingPartitioner&&) noexcept;
+  StreamingPartitioner(const StreamingPartitioner&) = delete;
+  StreamingPartitioner& operator=(const StreamingPartitioner&) = delete;
+
+  // Undirected edges sources[i] - targets[i]; throws on ids >= num_nodes or length mismatch.
+  void add_edges(IndexArray sources, IndexArray targets);
+  // Partitions the vertices; the object can not take edges afterwards.
+  Result finish();
+
+private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+const char* version();
+
+} // namespace gnnpart::api
