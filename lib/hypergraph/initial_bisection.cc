@@ -81,23 +81,29 @@ std::vector<BlockID> greedy_growing(const Hypergraph& hg, const HgContext& ctx,
   Km1GainCache cache(phg);
   IndexedMaxHeap heap(n);
   std::vector<NetID> touched;
+  // A vertex too heavy for block 0 is never offered again, so growing ends even when no
+  // remaining vertex fits.
+  std::vector<char> rejected(n, 0);
+  auto candidate = [&](NodeID v) { return phg.block(v) == 1 && !rejected[v]; };
   while (phg.block_weight(0) < limits.perfect[0]) {
     if (heap.empty()) {
       NodeID start = static_cast<NodeID>(rng.below(n));
-      for (NodeID i = 0; i < n && phg.block(start) == 0; ++i)
+      for (NodeID i = 0; i < n && !candidate(start); ++i)
         start = (start + 1) % n;
-      if (phg.block(start) == 0)
+      if (!candidate(start))
         break;
       heap.push(start, cache.gain(start, 0));
     }
     const NodeID u = heap.pop();
-    if (phg.block_weight(0) + hg.vertex_weight(u) > limits.max_of(0, 0))
+    if (phg.block_weight(0) + hg.vertex_weight(u) > limits.max_of(0, 0)) {
+      rejected[u] = 1;
       continue;
+    }
     touched.clear();
     cache.move(phg, u, 0, ctx.refinement.max_update_net_size, touched);
     for (NetID e : touched)
       for (NodeID v : hg.pins(e))
-        if (phg.block(v) == 1)
+        if (candidate(v))
           heap.push_or_update(v, cache.gain(v, 0));
   }
   return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
