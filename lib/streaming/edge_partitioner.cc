@@ -23,6 +23,10 @@ void begin_progress(ProgressMeter* progress, const std::string& label, const Edg
 EdgePartitionMetrics run_hdrf(EdgeStream& stream, const StreamOptions& options,
                               const EdgeBlockSink& sink, ProgressMeter* progress) {
   const BlockID k = options.k;
+  // The hard edge bound needs m: a stream that does not know it yet (a text edge list; its
+  // "# edges:" header is read only inside the pass) is counted in a first pass.
+  if (stream.num_edges() == 0)
+    count_degrees(stream, progress);
   EdgeAssignment state(stream.num_nodes(), k, stream.num_edges(), options.epsilon);
   std::vector<NodeID> degree(stream.num_nodes(), 0);
   EdgeBatch batch;

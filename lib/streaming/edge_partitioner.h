@@ -4,9 +4,8 @@
 // replication + lambda * balance score), DBH (Xie et al. 2014: hash of the lower-degree end,
 // after a degree pass) and 2PS-L (Mayer et al. 2022: degree pass, streaming clustering, cluster
 // to block mapping, then HDRF-like scoring restricted to the two blocks of the endpoints'
-// clusters). Blocks never exceed max_block_weight(m, k, epsilon) edges when m is known before
-// the assigning pass (always for DBH and 2PS-L, which count first; for HDRF when the stream has
-// a header). Memory: replica bitsets (k bits per vertex) + 4 bytes (HDRF, DBH) or 16 bytes
+// clusters). Blocks never exceed max_block_weight(m, k, epsilon) edges: DBH and 2PS-L count m
+// first; HDRF counts it in an extra pass when the stream does not know it up front. Memory: replica bitsets (k bits per vertex) + 4 bytes (HDRF, DBH) or 16 bytes
 // (2PS-L) per vertex.
 #include <functional>
 #include <span>
