@@ -5,6 +5,7 @@
 #include <initializer_list>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -72,9 +73,12 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
 }
 
 // The partition of the graph under the chosen model: the graph itself, its column-net
-// hypergraph, or the stochastic hypergraph of sampled mini-batches.
+// hypergraph, or the stochastic hypergraph of sampled mini-batches. For the hypergraph models,
+// model_imbalance receives the imbalance of the model's own vertex weights (deg + 1 by
+// default), the balance the partitioner was bound by.
 Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
-                               const PartitionOptions& options) {
+                               const PartitionOptions& options,
+                               std::vector<double>& model_imbalance) {
   if (options.model == Model::kGraph) return partition_graph(graph, options);
   const ColumnNetWeights weights = column_net_weights(args.weights);
   const Hypergraph model =
@@ -83,7 +87,9 @@ Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
           : build_stochastic_hypergraph(
                 graph, stochastic_options(graph, args.minibatch, options.seed, weights));
   check_options(options, model.num_nodes());
-  return partition_hypergraph(model, options);
+  Partition partition = partition_hypergraph(model, options);
+  model_imbalance = compute_hypergraph_metrics(model, partition).imbalance;
+  return partition;
 }
 
 void print_summary(const std::string& text) { std::fputs(text.c_str(), stdout); }
@@ -151,7 +157,8 @@ int run_partition(const PartitionArgs& args, const GlobalFlags& global) {
                           fmt::format("partitioning into {} blocks ({} model, {}, {})", options.k,
                                       to_string(options.model), to_string(options.algorithm),
                                       to_string(options.preset)));
-    const Partition partition = partition_with_model(graph, args, options);
+    std::vector<double> model_imbalance;
+    const Partition partition = partition_with_model(graph, args, options, model_imbalance);
     const double partition_seconds = partitioning.finish();
 
     const GraphMetrics metrics = compute_graph_metrics(graph, partition);
@@ -184,6 +191,8 @@ int run_partition(const PartitionArgs& args, const GlobalFlags& global) {
           .add("threads", static_cast<std::uint64_t>(resolve_threads(options.threads)))
           .add("ncon", static_cast<std::uint64_t>(graph.ncon()));
       add_metrics(json, metrics, 0);
+      if (!model_imbalance.empty())
+        json.add("model_imbalance", model_imbalance);
       json.add("time_partition_s", partition_seconds).add("time_total_s", total_seconds);
       write_text_file(args.json, json.str() + "\n");
     }
@@ -194,6 +203,10 @@ int run_partition(const PartitionArgs& args, const GlobalFlags& global) {
           options.model == Model::kGraph ? to_string(options.algorithm) : "multilevel",
           format_seconds(partition_seconds), format_seconds(total_seconds));
       text += metrics_text(metrics, 0);
+      if (!model_imbalance.empty())
+        text += fmt::format("  model balance   {:.4f} (imbalance of the {} model's vertex weights, "
+                            "the bound it was given)\n",
+                            model_imbalance.front(), to_string(options.model));
       text += fmt::format("  written to      {}\n", output);
       if (!args.layout.empty()) text += fmt::format("  layout in       {}\n", args.layout);
       print_summary(text);
