@@ -87,7 +87,7 @@ TEST(IoWriters, ColumnNetMatchesTheFixtureFromEvalpart) {
 TEST(IoWriters, ColumnNetMatchesEvalpartOnCora) {
   const std::string evalpart = EVALPART_BINARY;
   if (evalpart.empty())
-    GTEST_SKIP() << "evalpart not built";
+    FAIL() << "evalpart was not built: ../shared/tools/evalpart is required beside the project";
   ScratchDir dir;
   const std::string graph = testing::shared_dataset("cora.edges.gz");
   const std::string command = evalpart + " --n 2708 " + graph + " --write-metis " +
