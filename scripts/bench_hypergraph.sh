@@ -41,34 +41,16 @@ if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
 fi
 cmake --build "$BUILD_DIR" --target gnnpart -j2 >/dev/null
 GNNPART="$BUILD_DIR/gnnpart"
-EVALPART="$BUILD_DIR/evalpart"
-if [ ! -x "$EVALPART" ]; then
-  g++ -O3 -march=native -std=c++17 -w -o "$EVALPART" "$SHARED_DIR/tools/evalpart/evalpart.cpp" -lz
-fi
+source "$ROOT/scripts/bench_common.sh"
+bench_evalpart
 if [ "$METIS" = 1 ]; then
   command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
 fi
 
 CACHE="$BUILD_DIR/bench_cache"
 mkdir -p "$CACHE"
-WORK="$(mktemp -d /tmp/gnnpart_bench_hypergraph.XXXXXX)"
-trap 'rm -rf "$WORK"' EXIT
-COMMIT="$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || echo unknown)"
-if [ -n "$(git -C "$ROOT" status --porcelain -- lib app 2>/dev/null)" ]; then COMMIT="$COMMIT+dirty"; fi
-
-# timed CMD...: runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb".
-timed() {
-  local log="$WORK/time.txt"
-  if ! /usr/bin/time -v "$@" >"$WORK/stdout.txt" 2>"$log"; then
-    echo "command failed: $*" >&2
-    tail -5 "$log" >&2
-    return 1
-  fi
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
-    /Maximum resident set size/ {rss = $2 / 1024}
-    END {printf "%.2f %.1f\n", s, rss}' "$log"
-}
+bench_scratch hypergraph
+bench_commit
 
 # evaluate_graph GRAPH PART K / evaluate_hgr HGR PART K: print "km1 imbalance".
 evaluate_graph() {
