@@ -7,18 +7,13 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "streaming/edge_assignment.h"
+#include "streaming/edge_pass.h"
 #include "streaming/progress.h"
 #include "streaming/scoring.h"
 #include "streaming/two_phase.h"
 
 namespace gnnpart::streaming {
 namespace {
-
-void begin_progress(ProgressMeter* progress, const std::string& label, const EdgeStream& stream) {
-  if (progress != nullptr) {
-    progress->begin(label, stream.progress_total(), stream.progress_in_bytes());
-  }
-}
 
 EdgePartitionMetrics run_hdrf(EdgeStream& stream, const StreamOptions& options,
                               const EdgeBlockSink& sink, ProgressMeter* progress) {
@@ -29,50 +24,41 @@ EdgePartitionMetrics run_hdrf(EdgeStream& stream, const StreamOptions& options,
     count_degrees(stream, progress);
   EdgeAssignment state(stream.num_nodes(), k, stream.num_edges(), options.epsilon);
   std::vector<NodeID> degree(stream.num_nodes(), 0);
-  EdgeBatch batch;
   std::vector<BlockID> blocks;
-  std::uint64_t done = 0;
-  begin_progress(progress, "hdrf", stream);
-  stream.begin_pass();
-  while (stream.next_batch(batch)) {
-    blocks.resize(batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const NodeID u = batch.sources[i], v = batch.targets[i];
-      const NodeID high = std::max(u, v);
-      if (high >= degree.size()) {
-        degree.resize(std::max<std::size_t>(high + 1, degree.size() + degree.size() / 2), 0);
-      }
-      state.ensure(high);
-      const double du = ++degree[u];
-      const double dv = u == v ? du : ++degree[v];
-      const double max_size = static_cast<double>(state.max_load());
-      const double min_size = static_cast<double>(state.loads().min_weight());
-      BlockID best = state.loads().lightest();
-      double best_score = hdrf_balance(static_cast<double>(state.loads()[best]), max_size, min_size,
-                                       options.hdrf_lambda);
-      state.replicas().for_each_union(u, v, [&](BlockID b) {
-        if (!state.has_room(b))
-          return;
-        const double s = hdrf_replication(state.replicas().contains(u, b),
-                                          state.replicas().contains(v, b), du, dv) +
-                         hdrf_balance(static_cast<double>(state.loads()[b]), max_size, min_size,
-                                      options.hdrf_lambda);
-        if (s > best_score || (s == best_score && state.loads()[b] < state.loads()[best])) {
-          best = b;
-          best_score = s;
+  const std::uint64_t done =
+      for_each_edge_batch(stream, progress, "hdrf", [&](const EdgeBatch& batch) {
+        blocks.resize(batch.size());
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+          const NodeID u = batch.sources[i], v = batch.targets[i];
+          const NodeID high = std::max(u, v);
+          if (high >= degree.size()) {
+            degree.resize(std::max<std::size_t>(high + 1, degree.size() + degree.size() / 2), 0);
+          }
+          state.ensure(high);
+          const double du = ++degree[u];
+          const double dv = u == v ? du : ++degree[v];
+          const double max_size = static_cast<double>(state.max_load());
+          const double min_size = static_cast<double>(state.loads().min_weight());
+          BlockID best = state.loads().lightest();
+          double best_score = hdrf_balance(static_cast<double>(state.loads()[best]), max_size,
+                                           min_size, options.hdrf_lambda);
+          state.replicas().for_each_union(u, v, [&](BlockID b) {
+            if (!state.has_room(b))
+              return;
+            const double s = hdrf_replication(state.replicas().contains(u, b),
+                                              state.replicas().contains(v, b), du, dv) +
+                             hdrf_balance(static_cast<double>(state.loads()[b]), max_size, min_size,
+                                          options.hdrf_lambda);
+            if (s > best_score || (s == best_score && state.loads()[b] < state.loads()[best])) {
+              best = b;
+              best_score = s;
+            }
+          });
+          state.assign(u, v, best);
+          blocks[i] = best;
         }
+        sink(batch, blocks);
       });
-      state.assign(u, v, best);
-      blocks[i] = best;
-    }
-    sink(batch, blocks);
-    done += batch.size();
-    if (progress != nullptr)
-      progress->update(stream.progress_done(), done);
-  }
-  stream.end_pass();
-  if (progress != nullptr)
-    progress->end(stream.progress_done(), done);
   return state.metrics(stream.num_nodes(), done);
 }
 
@@ -87,11 +73,7 @@ BlockID dbh_block(NodeID u, NodeID v, NodeID degree_u, NodeID degree_v, BlockID 
 
 std::vector<NodeID> count_degrees(EdgeStream& stream, ProgressMeter* progress) {
   std::vector<NodeID> degree(stream.num_nodes(), 0);
-  EdgeBatch batch;
-  std::uint64_t done = 0;
-  begin_progress(progress, "degrees", stream);
-  stream.begin_pass();
-  while (stream.next_batch(batch)) {
+  for_each_edge_batch(stream, progress, "degrees", [&](const EdgeBatch& batch) {
     for (std::size_t i = 0; i < batch.size(); ++i) {
       const NodeID u = batch.sources[i], v = batch.targets[i];
       const NodeID high = std::max(u, v);
@@ -102,13 +84,7 @@ std::vector<NodeID> count_degrees(EdgeStream& stream, ProgressMeter* progress) {
       if (u != v)
         ++degree[v];
     }
-    done += batch.size();
-    if (progress != nullptr)
-      progress->update(stream.progress_done(), done);
-  }
-  stream.end_pass();
-  if (progress != nullptr)
-    progress->end(stream.progress_done(), done);
+  });
   degree.resize(stream.num_nodes(), 0);
   return degree;
 }
@@ -120,29 +96,20 @@ EdgePartitionMetrics run_dbh(EdgeStream& stream, const StreamOptions& options,
   const std::vector<NodeID> degree = count_degrees(stream, progress);
   const BlockID k = options.k;
   EdgeAssignment state(stream.num_nodes(), k, stream.num_edges(), options.epsilon);
-  EdgeBatch batch;
   std::vector<BlockID> blocks;
-  std::uint64_t done = 0;
-  begin_progress(progress, "dbh", stream);
-  stream.begin_pass();
-  while (stream.next_batch(batch)) {
-    blocks.resize(batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const NodeID u = batch.sources[i], v = batch.targets[i];
-      BlockID b = dbh_block(u, v, degree[u], degree[v], k, options.seed);
-      if (!state.has_room(b))
-        b = state.loads().lightest(); // hard balance bound
-      state.assign(u, v, b);
-      blocks[i] = b;
-    }
-    sink(batch, blocks);
-    done += batch.size();
-    if (progress != nullptr)
-      progress->update(stream.progress_done(), done);
-  }
-  stream.end_pass();
-  if (progress != nullptr)
-    progress->end(stream.progress_done(), done);
+  const std::uint64_t done =
+      for_each_edge_batch(stream, progress, "dbh", [&](const EdgeBatch& batch) {
+        blocks.resize(batch.size());
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+          const NodeID u = batch.sources[i], v = batch.targets[i];
+          BlockID b = dbh_block(u, v, degree[u], degree[v], k, options.seed);
+          if (!state.has_room(b))
+            b = state.loads().lightest(); // hard balance bound
+          state.assign(u, v, b);
+          blocks[i] = b;
+        }
+        sink(batch, blocks);
+      });
   return state.metrics(stream.num_nodes(), done);
 }
 

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include "streaming/edge_assignment.h"
+#include "streaming/edge_pass.h"
 #include "streaming/progress.h"
 #include "streaming/scoring.h"
 
@@ -19,37 +20,25 @@ constexpr std::uint64_t kMapped = std::uint64_t{1} << 63;
 void cluster_pass(EdgeStream& stream, const std::vector<NodeID>& degree,
                   std::vector<NodeID>& cluster, std::vector<std::uint64_t>& volume,
                   std::uint64_t max_volume, ProgressMeter* progress, int pass) {
-  EdgeBatch batch;
-  std::uint64_t done = 0;
-  if (progress != nullptr) {
-    progress->begin(fmt::format("2ps clustering {}", pass + 1), stream.progress_total(),
-                    stream.progress_in_bytes());
-  }
-  stream.begin_pass();
-  while (stream.next_batch(batch)) {
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      NodeID u = batch.sources[i], v = batch.targets[i];
-      NodeID cu = cluster[u], cv = cluster[v];
-      if (cu == cv || volume[cu] >= max_volume || volume[cv] >= max_volume)
-        continue;
-      if (volume[cu] > volume[cv]) {
-        std::swap(u, v);
-        std::swap(cu, cv);
-      }
-      // u sits in the smaller cluster: move it to v's.
-      if (volume[cv] + degree[u] > max_volume)
-        continue;
-      volume[cu] -= degree[u];
-      volume[cv] += degree[u];
-      cluster[u] = cv;
-    }
-    done += batch.size();
-    if (progress != nullptr)
-      progress->update(stream.progress_done(), done);
-  }
-  stream.end_pass();
-  if (progress != nullptr)
-    progress->end(stream.progress_done(), done);
+  for_each_edge_batch(stream, progress, fmt::format("2ps clustering {}", pass + 1),
+                      [&](const EdgeBatch& batch) {
+                        for (std::size_t i = 0; i < batch.size(); ++i) {
+                          NodeID u = batch.sources[i], v = batch.targets[i];
+                          NodeID cu = cluster[u], cv = cluster[v];
+                          if (cu == cv || volume[cu] >= max_volume || volume[cv] >= max_volume)
+                            continue;
+                          if (volume[cu] > volume[cv]) {
+                            std::swap(u, v);
+                            std::swap(cu, cv);
+                          }
+                          // u sits in the smaller cluster: move it to v's.
+                          if (volume[cv] + degree[u] > max_volume)
+                            continue;
+                          volume[cu] -= degree[u];
+                          volume[cv] += degree[u];
+                          cluster[u] = cv;
+                        }
+                      });
 }
 
 // Clusters by decreasing volume (power-of-two classes, ids ascending within a class) onto the
@@ -101,53 +90,42 @@ EdgePartitionMetrics run_two_phase(EdgeStream& stream, const StreamOptions& opti
   const std::vector<BlockID>& preferred = cluster;
 
   EdgeAssignment state(n, k, m, options.epsilon);
-  EdgeBatch batch;
   std::vector<BlockID> blocks;
-  std::uint64_t done = 0;
-  if (progress != nullptr) {
-    progress->begin("2ps assign", stream.progress_total(), stream.progress_in_bytes());
-  }
-  stream.begin_pass();
-  while (stream.next_batch(batch)) {
-    blocks.resize(batch.size());
-    for (std::size_t i = 0; i < batch.size(); ++i) {
-      const NodeID u = batch.sources[i], v = batch.targets[i];
-      const BlockID pu = preferred[u], pv = preferred[v];
-      BlockID best = kInvalidBlockID;
-      if (pu == pv) {
-        if (state.has_room(pu))
-          best = pu;
-      } else {
-        const double du = degree[u], dv = degree[v];
-        const double max_size = static_cast<double>(state.max_load());
-        const double min_size = static_cast<double>(state.loads().min_weight());
-        double best_score = 0;
-        for (const BlockID b : {pu, pv}) {
-          if (!state.has_room(b))
-            continue;
-          const double s = hdrf_replication(state.replicas().contains(u, b),
-                                            state.replicas().contains(v, b), du, dv) +
-                           hdrf_balance(static_cast<double>(state.loads()[b]), max_size, min_size,
-                                        options.hdrf_lambda);
-          if (best == kInvalidBlockID || s > best_score) {
-            best = b;
-            best_score = s;
+  const std::uint64_t done =
+      for_each_edge_batch(stream, progress, "2ps assign", [&](const EdgeBatch& batch) {
+        blocks.resize(batch.size());
+        for (std::size_t i = 0; i < batch.size(); ++i) {
+          const NodeID u = batch.sources[i], v = batch.targets[i];
+          const BlockID pu = preferred[u], pv = preferred[v];
+          BlockID best = kInvalidBlockID;
+          if (pu == pv) {
+            if (state.has_room(pu))
+              best = pu;
+          } else {
+            const double du = degree[u], dv = degree[v];
+            const double max_size = static_cast<double>(state.max_load());
+            const double min_size = static_cast<double>(state.loads().min_weight());
+            double best_score = 0;
+            for (const BlockID b : {pu, pv}) {
+              if (!state.has_room(b))
+                continue;
+              const double s = hdrf_replication(state.replicas().contains(u, b),
+                                                state.replicas().contains(v, b), du, dv) +
+                               hdrf_balance(static_cast<double>(state.loads()[b]), max_size,
+                                            min_size, options.hdrf_lambda);
+              if (best == kInvalidBlockID || s > best_score) {
+                best = b;
+                best_score = s;
+              }
+            }
           }
+          if (best == kInvalidBlockID)
+            best = state.loads().lightest();
+          state.assign(u, v, best);
+          blocks[i] = best;
         }
-      }
-      if (best == kInvalidBlockID)
-        best = state.loads().lightest();
-      state.assign(u, v, best);
-      blocks[i] = best;
-    }
-    sink(batch, blocks);
-    done += batch.size();
-    if (progress != nullptr)
-      progress->update(stream.progress_done(), done);
-  }
-  stream.end_pass();
-  if (progress != nullptr)
-    progress->end(stream.progress_done(), done);
+        sink(batch, blocks);
+      });
   return state.metrics(n, done);
 }
 
