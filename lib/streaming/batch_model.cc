@@ -1,7 +1,6 @@
 #include "streaming/batch_model.h"
 
 #include <algorithm>
-#include <numeric>
 
 #include "core/errors.h"
 #include "core/options.h"
@@ -129,82 +128,18 @@ std::vector<BlockID> solve_batch_multilevel(const BatchModel& model, BlockID k, 
   const double loosest = static_cast<double>(max_weight) / static_cast<double>(ideal) - 1.0;
   const double needed = static_cast<double>(heaviest + 1) / static_cast<double>(ideal) - 1.0;
   options.epsilon = std::max(0.0, std::min(loosest, std::max(epsilon, needed)));
+  // The anchors are fixed to their blocks, so the engine's blocks are the real ones and its
+  // bound (anchor load + batch vertices) is within the run's.
+  std::vector<BlockID> fixed(graph.num_nodes(), kInvalidBlockID);
+  for (BlockID block = 0; block < k; ++block)
+    fixed[b + block] = block;
   Partition engine;
   try {
-    engine = partition_graph_multilevel(graph, options);
+    engine = partition_graph_multilevel(graph, options, fixed);
   } catch (const Error&) {
     return {};
   }
-  // Engine blocks -> real blocks: each anchor pulls its engine block (heaviest anchors first);
-  // leftover engine blocks go, largest first, to the lightest leftover real blocks.
-  std::vector<BlockID> map(k, kInvalidBlockID);
-  std::vector<bool> taken(k, false);
-  std::vector<BlockID> anchors(k);
-  std::iota(anchors.begin(), anchors.end(), 0);
-  std::stable_sort(anchors.begin(), anchors.end(), [&](BlockID x, BlockID y) {
-    return graph.vertex_weight(b + x) > graph.vertex_weight(b + y);
-  });
-  for (const BlockID real : anchors) {
-    const BlockID e = engine.blocks[b + real];
-    if (map[e] == kInvalidBlockID && graph.vertex_weight(b + real) + graph.degree(b + real) > 0) {
-      map[e] = real;
-      taken[real] = true;
-    }
-  }
-  std::vector<Weight> batch_count(k, 0);
-  for (NodeID i = 0; i < b; ++i)
-    ++batch_count[engine.blocks[i]];
-  std::vector<BlockID> free_engine, free_real;
-  for (BlockID e = 0; e < k; ++e) {
-    if (map[e] == kInvalidBlockID)
-      free_engine.push_back(e);
-    if (!taken[e])
-      free_real.push_back(e);
-  }
-  std::stable_sort(free_engine.begin(), free_engine.end(),
-                   [&](BlockID x, BlockID y) { return batch_count[x] > batch_count[y]; });
-  std::stable_sort(free_real.begin(), free_real.end(), [&](BlockID x, BlockID y) {
-    return graph.vertex_weight(b + x) < graph.vertex_weight(b + y);
-  });
-  for (std::size_t i = 0; i < free_engine.size(); ++i)
-    map[free_engine[i]] = free_real[i];
-  std::vector<BlockID> part(b);
-  std::vector<Weight> loads(k);
-  for (BlockID block = 0; block < k; ++block)
-    loads[block] = graph.vertex_weight(b + block);
-  for (NodeID i = 0; i < b; ++i)
-    ++loads[part[i] = map[engine.blocks[i]]];
-  // Anchors the engine put together leave some real blocks over the bound: move vertices out
-  // of those, each to the block with room it is most connected to (the lightest on ties).
-  std::vector<double> conn(k, 0.0);
-  for (NodeID i = 0; i < b; ++i) {
-    const BlockID from = part[i];
-    if (loads[from] <= max_weight)
-      continue;
-    for (EdgeID e = graph.first_edge(i); e < graph.last_edge(i); ++e) {
-      const NodeID t = graph.edge_target(e);
-      conn[t >= b ? t - b : part[t]] += static_cast<double>(graph.edge_weight(e));
-    }
-    BlockID to = kInvalidBlockID;
-    for (BlockID block = 0; block < k; ++block) {
-      if (block == from || loads[block] + 1 > max_weight)
-        continue;
-      if (to == kInvalidBlockID || conn[block] > conn[to] ||
-          (conn[block] == conn[to] && loads[block] < loads[to])) {
-        to = block;
-      }
-    }
-    std::fill(conn.begin(), conn.end(), 0.0);
-    if (to == kInvalidBlockID)
-      return {};
-    --loads[from];
-    ++loads[to];
-    part[i] = to;
-  }
-  for (BlockID block = 0; block < k; ++block) {
-    if (loads[block] > max_weight)
-      return {};
-  }
+  std::vector<BlockID> part(engine.blocks.begin(), engine.blocks.begin() + b);
   refine_batch(model, k, max_weight, rounds, part);
   return part;
 }

@@ -37,12 +37,9 @@ std::vector<BlockID> solve_batch_locally(const BatchModel& model, BlockID k, Wei
 void refine_batch(const BatchModel& model, BlockID k, Weight max_weight, int rounds,
                   std::vector<BlockID>& part);
 
-// Solves the batch model with the in-memory multilevel engine (partition_graph_multilevel).
-// The engine has no fixed vertices, so its blocks are matched to the real blocks through the
-// anchors (each anchor pulls its engine block, heaviest anchor first), then refined by label
-// propagation with anchors fixed. Blocks the matching leaves over max_weight are repaired by
-// moving vertices to the best-connected block with room. Returns an empty vector when the
-// engine fails, so the caller falls back to solve_batch_locally.
+// Solves the batch model with the in-memory multilevel engine (partition_graph_multilevel) with
+// the anchors as fixed vertices, then refines it by label propagation (anchors fixed). Returns an
+// empty vector when the engine fails, so the caller falls back to solve_batch_locally.
 // epsilon: the run's imbalance, used for the batch together with the anchors' weights.
 std::vector<BlockID> solve_batch_multilevel(const BatchModel& model, BlockID k, Weight max_weight,
                                             double epsilon, std::uint64_t seed, int rounds);

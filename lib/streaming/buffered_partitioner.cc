@@ -48,10 +48,14 @@ public:
     slots_[slot].assign(neighbors.begin(), neighbors.end());
     slot_vertex_[slot] = u;
     slot_of_[u] = slot;
-    NodeID assigned = 0;
-    for (const NodeID v : neighbors)
-      assigned += blocks_[v] != kInvalidBlockID ? 1 : 0;
-    heap_.push(slot, static_cast<double>(assigned) / static_cast<double>(neighbors.size()));
+    NodeID placed = 0; // assigned or in the batch
+    for (const NodeID v : neighbors) {
+      const NodeID where = slot_of_[v];
+      placed +=
+          blocks_[v] != kInvalidBlockID || (where != kInvalidNodeID && (where & kInBatch) != 0) ? 1
+                                                                                                : 0;
+    }
+    heap_.push(slot, static_cast<double>(placed) / static_cast<double>(neighbors.size()));
   }
 
   void finish() {
@@ -94,7 +98,13 @@ private:
   void assign(NodeID u, BlockID b, std::span<const NodeID> neighbors) {
     blocks_[u] = b;
     loads_.add(b, 1);
-    // Buffered neighbours gain an assigned neighbour.
+    raise_buffered_neighbors(neighbors);
+  }
+
+  // A buffered vertex's priority is the share of its neighbours that are assigned or in the
+  // batch being built, so batches grow along the graph's structure (BuffCut) even when the
+  // stream order has no locality.
+  void raise_buffered_neighbors(std::span<const NodeID> neighbors) {
     for (const NodeID v : neighbors) {
       const NodeID slot = slot_of_[v];
       if (slot == kInvalidNodeID || (slot & kInBatch) != 0)
@@ -114,6 +124,7 @@ private:
     slot_vertex_[slot] = kInvalidNodeID;
     free_slots_.push_back(slot);
     slot_of_[u] = kInBatch | local;
+    raise_buffered_neighbors(batch_adjacency_[local]);
     if (batch_.size() == batch_capacity_)
       solve_batch();
   }
@@ -143,7 +154,8 @@ private:
     for (NodeID i = 0; i < model.batch_size; ++i)
       slot_of_[batch_[i]] = kInvalidNodeID;
     for (NodeID i = 0; i < model.batch_size; ++i) {
-      assign(batch_[i], part[i], batch_adjacency_[i]);
+      blocks_[batch_[i]] = part[i]; // its buffered neighbours counted it when it joined the batch
+      loads_.add(part[i], 1);
       batch_adjacency_[i].clear();
     }
     batch_.clear();

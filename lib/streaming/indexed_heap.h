@@ -1,5 +1,6 @@
 #pragma once
-// Max-heap over slots 0..capacity-1 with changeable keys (ties: the lower slot first).
+// Max-heap over slots 0..capacity-1 with changeable keys. Ties go to the slot pushed first, so
+// equal keys leave in arrival order (a stream's locality survives the buffer).
 #include <cstdint>
 #include <vector>
 
@@ -9,7 +10,7 @@ class IndexedMaxHeap {
 public:
   static constexpr std::uint32_t kAbsent = UINT32_MAX;
   explicit IndexedMaxHeap(std::uint32_t capacity)
-      : keys_(capacity, 0), position_(capacity, kAbsent) {}
+      : keys_(capacity, 0), stamps_(capacity, 0), position_(capacity, kAbsent) {}
 
   bool empty() const { return heap_.empty(); }
   std::uint32_t size() const { return static_cast<std::uint32_t>(heap_.size()); }
@@ -19,6 +20,7 @@ public:
 
   void push(std::uint32_t slot, double key) {
     keys_[slot] = key;
+    stamps_[slot] = next_stamp_++;
     position_[slot] = size();
     heap_.push_back(slot);
     sift_up(position_[slot]);
@@ -40,7 +42,7 @@ public:
 
 private:
   bool above(std::uint32_t a, std::uint32_t b) const {
-    return keys_[a] > keys_[b] || (keys_[a] == keys_[b] && a < b);
+    return keys_[a] > keys_[b] || (keys_[a] == keys_[b] && stamps_[a] < stamps_[b]);
   }
   void place(std::uint32_t i, std::uint32_t slot) {
     heap_[i] = slot;
@@ -86,6 +88,8 @@ private:
   }
 
   std::vector<double> keys_;
+  std::vector<std::uint64_t> stamps_; // push order of each slot
+  std::uint64_t next_stamp_ = 0;
   std::vector<std::uint32_t> position_;
   std::vector<std::uint32_t> heap_;
 };

@@ -11,6 +11,7 @@
 #include "core/random.h"
 #include "partition/multilevel/coarsening/coarsener.h"
 #include "partition/multilevel/initial/bisection.h"
+#include "partition/multilevel/initial/fixed_growing.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/refinement/fm_refiner.h"
 #include "partition/multilevel/refinement/lp_refiner.h"
@@ -36,15 +37,19 @@ void refine_level(PartitionedGraph& p, const BlockLimits& limits, const Multilev
 
 std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimits& limits,
                                           double epsilon, double fraction0,
-                                          const MultilevelContext& ctx, std::uint64_t seed) {
+                                          const MultilevelContext& ctx, std::uint64_t seed,
+                                          std::span<const BlockID> fixed) {
   const BlockID k = limits.k;
   const NodeID n = graph.num_nodes();
   if (k == 1 || n == 0)
     return std::vector<BlockID>(n, 0);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<CoarseLevel> levels = coarsen(graph, k, epsilon, ctx.coarsening, seed);
+  std::vector<CoarseLevel> levels = coarsen(graph, k, epsilon, ctx.coarsening, seed, fixed);
   const auto t1 = std::chrono::steady_clock::now();
   const CsrGraph& coarsest = levels.empty() ? graph : levels.back().graph;
+  auto fixed_of = [&](std::size_t level) {
+    return level == 0 ? fixed : std::span<const BlockID>(levels[level - 1].fixed);
+  };
 
   std::vector<BlockID> blocks;
   if (k == 2) {
@@ -55,11 +60,30 @@ std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimi
       final_max[c] = limits.max(0, c);
     blocks = recursive_bisection(coarsest, k, final_max, ctx, derive_seed(seed, 51));
   }
+  if (!fixed.empty()) {
+    // Two starts for the pins: the free partition renamed to agree with them, and blocks grown
+    // from them. The one with the lower cut after refinement on the coarsest graph wins.
+    const std::span<const BlockID> coarsest_fixed = fixed_of(levels.size());
+    align_to_fixed(coarsest, k, coarsest_fixed, blocks);
+    const std::uint64_t coarsest_seed = derive_seed(seed, 60, levels.size());
+    PartitionedGraph renamed(coarsest, k, std::move(blocks));
+    renamed.fix(coarsest_fixed);
+    refine_level(renamed, limits, ctx, coarsest_seed);
+    PartitionedGraph grown(coarsest, k, grow_from_fixed(coarsest, limits, coarsest_fixed));
+    grown.fix(coarsest_fixed);
+    refine_level(grown, limits, ctx, coarsest_seed);
+    const bool grown_wins =
+        (grown.balanced(limits) && !renamed.balanced(limits)) ||
+        (grown.balanced(limits) == renamed.balanced(limits) &&
+         edge_cut(coarsest, grown.blocks()) < edge_cut(coarsest, renamed.blocks()));
+    blocks = grown_wins ? grown.take_blocks() : renamed.take_blocks();
+  }
 
   const auto t2 = std::chrono::steady_clock::now();
   for (std::size_t level = levels.size() + 1; level-- > 0;) {
     const CsrGraph& current = level == 0 ? graph : levels[level - 1].graph;
     PartitionedGraph p(current, k, std::move(blocks));
+    p.fix(fixed_of(level));
     refine_level(p, limits, ctx, derive_seed(seed, 60, level));
     blocks = p.take_blocks();
     if (level == 0)
@@ -84,6 +108,38 @@ std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimi
                      k, n, levels.size(), ms(t0, t1), ms(t1, t2), ms(t2, t3));
   }
   return blocks;
+}
+
+void align_to_fixed(const CsrGraph& graph, BlockID k, std::span<const BlockID> fixed,
+                    std::vector<BlockID>& blocks) {
+  std::vector<NodeID> pinned;
+  for (NodeID u = 0; u < graph.num_nodes(); ++u)
+    if (fixed[u] != kInvalidBlockID)
+      pinned.push_back(u);
+  std::stable_sort(pinned.begin(), pinned.end(), [&](NodeID a, NodeID b) {
+    return graph.vertex_weight(a) > graph.vertex_weight(b);
+  });
+  std::vector<BlockID> rename(k, kInvalidBlockID);
+  std::vector<bool> used(k, false);
+  for (const NodeID u : pinned) {
+    if (rename[blocks[u]] == kInvalidBlockID && !used[fixed[u]]) {
+      rename[blocks[u]] = fixed[u];
+      used[fixed[u]] = true;
+    }
+  }
+  BlockID next = 0;
+  for (BlockID b = 0; b < k; ++b) {
+    if (rename[b] != kInvalidBlockID)
+      continue;
+    while (used[next])
+      ++next;
+    rename[b] = next;
+    used[next] = true;
+  }
+  for (BlockID& b : blocks)
+    b = rename[b];
+  for (const NodeID u : pinned)
+    blocks[u] = fixed[u];
 }
 
 std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,

@@ -13,9 +13,19 @@
 
 namespace gnnpart {
 
-Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptions& options) {
+Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptions& options,
+                                     std::span<const BlockID> fixed) {
   const NodeID n = graph.num_nodes();
   check_options(options, n);
+  if (!fixed.empty()) {
+    if (fixed.size() != n)
+      throw InvalidParameter(
+          fmt::format("multilevel: {} fixed entries for {} vertices", fixed.size(), n));
+    for (const BlockID b : fixed)
+      if (b != kInvalidBlockID && b >= options.k)
+        throw InvalidParameter(
+            fmt::format("multilevel: vertex fixed to block {} >= k = {}", b, options.k));
+  }
   if (options.objective != Objective::kCut && options.objective != Objective::kVolume)
     throw Unsupported(
         fmt::format("the multilevel graph partitioner optimizes cut or volume, not {}",
@@ -32,8 +42,9 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
 
   result.blocks = run_with_threads(options.threads, [&] {
     std::vector<BlockID> blocks =
-        ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx, options.seed);
+        ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx, options.seed, fixed);
     ml::PartitionedGraph p(graph, options.k, std::move(blocks));
+    p.fix(fixed);
     if (options.objective == Objective::kVolume) {
       const Weight gain =
           ml::volume_refine(p, limits, ctx.refinement.volume_passes, derive_seed(options.seed, 90));

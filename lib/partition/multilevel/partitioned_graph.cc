@@ -28,6 +28,8 @@ PartitionedGraph::PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector
 }
 
 bool PartitionedGraph::fits(NodeID u, BlockID to, const BlockLimits& limits) const {
+  if (is_fixed(u))
+    return false;
   for (int c = 0; c < ncon_; ++c) {
     const Weight w = graph_->vertex_weight(u, c);
     if (w > 0 && block_weight(to, c) + w > limits.max(to, c))
@@ -54,6 +56,8 @@ bool PartitionedGraph::try_move(NodeID u, BlockID to, const BlockLimits& limits)
   const BlockID from = blocks_[u];
   if (from == to)
     return true;
+  if (is_fixed(u))
+    return false;
   // Reserve the weight constraint by constraint; undo the reserved part on failure.
   int reserved = 0;
   bool ok = true;

@@ -37,14 +37,19 @@ public:
   }
   std::span<const Weight> block_weights() const { return block_weights_; }
 
-  // Would u fit into block `to` under the limits (all constraints)?
+  // Pins vertices to blocks: fixed[u] is u's block, or kInvalidBlockID when u may move (an
+  // empty span: all free). The span must outlive the object; fixed vertices never move.
+  void fix(std::span<const BlockID> fixed) { fixed_ = fixed; }
+  bool is_fixed(NodeID u) const { return !fixed_.empty() && fixed_[u] != kInvalidBlockID; }
+
+  // Would u fit into block `to` under the limits (all constraints)? Never for a fixed u.
   bool fits(NodeID u, BlockID to, const BlockLimits& limits) const;
   // Is any constraint of block b above its limit?
   bool overloaded(BlockID b, const BlockLimits& limits) const;
   bool balanced(const BlockLimits& limits) const;
 
-  // Moves u to `to` if every constraint of `to` stays within its limit; thread safe for
-  // distinct vertices. Returns whether the move happened.
+  // Moves u to `to` if u is free and every constraint of `to` stays within its limit; thread
+  // safe for distinct vertices. Returns whether the move happened.
   bool try_move(NodeID u, BlockID to, const BlockLimits& limits);
   // Moves u unconditionally (single-threaded use).
   void move(NodeID u, BlockID to);
@@ -55,6 +60,7 @@ private:
   int ncon_;
   std::vector<BlockID> blocks_;
   std::vector<Weight> block_weights_;
+  std::span<const BlockID> fixed_;
 };
 
 } // namespace gnnpart::ml

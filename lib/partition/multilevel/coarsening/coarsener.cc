@@ -10,7 +10,8 @@
 namespace gnnpart::ml {
 
 std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
-                                 const CoarseningContext& ctx, std::uint64_t seed) {
+                                 const CoarseningContext& ctx, std::uint64_t seed,
+                                 std::span<const BlockID> fixed) {
   std::vector<CoarseLevel> levels;
   const NodeID limit = ctx.contraction_limit * std::max<BlockID>(k, 2);
   const int ncon = graph.ncon();
@@ -21,6 +22,8 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
 
   for (int level = 0; level < ctx.max_levels; ++level) {
     const CsrGraph& current = levels.empty() ? graph : levels.back().graph;
+    const std::span<const BlockID> current_fixed =
+        levels.empty() ? fixed : std::span<const BlockID>(levels.back().fixed);
     const NodeID n = current.num_nodes();
     if (n <= limit)
       break;
@@ -32,12 +35,20 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
       max_weight[c] =
           std::max<Weight>(1, static_cast<Weight>(eps * static_cast<double>(totals[c]) / k_prime));
     std::vector<NodeID> clusters =
-        lp_clustering(current, max_weight, ctx, derive_seed(seed, 10, level));
+        lp_clustering(current, max_weight, ctx, derive_seed(seed, 10, level), current_fixed);
     Contraction contraction = contract_clustering(current, clusters);
     const NodeID nc = contraction.coarse.num_nodes();
     if (static_cast<double>(nc) > (1.0 - ctx.min_shrink) * n)
       break;
-    levels.push_back({std::move(contraction.coarse), std::move(contraction.mapping)});
+    std::vector<BlockID> coarse_fixed;
+    if (!current_fixed.empty()) {
+      coarse_fixed.assign(nc, kInvalidBlockID);
+      for (NodeID u = 0; u < n; ++u)
+        if (current_fixed[u] != kInvalidBlockID)
+          coarse_fixed[contraction.mapping[u]] = current_fixed[u];
+    }
+    levels.push_back(
+        {std::move(contraction.coarse), std::move(contraction.mapping), std::move(coarse_fixed)});
   }
   return levels;
 }

@@ -2,6 +2,7 @@
 // Builds the hierarchy: label-propagation clustering and contraction until the graph is small
 // enough for initial partitioning or stops shrinking.
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/graph.h"
@@ -12,10 +13,13 @@ namespace gnnpart::ml {
 struct CoarseLevel {
   CsrGraph graph;              // the coarse graph of this level
   std::vector<NodeID> mapping; // vertex of the next finer graph -> vertex of `graph`
+  std::vector<BlockID> fixed;  // block a vertex of `graph` is fixed to; empty when none are
 };
 
-// Levels from finest-but-one to coarsest; empty when the input is already small.
+// Levels from finest-but-one to coarsest; empty when the input is already small. A coarse
+// vertex is fixed to the block of the fixed vertex it contains (at most one, see lp_clustering).
 std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
-                                 const CoarseningContext& ctx, std::uint64_t seed);
+                                 const CoarseningContext& ctx, std::uint64_t seed,
+                                 std::span<const BlockID> fixed = {});
 
 } // namespace gnnpart::ml

@@ -100,8 +100,10 @@ private:
 } // namespace
 
 std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight> max_cluster_weight,
-                                  const CoarseningContext& ctx, std::uint64_t seed) {
+                                  const CoarseningContext& ctx, std::uint64_t seed,
+                                  std::span<const BlockID> fixed) {
   const NodeID n = graph.num_nodes();
+  auto is_fixed = [&](NodeID u) { return !fixed.empty() && fixed[u] != kInvalidBlockID; };
   Clustering clustering(graph, max_cluster_weight);
   tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([n] { return RatingMap<NodeID>(n); });
   std::vector<NodeID> target(n);
@@ -109,6 +111,8 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
 
   // Only vertices with a neighbour that moved in the previous round are visited again.
   std::vector<std::uint8_t> active(n, 1), next_active(n, 0);
+  for (NodeID u = 0; u < n && !fixed.empty(); ++u)
+    active[u] = is_fixed(u) ? 0 : 1;
   std::vector<NodeID> movers;
   for (int round = 0; round < ctx.lp_rounds; ++round) {
     const std::uint64_t round_seed = derive_seed(seed, 1, static_cast<std::uint64_t>(round));
@@ -134,7 +138,8 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, movers.size(), 256), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i)
           for (NodeID v : graph.neighbors(movers[i]))
-            std::atomic_ref<std::uint8_t>(next_active[v]).store(1, std::memory_order_relaxed);
+            if (!is_fixed(v))
+              std::atomic_ref<std::uint8_t>(next_active[v]).store(1, std::memory_order_relaxed);
       });
     }
     if (moved <= n / 200)
@@ -156,7 +161,7 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
       tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 256), [&](const auto& r) {
         auto& map = maps.local();
         for (NodeID u = r.begin(); u != r.end(); ++u) {
-          if (clustering.cluster(u) != u || clustering.size(u) != 1)
+          if (clustering.cluster(u) != u || clustering.size(u) != 1 || is_fixed(u))
             continue;
           favourite[u] = graph.degree(u) == 0
                              ? n
