@@ -1,11 +1,13 @@
 #pragma once
 // Buffered streaming vertex partitioning in the style of HeiStream / BuffCut: vertices of degree
 // above high_degree_factor x the average are placed at once by Fennel; the others wait in a
-// priority buffer ordered by the share of their neighbours already assigned; the top of a full
-// buffer moves into the current batch, and each full batch becomes a BatchModel (batch vertices
-// plus one fixed anchor per block) solved by solve_batch_locally. Further passes (--passes)
-// restream with Fennel starting from the buffered result. Blocks never exceed
-// max_block_weight(n, k, epsilon). Memory: 8 bytes per vertex plus the buffer and the batch.
+// priority buffer ordered by the share of their neighbours already assigned or in the batch being
+// built (ties: arrival order); the top of a full buffer moves into the batch, so batches grow
+// along the graph's structure, and each full batch becomes a BatchModel (batch vertices plus one
+// anchor per block) solved by the multilevel engine with the anchors as fixed vertices
+// (solve_batch_multilevel; solve_batch_locally as fallback or with BatchSolver::kLocal).
+// Further passes (--passes) restream with Fennel starting from the buffered result. Blocks never
+// exceed max_block_weight(n, k, epsilon). Memory: 8 bytes per vertex plus the buffer and the batch.
 #include <span>
 
 #include "core/partition.h"

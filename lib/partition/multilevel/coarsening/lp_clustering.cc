@@ -103,7 +103,8 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
                                   const CoarseningContext& ctx, std::uint64_t seed,
                                   std::span<const BlockID> fixed) {
   const NodeID n = graph.num_nodes();
-  auto is_fixed = [&](NodeID u) { return !fixed.empty() && fixed[u] != kInvalidBlockID; };
+  const bool has_fixed = !fixed.empty();
+  auto is_fixed = [&](NodeID u) { return has_fixed && fixed[u] != kInvalidBlockID; };
   Clustering clustering(graph, max_cluster_weight);
   tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([n] { return RatingMap<NodeID>(n); });
   std::vector<NodeID> target(n);
@@ -138,7 +139,7 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, movers.size(), 256), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i)
           for (NodeID v : graph.neighbors(movers[i]))
-            if (!is_fixed(v))
+            if (!has_fixed || fixed[v] == kInvalidBlockID)
               std::atomic_ref<std::uint8_t>(next_active[v]).store(1, std::memory_order_relaxed);
       });
     }
