@@ -19,7 +19,7 @@ struct CoarseningContext {
 };
 
 struct InitialContext {
-  int tries = 6;        // portfolio runs per bisection (greedy growing, BFS, random in turn)
+  int tries = 4;        // portfolio runs per bisection (greedy growing, BFS, random in turn)
   int fm_passes = 4;    // 2-way FM passes after each try
   int fm_max_bad = 100; // 2-way FM stops after this many moves without improvement
 };

@@ -174,12 +174,21 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
   for (int pass = 0; pass < passes; ++pass) {
     std::fill(locked.begin(), locked.end(), 0);
     std::priority_queue<Entry> heap[2];
+    // Only boundary and isolated vertices start in the queues (as in METIS); interior ones
+    // enter when a neighbour moves, or all at once when a side's queue runs dry while a side
+    // is overloaded (so a disconnected or one-sided start can still be balanced).
+    bool flooded[2] = {false, false};
     for (NodeID u = 0; u < n; ++u) {
       Weight gn = 0;
-      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
-        gn += side[g.edge_target(e)] != side[u] ? g.edge_weight(e) : -g.edge_weight(e);
+      bool boundary = g.degree(u) == 0;
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+        const bool other = side[g.edge_target(e)] != side[u];
+        gn += other ? g.edge_weight(e) : -g.edge_weight(e);
+        boundary = boundary || other;
+      }
       gain[u] = gn;
-      heap[side[u]].emplace(gn, rng(), u);
+      if (boundary)
+        heap[side[u]].emplace(gn, rng(), u);
     }
     const Weight start_cut = cut;
     const Weight start_over = overload(sw, limits);
@@ -189,13 +198,20 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
     int bad = 0;
 
     auto top_valid = [&](BlockID s) -> NodeID {
-      while (!heap[s].empty()) {
-        auto [gn, st, u] = heap[s].top();
-        if (!locked[u] && side[u] == s && gn == gain[u])
-          return u;
-        heap[s].pop();
+      for (;;) {
+        while (!heap[s].empty()) {
+          auto [gn, st, u] = heap[s].top();
+          if (!locked[u] && side[u] == s && gn == gain[u])
+            return u;
+          heap[s].pop();
+        }
+        if (flooded[s] || overload(sw, limits) == 0)
+          return kInvalidNodeID;
+        flooded[s] = true;
+        for (NodeID u = 0; u < n; ++u)
+          if (!locked[u] && side[u] == s)
+            heap[s].emplace(gain[u], rng(), u);
       }
-      return kInvalidNodeID;
     };
 
     while (bad < max_bad_moves) {
