@@ -29,7 +29,7 @@ struct RefinementContext {
   int batches_per_round = 8;
   bool fm = true;
   int fm_passes = 2;
-  int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
+  int fm_max_bad = 5;          // a localized search stops after this many non-improving moves
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
