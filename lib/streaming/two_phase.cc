@@ -4,6 +4,7 @@
 
 #include <fmt/core.h>
 
+#include "core/errors.h"
 #include "streaming/edge_assignment.h"
 #include "streaming/edge_pass.h"
 #include "streaming/progress.h"
@@ -13,6 +14,15 @@ namespace gnnpart::streaming {
 namespace {
 
 constexpr std::uint64_t kMapped = std::uint64_t{1} << 63;
+// Top bit of a vertex's preferred block: the vertex may take part in pre-partitioning.
+constexpr BlockID kEligible = BlockID{1} << 31;
+// A vertex joins pre-partitioning when at least this share of its edges lead into its own
+// preferred block: for hubs and loosely clustered vertices (few internal edges) fixing the
+// block early costs replicas that the scoring phase avoids (wiki-vote, polblogs at k >= 32).
+constexpr double kMinInternalShare = 0.35;
+// Score bonus of the preferred block of each endpoint in the scoring phase: 2PS's cluster
+// knowledge for edges not pre-partitioned, below the HDRF replication term of one replica.
+constexpr double kClusterBonus = 0.5;
 
 // Streaming clustering (Hollocou et al. 2017, as used by 2PS-L): for each edge whose two
 // clusters are both below the volume cap, the endpoint in the smaller-volume cluster joins
@@ -61,11 +71,39 @@ void map_clusters(std::vector<std::uint64_t>& volume, BlockID k) {
   }
 }
 
+// Sets kEligible on preferred[u] when at least kMinInternalShare of u's edges have both ends
+// preferring the same block. One pass; a transient n-entry counter.
+void mark_eligible(EdgeStream& stream, const std::vector<NodeID>& degree,
+                   std::vector<BlockID>& preferred, ProgressMeter* progress) {
+  std::vector<NodeID> internal(preferred.size(), 0);
+  for_each_edge_batch(stream, progress, "2ps cluster share", [&](const EdgeBatch& batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const NodeID u = batch.sources[i], v = batch.targets[i];
+      if (preferred[u] != preferred[v])
+        continue;
+      ++internal[u];
+      if (u != v)
+        ++internal[v];
+    }
+  });
+  for (std::size_t u = 0; u < preferred.size(); ++u) {
+    if (static_cast<double>(internal[u]) >= kMinInternalShare * degree[u])
+      preferred[u] |= kEligible;
+  }
+}
+
+// Pre-partitioning applies to (u, v) when both ends are eligible and prefer the same block.
+BlockID shared_block(BlockID pu, BlockID pv) {
+  return (pu & pv & kEligible) != 0 && pu == pv ? pu & ~kEligible : kInvalidBlockID;
+}
+
 } // namespace
 
 EdgePartitionMetrics run_two_phase(EdgeStream& stream, const StreamOptions& options,
                                    const EdgeBlockSink& sink, ProgressMeter* progress) {
   const BlockID k = options.k;
+  if (k >= kEligible)
+    throw InvalidParameter("2ps: k must be below 2^31");
   const std::vector<NodeID> degree = count_degrees(stream, progress);
   const NodeID n = stream.num_nodes();
   const EdgeID m = stream.num_edges();
@@ -87,40 +125,69 @@ EdgePartitionMetrics run_two_phase(EdgeStream& stream, const StreamOptions& opti
   for (NodeID u = 0; u < n; ++u)
     cluster[u] = static_cast<BlockID>(volume[cluster[u]] & ~kMapped);
   std::vector<std::uint64_t>().swap(volume);
-  const std::vector<BlockID>& preferred = cluster;
+  std::vector<BlockID>& preferred = cluster;
+  mark_eligible(stream, degree, preferred, progress);
 
+  // Pre-partitioning: every edge that shared_block() places goes there while the block has
+  // room. The stream order is the same in every pass, so the edges placed into block b are
+  // exactly the first pre[b] such edges of b, which the scoring pass replays.
   EdgeAssignment state(n, k, m, options.epsilon);
+  std::vector<Weight> pre(k, 0);
+  for_each_edge_batch(stream, progress, "2ps pre-partition", [&](const EdgeBatch& batch) {
+    for (std::size_t i = 0; i < batch.size(); ++i) {
+      const NodeID u = batch.sources[i], v = batch.targets[i];
+      const BlockID b = shared_block(preferred[u], preferred[v]);
+      if (b != kInvalidBlockID && state.has_room(b)) {
+        state.assign(u, v, b);
+        ++pre[b];
+      }
+    }
+  });
+
+  // Scoring: the other edges go to the best block holding u or v or preferred by either
+  // (HDRF replication term on full degrees + kClusterBonus per endpoint preferring the block
+  // + balance), or to the lightest block when no candidate beats it. The balance term measures
+  // the room left below the hard cap, so the uneven loads left by pre-partitioning do not
+  // outweigh the replicas.
+  std::vector<Weight> replayed(k, 0);
   std::vector<BlockID> blocks;
+  const double cap = static_cast<double>(state.cap());
   const std::uint64_t done =
       for_each_edge_batch(stream, progress, "2ps assign", [&](const EdgeBatch& batch) {
         blocks.resize(batch.size());
         for (std::size_t i = 0; i < batch.size(); ++i) {
           const NodeID u = batch.sources[i], v = batch.targets[i];
-          const BlockID pu = preferred[u], pv = preferred[v];
-          BlockID best = kInvalidBlockID;
-          if (pu == pv) {
-            if (state.has_room(pu))
-              best = pu;
-          } else {
-            const double du = degree[u], dv = degree[v];
-            const double max_size = static_cast<double>(state.max_load());
-            const double min_size = static_cast<double>(state.loads().min_weight());
-            double best_score = 0;
-            for (const BlockID b : {pu, pv}) {
-              if (!state.has_room(b))
-                continue;
-              const double s = hdrf_replication(state.replicas().contains(u, b),
-                                                state.replicas().contains(v, b), du, dv) +
-                               hdrf_balance(static_cast<double>(state.loads()[b]), max_size,
-                                            min_size, options.hdrf_lambda);
-              if (best == kInvalidBlockID || s > best_score) {
-                best = b;
-                best_score = s;
-              }
-            }
+          const BlockID shared = shared_block(preferred[u], preferred[v]);
+          if (shared != kInvalidBlockID && replayed[shared] < pre[shared]) {
+            ++replayed[shared];
+            blocks[i] = shared;
+            continue;
           }
-          if (best == kInvalidBlockID)
-            best = state.loads().lightest();
+          const BlockID pu = preferred[u] & ~kEligible, pv = preferred[v] & ~kEligible;
+          const double du = degree[u], dv = degree[v];
+          const double min_size = static_cast<double>(state.loads().min_weight());
+          auto balance = [&](BlockID b) {
+            return hdrf_balance(static_cast<double>(state.loads()[b]), cap, min_size,
+                                options.hdrf_lambda);
+          };
+          BlockID best = state.loads().lightest();
+          double best_score = balance(best);
+          auto consider = [&](BlockID b) {
+            if (!state.has_room(b))
+              return;
+            const double s = hdrf_replication(state.replicas().contains(u, b),
+                                              state.replicas().contains(v, b), du, dv) +
+                             kClusterBonus * ((b == pu ? 1.0 : 0.0) + (b == pv ? 1.0 : 0.0)) +
+                             balance(b);
+            if (s > best_score || (s == best_score && state.loads()[b] < state.loads()[best])) {
+              best = b;
+              best_score = s;
+            }
+          };
+          state.replicas().for_each_union(u, v, consider);
+          consider(pu);
+          if (pv != pu)
+            consider(pv);
           state.assign(u, v, best);
           blocks[i] = best;
         }
