@@ -38,10 +38,7 @@ TEST(EdgePartitioners, EveryEdgeAssignedAndMetricsMatchBruteForce) {
   gen.m = 12000;
   gen.seed = 5;
   gen.shuffle = true;
-  const GeneratedGraph graph = generate_rmat(gen);
-  Edges edges;
-  for (std::size_t i = 0; i < graph.edges.size(); ++i)
-    edges.push_back({graph.u(i), graph.v(i)});
+  Edges edges = edges_of(generate_rmat(gen));
   edges.push_back({7, 7}); // a self loop still gets a block
   const std::string path = temp_path("g.edges");
   write_text(path, edge_list_text(gen.n + 3, edges));
@@ -113,13 +110,9 @@ TEST(EdgePartitioners, HdrfAndTwoPhaseBeatHashingOnLocalGraph) {
   gen.m = 40000;
   gen.seed = 9;
   gen.shuffle = true;
-  const GeneratedGraph graph = generate_geometric(gen);
-  Edges edges;
-  for (std::size_t i = 0; i < graph.edges.size(); ++i)
-    edges.push_back({graph.u(i), graph.v(i)});
+  const Edges edges = edges_of(generate_geometric(gen));
   const std::string path = temp_path("g.edges");
-  write_text(path,
-             "# edges: " + std::to_string(edges.size()) + "\n" + edge_list_text(gen.n, edges));
+  write_edge_list(path, gen.n, edges);
   StreamOptions options;
   options.k = 16;
   options.algorithm = StreamAlgorithm::kDbh;

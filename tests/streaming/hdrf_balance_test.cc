@@ -43,5 +43,5 @@ TEST(HdrfBalance, TextEdgeListsStayWithinTheEdgeBound) {
   }
 }
 
-}  // namespace
-}  // namespace gnnpart::streaming
+} // namespace
+} // namespace gnnpart::streaming

@@ -12,6 +12,7 @@
 
 #include "core/random.h"
 #include "core/types.h"
+#include "streaming/generator.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming::testing {
@@ -34,6 +35,19 @@ inline std::string edge_list_text(NodeID n, const Edges& edges) {
   for (const auto& [u, v] : edges)
     text += std::to_string(u) + " " + std::to_string(v) + "\n";
   return text;
+}
+
+// The edges of a generated graph, in stream order.
+inline Edges edges_of(const GeneratedGraph& graph) {
+  Edges edges;
+  for (std::size_t i = 0; i < graph.edges.size(); ++i)
+    edges.push_back({graph.u(i), graph.v(i)});
+  return edges;
+}
+
+// An edge list file with "# edges:" and "# vertices:" headers.
+inline void write_edge_list(const std::string& path, NodeID n, const Edges& edges) {
+  write_text(path, "# edges: " + std::to_string(edges.size()) + "\n" + edge_list_text(n, edges));
 }
 
 // Random graph with planted blocks: vertex u belongs to group label[u] (random labels, so the

@@ -57,12 +57,9 @@ void check_not_worse_than_hdrf(GeneratorKind kind, NodeID n, EdgeID m) {
   gen.m = m;
   gen.seed = 3;
   gen.shuffle = true;
-  const GeneratedGraph graph = generate_graph(gen);
-  Edges edges;
-  for (std::size_t i = 0; i < graph.edges.size(); ++i)
-    edges.push_back({graph.u(i), graph.v(i)});
+  const Edges edges = edges_of(generate_graph(gen));
   const std::string path = temp_path("g.edges");
-  write_text(path, "# edges: " + std::to_string(edges.size()) + "\n" + edge_list_text(n, edges));
+  write_edge_list(path, n, edges);
   for (const BlockID k : {8u, 32u}) {
     SCOPED_TRACE("k=" + std::to_string(k));
     const EdgeRun hdrf = run(path, StreamAlgorithm::kHdrf, k);
@@ -108,8 +105,7 @@ TEST(TwoPhaseQuality, PlantedCommunitiesWithHubsBeatHdrf) {
     }
   }
   const std::string path = temp_path("g.edges");
-  write_text(path,
-             "# edges: " + std::to_string(g.edges.size()) + "\n" + edge_list_text(g.n, g.edges));
+  write_edge_list(path, g.n, g.edges);
   const BlockID k = 16;
   const EdgeRun hdrf = run(path, StreamAlgorithm::kHdrf, k);
   const EdgeRun two_phase = run(path, StreamAlgorithm::kTwoPhase, k);
