@@ -1,5 +1,6 @@
 #include "streaming/buffered_partitioner.h"
 
+#include <algorithm>
 #include <chrono>
 #include <string>
 
@@ -29,6 +30,7 @@ public:
                                       : fennel_alpha(n, static_cast<double>(m), options.k, 1.5);
     const double average = n > 0 ? 2.0 * static_cast<double>(m) / n : 0.0;
     high_degree_ = options.high_degree_factor * average;
+    kept_capacity_ = static_cast<std::size_t>(std::max(16.0, 4.0 * average));
     slots_.resize(buffer_capacity_);
     slot_vertex_.assign(buffer_capacity_, kInvalidNodeID);
     for (std::uint32_t s = buffer_capacity_; s > 0; --s)
@@ -120,13 +122,22 @@ private:
     const NodeID local = static_cast<NodeID>(batch_.size());
     batch_.push_back(u);
     std::swap(batch_adjacency_[local], slots_[slot]);
-    slots_[slot].clear();
+    release(slots_[slot]);
     slot_vertex_[slot] = kInvalidNodeID;
     free_slots_.push_back(slot);
     slot_of_[u] = kInBatch | local;
     raise_buffered_neighbors(batch_adjacency_[local]);
     if (batch_.size() == batch_capacity_)
       solve_batch();
+  }
+
+  // Empties a neighbour list; one that grew far beyond the average degree gives its memory back,
+  // so the buffer's footprint follows the average degree rather than the largest one seen.
+  void release(std::vector<NodeID>& list) const {
+    if (list.capacity() > kept_capacity_)
+      std::vector<NodeID>().swap(list);
+    else
+      list.clear();
   }
 
   void solve_batch() {
@@ -156,7 +167,7 @@ private:
     for (NodeID i = 0; i < model.batch_size; ++i) {
       blocks_[batch_[i]] = part[i]; // its buffered neighbours counted it when it joined the batch
       loads_.add(part[i], 1);
-      batch_adjacency_[i].clear();
+      release(batch_adjacency_[i]);
     }
     batch_.clear();
   }
@@ -179,6 +190,7 @@ private:
   std::vector<BlockID> touched_;
   double alpha_ = 0;
   double high_degree_ = 0;
+  std::size_t kept_capacity_ = 16;
   std::uint64_t batches_ = 0;
   std::uint64_t fallbacks_ = 0;
 
