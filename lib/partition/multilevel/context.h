@@ -19,7 +19,8 @@ struct CoarseningContext {
 };
 
 struct InitialContext {
-  int tries = 4;        // portfolio runs per bisection (greedy growing, BFS, random in turn)
+  int tries = 6;        // portfolio runs per bisection (greedy growing, BFS, random in turn)
+  int deep_tries = 3;   // the same below the top two levels of recursive bisection
   int fm_passes = 4;    // 2-way FM passes after each try
   int fm_max_bad = 100; // 2-way FM stops after this many moves without improvement
 };
@@ -29,7 +30,7 @@ struct RefinementContext {
   int batches_per_round = 8;
   bool fm = true;
   int fm_passes = 2;
-  int fm_max_bad = 5;          // a localized search stops after this many non-improving moves
+  int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)

@@ -174,8 +174,13 @@ std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
       limits.max_weight[static_cast<std::size_t>(s) * ncon + c] = bound;
     }
   }
+  // The top two levels shape every block; below them the subproblems are many (k - 1
+  // bisections in all) and each covers few blocks, so they get fewer initial tries.
+  MultilevelContext level_ctx = ctx;
+  if (4 * static_cast<std::uint64_t>(k) <= ctx.k)
+    level_ctx.initial.tries = std::min(ctx.initial.tries, ctx.initial.deep_tries);
   std::vector<BlockID> sides = multilevel_partition(
-      graph, limits, min_eps, static_cast<double>(k0) / k, ctx, derive_seed(seed, 70));
+      graph, limits, min_eps, static_cast<double>(k0) / k, level_ctx, derive_seed(seed, 70));
   if (k == 2)
     return sides;
 
