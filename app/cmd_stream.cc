@@ -13,12 +13,12 @@
 
 #include "command.h"
 #include "core/errors.h"
-#include "streaming/temp_file.h"
 #include "streaming/buffered_partitioner.h"
 #include "streaming/edge_partitioner.h"
 #include "streaming/progress.h"
 #include "streaming/stream_metrics.h"
 #include "streaming/stream_source.h"
+#include "streaming/temp_file.h"
 #include "streaming/training_weights.h"
 #include "streaming/vertex_partitioner.h"
 #include "support.h"
@@ -36,6 +36,7 @@ struct StreamArgs {
   std::string keep_adjacency;
   std::uint64_t memory_mb = 256;
   bool one_based = false;
+  bool sorted = false;
   bool json = false;
   bool no_metrics = false;
   streaming::StreamOptions options;
@@ -52,6 +53,7 @@ int run_vertex(const StreamArgs& args, const GlobalFlags& global, streaming::Pro
   VertexStreamOptions open_options;
   open_options.format = parse_stream_format(args.format);
   open_options.one_based = args.one_based;
+  open_options.sorted_input = args.sorted;
   open_options.sort.memory_bytes = args.memory_mb << 20;
   open_options.sort.temp_dir = args.temp_dir;
   open_options.keep_adjacency_path = args.keep_adjacency;
@@ -232,7 +234,8 @@ CommandRunner setup_stream(CLI::App& parent, const GlobalFlags& global) {
       "  gnnpart stream big.edges -k 32 --algo hdrf -o big.epart.32\n"
       "  gnnpart stream cora.edges.gz -k 8 --train cora.train.gz --batch-size 64\n"
       "Inputs: edge lists (text/gzip, any order; sorted externally under --memory-limit for the\n"
-      "vertex partitioners), METIS files, binary edge or adjacency streams (gnnpart generate).");
+      "vertex partitioners unless --sorted says they are sorted by source with both directions),\n"
+      "METIS files, binary edge or adjacency streams (gnnpart generate).");
   cmd->add_option("FILE", args->input, "input graph")->required()->check(CLI::ExistingFile);
   cmd->add_option("-k,--blocks", args->options.k, "number of blocks")->required();
   cmd->add_option("--algo", args->algorithm, "ldg, fennel, buffered, hdrf, dbh, 2ps")
@@ -271,6 +274,9 @@ CommandRunner setup_stream(CLI::App& parent, const GlobalFlags& global) {
   cmd->add_option("--format", args->format, "auto, edgelist, metis, binary")
       ->check(CLI::IsMember({"auto", "edgelist", "metis", "binary"}));
   cmd->add_flag("--one-based", args->one_based, "edge list ids start at 1");
+  cmd->add_flag("--sorted", args->sorted,
+                "vertex partitioners: the text edge list is sorted by source and lists both "
+                "directions of every edge; stream it as it is instead of sorting it");
   cmd->add_option("-o,--output", args->output,
                   "output (default FILE.part.K, edge partitions FILE.epart.K)");
   cmd->add_flag("--json", args->json, "print one JSON object");

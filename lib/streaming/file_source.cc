@@ -161,32 +161,23 @@ bool LineReader::refill() {
   return got > 0;
 }
 
-bool LineReader::next(std::string_view& line) {
+bool LineReader::next_slow(std::string_view& line) {
   for (;;) {
-    const char* start = buffer_.data() + begin_;
-    const void* newline = std::memchr(start, '\n', end_ - begin_);
-    if (newline != nullptr) {
-      const char* stop = static_cast<const char*>(newline);
-      std::size_t length = static_cast<std::size_t>(stop - start);
-      begin_ += length + 1;
-      if (length > 0 && start[length - 1] == '\r')
-        --length;
-      line = std::string_view(start, length);
-      ++line_number_;
-      return true;
+    if (refill()) {
+      if (next_in_buffer(line))
+        return true;
+      continue;
     }
-    if (!refill()) {
-      if (begin_ == end_)
-        return false;
-      std::size_t length = end_ - begin_;
-      const char* last = buffer_.data() + begin_;
-      begin_ = end_;
-      if (length > 0 && last[length - 1] == '\r')
-        --length;
-      line = std::string_view(last, length);
-      ++line_number_;
-      return true;
-    }
+    if (begin_ == end_)
+      return false;
+    std::size_t length = end_ - begin_;
+    const char* last = buffer_.data() + begin_;
+    begin_ = end_;
+    if (length > 0 && last[length - 1] == '\r')
+      --length;
+    line = std::string_view(last, length);
+    ++line_number_;
+    return true;
   }
 }
 

@@ -3,7 +3,9 @@
 // bytes). The stream readers parse out of the chunks; only one chunk is in memory at a time.
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
+#include <string_view>
 
 namespace gnnpart::streaming {
 
@@ -49,12 +51,27 @@ class LineReader {
 public:
   explicit LineReader(FileSource& source, std::size_t chunk_bytes = 1 << 20);
   // Points line at the next line; false at the end of the input. Valid until the next call.
-  bool next(std::string_view& line);
+  bool next(std::string_view& line) { return next_in_buffer(line) || next_slow(line); }
   std::uint64_t line_number() const { return line_number_; }
   void rewind();
   FileSource& source() { return source_; }
 
 private:
+  // The next complete line of the buffer (inline: called once per line of the input).
+  bool next_in_buffer(std::string_view& line) {
+    const char* start = buffer_.data() + begin_;
+    const void* newline = std::memchr(start, '\n', end_ - begin_);
+    if (newline == nullptr)
+      return false;
+    std::size_t length = static_cast<std::size_t>(static_cast<const char*>(newline) - start);
+    begin_ += length + 1;
+    if (length > 0 && start[length - 1] == '\r')
+      --length;
+    line = std::string_view(start, length);
+    ++line_number_;
+    return true;
+  }
+  bool next_slow(std::string_view& line); // refills the buffer; the last line may lack '\n'
   bool refill();
 
   FileSource& source_;

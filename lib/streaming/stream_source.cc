@@ -55,6 +55,10 @@ OpenedVertexStream open_vertex_stream(const std::string& path, const VertexStrea
     opened.stream = open_binary_adjacency_stream(path);
     return opened;
   }
+  if (options.sorted_input && format == StreamFormat::kEdgeList) {
+    opened.stream = open_sorted_edge_list_stream(path, options.one_based);
+    return opened;
+  }
   auto edges = open_edge_stream(path, format, options.one_based);
   opened.sorted = true;
   if (!options.keep_adjacency_path.empty()) {

@@ -15,6 +15,7 @@ namespace gnnpart::streaming {
 struct VertexStreamOptions {
   StreamFormat format = StreamFormat::kAuto;
   bool one_based = false;
+  bool sorted_input = false; // a text edge list sorted by source with both directions: no sort
   ExternalSortOptions sort;
   std::string keep_adjacency_path; // non-empty: the sorted stream is written here and kept
   ProgressMeter* progress = nullptr;

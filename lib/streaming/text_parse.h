@@ -22,11 +22,12 @@ inline bool parse_unsigned(std::string_view line, std::size_t& pos, std::uint64_
     return false;
   std::uint64_t result = 0;
   const std::size_t start = pos;
+  // Up to 19 digits cannot overflow 64 bits; only a 20th needs the check.
   while (pos < line.size()) {
     const unsigned digit = static_cast<unsigned>(line[pos]) - '0';
     if (digit > 9)
       break;
-    if (result > (UINT64_MAX - digit) / 10)
+    if (pos - start >= 19 && result > (UINT64_MAX - digit) / 10)
       return false;
     result = result * 10 + digit;
     ++pos;

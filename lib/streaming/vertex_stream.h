@@ -2,8 +2,9 @@
 // Vertex-ordered adjacency streams: vertex 0, 1, ..., n-1 each with its full neighbour list,
 // batch by batch, with an explicit pass lifecycle (begin_pass / next_batch / end_pass) so that
 // restreaming is simply another pass. Sources: the binary adjacency stream and METIS files
-// (weights are skipped, self loops dropped). Edge lists are first sorted into a temporary
-// binary adjacency stream (see open_vertex_stream in stream_source.h).
+// (weights are skipped, self loops dropped), and text edge lists already sorted by source with
+// both directions of every edge. Other edge lists are first sorted into a temporary binary
+// adjacency stream (see open_vertex_stream in stream_source.h).
 #include <cstdint>
 #include <memory>
 #include <span>
@@ -59,5 +60,12 @@ std::unique_ptr<VertexStream> open_binary_adjacency_stream(const std::string& pa
 // METIS graph file, plain or gzip. Throws InputError "FILE:LINE: ..." on malformed lines.
 std::unique_ptr<VertexStream> open_metis_stream(const std::string& path,
                                                 std::size_t batch_entries = 1 << 16);
+
+// Text edge list (plain or gzip) sorted by source that lists both directions of every edge, read
+// as it stands. A counting pass first finds n (the largest id + 1, or a larger "# vertices: N")
+// and checks the order and that each vertex is as often a source as a target; InputError
+// "FILE:LINE: ..." otherwise. Self loops are dropped; duplicate lines stay duplicate neighbours.
+std::unique_ptr<VertexStream> open_sorted_edge_list_stream(const std::string& path, bool one_based,
+                                                           std::size_t batch_entries = 1 << 16);
 
 } // namespace gnnpart::streaming

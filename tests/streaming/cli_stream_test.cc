@@ -109,5 +109,38 @@ TEST(CliStream, BadInputFailsWithFileLineAndNoOutput) {
   EXPECT_NE(r.status, 0);
 }
 
+TEST(CliStream, SortedEdgeListStreamsWithoutSorting) {
+  // The same graph as a SNAP-style list (each edge once) and as a list sorted by source with
+  // both directions: --sorted reads the second as it is and gets the same partition.
+  const auto adjacency = reference_adjacency(400, random_edges(400, 1500, 8));
+  Edges once;
+  std::string sorted = "# vertices: 400\n";
+  for (NodeID u = 0; u < adjacency.size(); ++u)
+    for (const NodeID v : adjacency[u]) {
+      sorted += std::to_string(u) + " " + std::to_string(v) + "\n";
+      if (u < v)
+        once.push_back({u, v});
+    }
+  const std::string snap = temp_path("once.edges");
+  const std::string both = temp_path("both.edges");
+  write_text(snap, edge_list_text(400, once));
+  write_text(both, sorted);
+  const std::string out_sorted = temp_path("sorted.part");
+  const std::string out_direct = temp_path("direct.part");
+  CliRun a = run_cli("stream " + snap + " -k 4 --algo fennel -o " + out_sorted);
+  ASSERT_EQ(a.status, 0) << a.err;
+  CliRun b = run_cli("stream " + both + " -k 4 --algo fennel --sorted --json -o " + out_direct);
+  ASSERT_EQ(b.status, 0) << b.err;
+  EXPECT_NE(b.out.find("\"sort_seconds\": 0.0"), std::string::npos) << b.out;
+  EXPECT_EQ(lines_of(out_sorted), lines_of(out_direct));
+
+  // An unsorted file under --sorted fails on its line, without output.
+  const std::string out_bad = temp_path("bad.part");
+  CliRun c = run_cli("stream " + snap + " -k 4 --algo fennel --sorted -o " + out_bad);
+  EXPECT_NE(c.status, 0);
+  EXPECT_NE(c.err.find("not"), std::string::npos) << c.err;
+  EXPECT_FALSE(std::filesystem::exists(out_bad));
+}
+
 } // namespace
 } // namespace gnnpart::streaming

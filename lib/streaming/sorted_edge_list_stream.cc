@@ -1,0 +1,140 @@
+// A text edge list already sorted by source and holding both directions of every edge ("u v" for
+// each neighbour v of u, u non-decreasing) is a vertex stream as it stands: no sort needed.
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "core/errors.h"
+#include "streaming/text_parse.h"
+#include "streaming/vertex_stream.h"
+
+namespace gnnpart::streaming {
+namespace {
+
+class SortedEdgeListStream final : public VertexStream {
+public:
+  SortedEdgeListStream(const std::string& path, bool one_based, std::size_t batch_entries)
+      : source_(path), lines_(source_), one_based_(one_based), batch_entries_(batch_entries) {
+    path_ = path;
+    count_and_check();
+  }
+
+  void begin_pass() override {
+    lines_.rewind();
+    next_vertex_ = 0;
+    entries_done_ = 0;
+    has_pending_ = read_edge(pending_u_, pending_v_);
+  }
+
+  bool next_batch(VertexBatch& batch) override {
+    batch.clear();
+    batch.first = next_vertex_;
+    while (next_vertex_ < num_nodes_ && batch.adjacency.size() < batch_entries_) {
+      while (has_pending_ && pending_u_ == next_vertex_) {
+        if (pending_v_ != pending_u_) { // self loops are dropped, as everywhere
+          batch.adjacency.push_back(pending_v_);
+          ++entries_done_;
+        }
+        has_pending_ = read_edge(pending_u_, pending_v_);
+      }
+      batch.offsets.push_back(batch.adjacency.size());
+      ++next_vertex_;
+    }
+    return batch.size() > 0;
+  }
+
+  void end_pass() override {}
+
+private:
+  // Next edge line as (u, v) with ids shifted to 0-based; false at the end. Comments (# or %)
+  // and blank lines are skipped; a "# vertices: N" comment is remembered.
+  bool read_edge(NodeID& u, NodeID& v) {
+    std::string_view line;
+    while (lines_.next(line)) {
+      if (line.empty() || line[0] == '#' || line[0] == '%') {
+        std::uint64_t value = 0;
+        if (!line.empty() && comment_value(line, "vertices", value))
+          header_vertices_ = value;
+        continue;
+      }
+      if (at_end(line, 0))
+        continue;
+      std::size_t pos = 0;
+      std::uint64_t a = 0, b = 0;
+      if (!parse_unsigned(line, pos, a) || !parse_unsigned(line, pos, b))
+        throw InputError(path_, lines_.line_number(), "expected 'u v [weight]'");
+      const std::uint64_t shift = one_based_ ? 1 : 0;
+      if (a < shift || b < shift)
+        throw InputError(path_, lines_.line_number(), "vertex id 0 in a --one-based edge list");
+      a -= shift;
+      b -= shift;
+      if (a > kMaxNodeID || b > kMaxNodeID)
+        throw InputError(path_, lines_.line_number(),
+                         std::string("vertex id too large; ") + kWideIdHint);
+      u = static_cast<NodeID>(a);
+      v = static_cast<NodeID>(b);
+      return true;
+    }
+    return false;
+  }
+
+  // One pass before the first: n, the number of entries, sortedness by source, and that every
+  // vertex appears as often as a source as it does as a target (what symmetry implies; a pass
+  // cannot afford to check more).
+  void count_and_check() {
+    std::vector<EdgeID> balance; // out-entries minus in-entries, grown as ids appear
+    auto grow = [&](NodeID id) {
+      if (id >= balance.size())
+        balance.resize(static_cast<std::size_t>(id) + 1, 0);
+    };
+    NodeID u = 0, v = 0;
+    NodeID previous = 0;
+    bool first = true;
+    EdgeID entries = 0;
+    while (read_edge(u, v)) {
+      if (!first && u < previous)
+        throw InputError(path_, lines_.line_number(),
+                         "not sorted by source (" + std::to_string(u) + " after " +
+                             std::to_string(previous) + "); drop --sorted to sort it first");
+      first = false;
+      previous = u;
+      grow(std::max(u, v));
+      if (u == v)
+        continue;
+      ++balance[u];
+      --balance[v];
+      ++entries;
+    }
+    for (NodeID id = 0; id < balance.size(); ++id)
+      if (balance[id] != 0)
+        throw InputError(path_, lines_.line_number(),
+                         "not symmetric: vertex " + std::to_string(id) +
+                             " is a source and a target a different number of times (--sorted "
+                             "needs both directions of every edge)");
+    const std::uint64_t n = std::max<std::uint64_t>(header_vertices_, balance.size());
+    if (n > static_cast<std::uint64_t>(kMaxNodeID) + 1)
+      throw InputError(path_, lines_.line_number(),
+                       std::string("too many vertices; ") + kWideIdHint);
+    num_nodes_ = static_cast<NodeID>(n);
+    num_entries_ = entries;
+  }
+
+  FileSource source_;
+  LineReader lines_;
+  bool one_based_;
+  std::size_t batch_entries_;
+  std::uint64_t header_vertices_ = 0;
+  NodeID next_vertex_ = 0;
+  bool has_pending_ = false;
+  NodeID pending_u_ = 0;
+  NodeID pending_v_ = 0;
+};
+
+} // namespace
+
+std::unique_ptr<VertexStream> open_sorted_edge_list_stream(const std::string& path, bool one_based,
+                                                           std::size_t batch_entries) {
+  return std::make_unique<SortedEdgeListStream>(path, one_based, batch_entries);
+}
+
+} // namespace gnnpart::streaming
