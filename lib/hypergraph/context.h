@@ -18,13 +18,16 @@ struct CoarseningContext {
 };
 
 struct InitialContext {
-  int runs_per_algorithm = 8; // flat bisection portfolio: tries of each algorithm
+  int runs_per_algorithm = 8;      // flat bisection portfolio: tries of each algorithm
+  int deep_runs_per_algorithm = 2; // the same, for bisections at recursion depth >= full_runs_depth
+  int full_runs_depth = 2;
   int fm_rounds = 3;
+  double fm_max_bad_fraction = 0.25; // 2-way FM stops after this fraction of n moves without gain
 };
 
 struct RefinementContext {
-  int vcycles = 1; // V-cycles after the first multilevel run (top level only)
-  int lp_rounds = 5;
+  int vcycles = 0; // V-cycles after the first multilevel run (top level only)
+  int lp_rounds = 2;
   int fm_rounds = 10;
   double fm_min_improvement = 0.002; // stop FM rounds improving less than this fraction
   int fm_seeds_per_search = 8;

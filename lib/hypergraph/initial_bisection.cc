@@ -118,7 +118,8 @@ std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
     return std::vector<BlockID>(n, 0);
   HgContext local = ctx;
   local.refinement.fm_rounds = ctx.initial.fm_rounds;
-  local.refinement.fm_max_moves_without_improvement = std::max<NodeID>(n, 50);
+  local.refinement.fm_max_moves_without_improvement =
+      std::max<NodeID>(static_cast<NodeID>(n * ctx.initial.fm_max_bad_fraction), 50);
   local.refinement.fm_seeds_per_search = std::max<int>(1, static_cast<int>(n));
   PartitionedHypergraph phg(hg, 2);
   std::vector<BlockID> best;

@@ -108,15 +108,22 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
   return multilevel_cycle(hg, ctx, limits, seed, blocks);
 }
 
-std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
-                                           const BlockLimits& limits, std::uint64_t seed) {
+namespace {
+
+std::vector<BlockID> bipartition_recursively(const Hypergraph& hg, const HgContext& ctx,
+                                             const BlockLimits& limits, std::uint64_t seed,
+                                             int depth) {
   const BlockID k = limits.k;
   const NodeID n = hg.num_nodes();
   if (k == 1 || n == 0)
     return std::vector<BlockID>(n, 0);
+  // Bisections deep in the recursion are many and small: they get fewer initial tries.
+  HgContext local = ctx;
+  if (depth >= ctx.initial.full_runs_depth)
+    local.initial.runs_per_algorithm = ctx.initial.deep_runs_per_algorithm;
   const BlockID k0 = (k + 1) / 2;
   const BlockLimits bis = bisection_limits(hg, limits, k0);
-  std::vector<BlockID> sides = multilevel_partition(hg, ctx, bis, derive_seed(seed, 0xB1));
+  std::vector<BlockID> sides = multilevel_partition(hg, local, bis, derive_seed(seed, 0xB1));
   std::vector<BlockID> blocks(n, 0);
   if (k == 2)
     return sides;
@@ -128,14 +135,22 @@ std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext
     sub[s] = extract_block(hg, sides, static_cast<BlockID>(s), ctx.objective);
     if (sub[s].original.empty())
       return;
-    result[s] = recursive_bipartition(
-        sub[s].hypergraph, ctx, sub_limits(limits, first[s], count[s]), derive_seed(seed, 0xB2, s));
+    result[s] =
+        bipartition_recursively(sub[s].hypergraph, ctx, sub_limits(limits, first[s], count[s]),
+                                derive_seed(seed, 0xB2, s), depth + 1);
   };
   tbb::parallel_invoke([&] { solve(0); }, [&] { solve(1); });
   for (int s = 0; s < 2; ++s)
     for (std::size_t v = 0; v < sub[s].original.size(); ++v)
       blocks[sub[s].original[v]] = first[s] + result[s][v];
   return blocks;
+}
+
+} // namespace
+
+std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
+                                           const BlockLimits& limits, std::uint64_t seed) {
+  return bipartition_recursively(hg, ctx, limits, seed, 0);
 }
 
 } // namespace gnnpart
