@@ -9,12 +9,12 @@
 
 #include <fmt/format.h>
 
+#include "cmd_layout.h"
 #include "command.h"
 #include "core/errors.h"
 #include "core/metrics.h"
 #include "core/options.h"
 #include "core/parallel.h"
-#include "cmd_layout.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "io/graph_io.h"
 #include "model_flags.h"
@@ -31,7 +31,7 @@ struct PartitionArgs {
   std::string layout;
   std::string algorithm = "multilevel";
   std::string model = "graph";
-  std::string objective;  // default: cut for the graph model, km1 for the hypergraph models
+  std::string objective; // default: cut for the graph model, km1 for the hypergraph models
   std::string preset = "default";
   InputFlags input;
   WeightFlags weights;
@@ -54,18 +54,20 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
   options.threads = args.input.threads;
   options.logger = make_logger(global);
   options.algorithm = from_name(args.algorithm, {Algorithm::kMultilevel, Algorithm::kMetis});
-  options.model = hypergraph_input ? Model::kHypergraph
-                                   : from_name(args.model, {Model::kGraph, Model::kHypergraph,
-                                                            Model::kStochastic});
+  options.model =
+      hypergraph_input
+          ? Model::kHypergraph
+          : from_name(args.model, {Model::kGraph, Model::kHypergraph, Model::kStochastic});
   const bool graph_model = options.model == Model::kGraph;
   const std::string objective = !args.objective.empty() ? args.objective
                                 : graph_model           ? "cut"
                                                         : "km1";
   options.objective = from_name(
       objective, {Objective::kCut, Objective::kVolume, Objective::kKm1, Objective::kSoed});
-  if (graph_model && (options.objective == Objective::kKm1 || options.objective == Objective::kSoed))
-    throw InvalidParameter(fmt::format("--objective {} needs --model hypergraph or stochastic",
-                                       objective));
+  if (graph_model &&
+      (options.objective == Objective::kKm1 || options.objective == Objective::kSoed))
+    throw InvalidParameter(
+        fmt::format("--objective {} needs --model hypergraph or stochastic", objective));
   if (!graph_model && options.algorithm == Algorithm::kMetis)
     throw InvalidParameter("--algo metis partitions the graph model only; use --model graph");
   options.preset = from_name(args.preset, {Preset::kFast, Preset::kDefault, Preset::kStrong});
@@ -79,7 +81,8 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
 Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
                                const PartitionOptions& options,
                                std::vector<double>& model_imbalance) {
-  if (options.model == Model::kGraph) return partition_graph(graph, options);
+  if (options.model == Model::kGraph)
+    return partition_graph(graph, options);
   const ColumnNetWeights weights = column_net_weights(args.weights);
   const Hypergraph model =
       options.model == Model::kHypergraph
@@ -87,12 +90,16 @@ Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
           : build_stochastic_hypergraph(
                 graph, stochastic_options(graph, args.minibatch, options.seed, weights));
   check_options(options, model.num_nodes());
-  Partition partition = partition_hypergraph(model, options);
+  Partition partition = options.model == Model::kHypergraph
+                            ? partition_column_net(graph, model, options)
+                            : partition_hypergraph(model, options);
   model_imbalance = compute_hypergraph_metrics(model, partition).imbalance;
   return partition;
 }
 
-void print_summary(const std::string& text) { std::fputs(text.c_str(), stdout); }
+void print_summary(const std::string& text) {
+  std::fputs(text.c_str(), stdout);
+}
 
 // `gnnpart partition FILE.hgr`: a hypergraph in, its km1 / cut / soed out.
 int run_partition_hypergraph_file(const PartitionArgs& args, const PartitionOptions& options,
@@ -130,8 +137,7 @@ int run_partition_hypergraph_file(const PartitionArgs& args, const PartitionOpti
         "  imbalance       {:.4f}\n  empty blocks    {}\n  written to      {}\n",
         args.graph, metrics.n, metrics.num_nets, metrics.num_pins, options.k,
         format_seconds(seconds), metrics.km1, metrics.cut, metrics.soed,
-        metrics.imbalance.empty() ? 0.0 : metrics.imbalance.front(), metrics.empty_blocks,
-        output));
+        metrics.imbalance.empty() ? 0.0 : metrics.imbalance.front(), metrics.empty_blocks, output));
   }
   return 0;
 }
@@ -208,7 +214,8 @@ int run_partition(const PartitionArgs& args, const GlobalFlags& global) {
                             "the bound it was given)\n",
                             model_imbalance.front(), to_string(options.model));
       text += fmt::format("  written to      {}\n", output);
-      if (!args.layout.empty()) text += fmt::format("  layout in       {}\n", args.layout);
+      if (!args.layout.empty())
+        text += fmt::format("  layout in       {}\n", args.layout);
       print_summary(text);
     }
     return 0;
@@ -226,7 +233,8 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
   gnnpart partition cora.edges.gz -k 8 --model stochastic --train cora.train.gz --batch-size 64
   gnnpart partition ibm01.hgr.gz -k 8 --objective km1)");
   PartitionOptions& o = args->options;
-  cmd->add_option("GRAPH", args->graph, "input graph (edge list, METIS, Matrix Market, binary) or hypergraph (.hgr)")
+  cmd->add_option("GRAPH", args->graph,
+                  "input graph (edge list, METIS, Matrix Market, binary) or hypergraph (.hgr)")
       ->required();
   cmd->add_option("-k,--k", o.k, "number of blocks")->required()->check(CLI::Range(1u, 1u << 30));
   cmd->add_option("-o,--output", args->output, "partition file (default: GRAPH.part.K)");

@@ -116,7 +116,8 @@ Result partition_graph_checked(const CsrGraph& graph, std::uint32_t k, const Opt
         model = build_stochastic_hypergraph(graph, so);
       }
       check_options(po, model.num_nodes());
-      partition = partition_hypergraph(model, po);
+      partition = po.model == gnnpart::Model::kHypergraph ? partition_column_net(graph, model, po)
+                                                          : partition_hypergraph(model, po);
       result.objective = hypergraph_objective(model, partition, po.objective);
     }
     const GraphMetrics metrics = compute_graph_metrics(graph, partition);

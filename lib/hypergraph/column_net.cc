@@ -48,4 +48,12 @@ Hypergraph build_column_net(const CsrGraph& graph, ColumnNetWeights weights) {
   return Hypergraph(n, std::move(offsets), std::move(pins), {}, ncon, std::move(vertex_weights));
 }
 
+CsrGraph graph_with_model_weights(const CsrGraph& graph, const Hypergraph& model) {
+  const auto offsets = graph.offsets();
+  const auto adjacency = graph.adjacency();
+  const auto weights = model.vertex_weights();
+  return CsrGraph({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()}, {},
+                  model.ncon(), {weights.begin(), weights.end()});
+}
+
 } // namespace gnnpart

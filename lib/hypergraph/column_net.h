@@ -21,4 +21,8 @@ Hypergraph build_column_net(const CsrGraph& graph,
 std::vector<Weight> column_net_vertex_weights(const CsrGraph& graph, ColumnNetWeights weights,
                                               int* ncon);
 
+// The graph's structure (unit edge weights) with the column-net model's vertex weights: the graph
+// whose edge-cut partitions start the model's partitioner.
+CsrGraph graph_with_model_weights(const CsrGraph& graph, const Hypergraph& model);
+
 } // namespace gnnpart

@@ -12,8 +12,8 @@ HgContext make_context(const PartitionOptions& options) {
   case Preset::kFast:
     ctx.initial.runs_per_algorithm = 2;
     ctx.initial.deep_runs_per_algorithm = 1;
+    ctx.refinement.graph_start_vcycles = 0;
     ctx.refinement.fm_rounds = 3;
-    ctx.refinement.fm_max_moves_without_improvement = 100;
     break;
   case Preset::kStrong:
     ctx.initial.runs_per_algorithm = 16;
@@ -21,9 +21,10 @@ HgContext make_context(const PartitionOptions& options) {
     ctx.initial.fm_rounds = 6;
     ctx.initial.fm_max_bad_fraction = 1.0;
     ctx.refinement.vcycles = 2;
+    // More V-cycles, not longer FM searches: with 20 rounds and 1000 moves without gain the
+    // column-net model came out 1.2% worse (6 graphs x k in {8, 32}).
+    ctx.refinement.graph_start_vcycles = 4;
     ctx.refinement.lp_rounds = 5;
-    ctx.refinement.fm_rounds = 20;
-    ctx.refinement.fm_max_moves_without_improvement = 1000;
     ctx.coarsening.sub_rounds = 32;
     break;
   case Preset::kDefault:

@@ -27,7 +27,11 @@ struct InitialContext {
 
 struct RefinementContext {
   int vcycles = 0; // V-cycles after the first multilevel run (top level only)
+  // Column-net model of a graph: V-cycles on the hypergraph that start from the graph
+  // partitioner's edge-cut partition (instead of a multilevel run of the hypergraph).
+  int graph_start_vcycles = 1;
   int lp_rounds = 2;
+  int vcycle_lp_rounds = 0; // LP rounds in V-cycles: FM finds what LP would in a refined start
   int fm_rounds = 10;
   double fm_min_improvement = 0.002; // stop FM rounds improving less than this fraction
   int fm_seeds_per_search = 8;

@@ -10,6 +10,7 @@
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
+#include "partition/partitioner.h"
 
 namespace gnnpart {
 
@@ -28,9 +29,10 @@ void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
         throw InvalidParameter(fmt::format("vertex {} has a negative weight", u));
 }
 
-} // namespace
-
-Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOptions& options) {
+// Multilevel run (or V-cycles from `start`, if given), then the final repair of empty blocks
+// and balance.
+Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& options,
+                         std::span<const BlockID> start) {
   check_options(options, hypergraph.num_nodes());
   const HgContext ctx = make_context(options);
   const NodeID n = hypergraph.num_nodes();
@@ -45,11 +47,20 @@ Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOpti
     return result;
   }
   run_with_threads(options.threads, [&] {
-    std::vector<BlockID> blocks = multilevel_partition(hypergraph, ctx, limits, ctx.seed);
-    for (int v = 0; v < ctx.refinement.vcycles; ++v)
+    std::vector<BlockID> blocks;
+    int vcycles = ctx.refinement.vcycles;
+    if (start.empty()) {
+      blocks = multilevel_partition(hypergraph, ctx, limits, ctx.seed);
+    } else {
+      blocks.assign(start.begin(), start.end());
+      vcycles = ctx.refinement.graph_start_vcycles;
+    }
+    for (int v = 0; v < vcycles; ++v)
       blocks = vcycle(hypergraph, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v));
     PartitionedHypergraph phg(hypergraph, options.k);
     phg.assign(blocks);
+    if (!start.empty() && vcycles == 0) // refinement of the start on the input level only
+      refine_level(phg, ctx, limits, derive_seed(ctx.seed, 0x5D));
     fill_empty_blocks(phg, ctx, limits.max);
     if (!rebalance(phg, ctx, limits.max))
       throw InfeasibleBalance(
@@ -61,6 +72,35 @@ Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOpti
                       hypergraph.num_nets(), options.k, to_string(ctx.objective),
                       hypergraph_objective(hypergraph, result, ctx.objective));
   return result;
+}
+
+} // namespace
+
+Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOptions& options) {
+  return partition_from(hypergraph, options, {});
+}
+
+Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
+                               const PartitionOptions& options) {
+  check_options(options, column_net.num_nodes());
+  if (graph.num_nodes() != column_net.num_nodes())
+    throw InvalidParameter(fmt::format("column-net model has {} vertices, the graph {}",
+                                       column_net.num_nodes(), graph.num_nodes()));
+  if (options.k == 1 || graph.num_nodes() == 0 || options.objective != Objective::kKm1)
+    return partition_hypergraph(column_net, options);
+  check_feasible(column_net, uniform_limits(column_net, options.k, options.epsilon));
+  // The model's vertex weights are the balance the result is bound by.
+  const CsrGraph weighted = graph_with_model_weights(graph, column_net);
+  PartitionOptions graph_options = options;
+  graph_options.model = Model::kGraph;
+  graph_options.objective = Objective::kCut;
+  graph_options.logger = {};
+  // Measured: the strong graph preset's lower edge cut is no better a start for km1; strong
+  // spends its time on V-cycles instead.
+  if (options.preset == Preset::kStrong)
+    graph_options.preset = Preset::kDefault;
+  const Partition start = partition_graph_multilevel(weighted, graph_options);
+  return partition_from(column_net, options, start.blocks);
 }
 
 Weight hypergraph_objective(const Hypergraph& hypergraph, const Partition& partition,

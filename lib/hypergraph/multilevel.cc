@@ -105,7 +105,9 @@ std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext&
 
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                             std::vector<BlockID> blocks, std::uint64_t seed) {
-  return multilevel_cycle(hg, ctx, limits, seed, blocks);
+  HgContext local = ctx;
+  local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
+  return multilevel_cycle(hg, local, limits, seed, blocks);
 }
 
 namespace {

@@ -1,6 +1,7 @@
 #pragma once
 // Small readers for the shared datasets (gzip SNAP edge lists, gzip hMETIS) and independent
 // brute-force checks of hypergraph partitions, used by the hypergraph tests only.
+#include <gtest/gtest.h>
 #include <zlib.h>
 
 #include <algorithm>
@@ -14,7 +15,9 @@
 #include "core/graph.h"
 #include "core/graph_builder.h"
 #include "core/hypergraph.h"
+#include "core/options.h"
 #include "core/partition.h"
+#include "hypergraph/hypergraph_partitioner.h"
 
 namespace gnnpart::testing {
 
@@ -134,6 +137,43 @@ inline BruteForceMetrics brute_force_metrics(const Hypergraph& hg, const Partiti
   for (NodeID c : count)
     r.empty_blocks += c == 0;
   return r;
+}
+
+// Checks a partition from scratch and returns its brute-force metrics.
+inline BruteForceMetrics check(const Hypergraph& hg, const Partition& p,
+                               const PartitionOptions& o) {
+  EXPECT_EQ(p.k, o.k);
+  EXPECT_EQ(p.blocks.size(), hg.num_nodes());
+  for (BlockID b : p.blocks)
+    EXPECT_LT(b, o.k);
+  const auto m = brute_force_metrics(hg, p);
+  if (hg.num_nodes() >= o.k) {
+    EXPECT_EQ(m.empty_blocks, 0u);
+  }
+  for (int c = 0; c < hg.ncon(); ++c) {
+    Weight total = 0;
+    for (NodeID u = 0; u < hg.num_nodes(); ++u)
+      total += hg.vertex_weight(u, c);
+    const Weight bound = max_block_weight(total, o.k, o.epsilon);
+    for (BlockID b = 0; b < o.k; ++b)
+      EXPECT_LE(m.block_weights[static_cast<std::size_t>(b) * hg.ncon() + c], bound)
+          << "block " << b << " constraint " << c;
+  }
+  const Objective obj = o.objective == Objective::kVolume ? Objective::kKm1 : o.objective;
+  const Weight value = obj == Objective::kCut ? m.cut : obj == Objective::kSoed ? m.soed : m.km1;
+  EXPECT_EQ(hypergraph_objective(hg, p, obj), value);
+  return m;
+}
+
+// Options of a km1 run of the hypergraph model.
+inline PartitionOptions options(BlockID k, std::uint64_t seed = 0, int threads = 2) {
+  PartitionOptions o;
+  o.k = k;
+  o.seed = seed;
+  o.threads = threads;
+  o.objective = Objective::kKm1;
+  o.model = Model::kHypergraph;
+  return o;
 }
 
 } // namespace gnnpart::testing

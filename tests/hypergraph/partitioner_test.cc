@@ -19,32 +19,8 @@ namespace gnnpart {
 namespace {
 
 using testing::brute_force_metrics;
-
-// Checks a partition from scratch and returns its brute-force metrics.
-testing::BruteForceMetrics check(const Hypergraph& hg, const Partition& p,
-                                 const PartitionOptions& o) {
-  EXPECT_EQ(p.k, o.k);
-  EXPECT_EQ(p.blocks.size(), hg.num_nodes());
-  for (BlockID b : p.blocks)
-    EXPECT_LT(b, o.k);
-  const auto m = brute_force_metrics(hg, p);
-  if (hg.num_nodes() >= o.k) {
-    EXPECT_EQ(m.empty_blocks, 0u);
-  }
-  for (int c = 0; c < hg.ncon(); ++c) {
-    Weight total = 0;
-    for (NodeID u = 0; u < hg.num_nodes(); ++u)
-      total += hg.vertex_weight(u, c);
-    const Weight bound = max_block_weight(total, o.k, o.epsilon);
-    for (BlockID b = 0; b < o.k; ++b)
-      EXPECT_LE(m.block_weights[static_cast<std::size_t>(b) * hg.ncon() + c], bound)
-          << "block " << b << " constraint " << c;
-  }
-  const Objective obj = o.objective == Objective::kVolume ? Objective::kKm1 : o.objective;
-  const Weight value = obj == Objective::kCut ? m.cut : obj == Objective::kSoed ? m.soed : m.km1;
-  EXPECT_EQ(hypergraph_objective(hg, p, obj), value);
-  return m;
-}
+using testing::check;
+using testing::options;
 
 // A grid-like random hypergraph: nets join nearby vertices, so good cuts exist.
 Hypergraph local_hypergraph(NodeID n, int nets_per_vertex, std::uint64_t seed,
@@ -68,16 +44,6 @@ Hypergraph local_hypergraph(NodeID n, int nets_per_vertex, std::uint64_t seed,
       vw.push_back(1 + static_cast<Weight>(rng.below(5)));
   return Hypergraph(n, std::move(offsets), std::move(pins), std::move(net_weights), 1,
                     std::move(vw));
-}
-
-PartitionOptions options(BlockID k, std::uint64_t seed = 0, int threads = 2) {
-  PartitionOptions o;
-  o.k = k;
-  o.seed = seed;
-  o.threads = threads;
-  o.objective = Objective::kKm1;
-  o.model = Model::kHypergraph;
-  return o;
 }
 
 TEST(Contraction, DropsSinglePinNetsAndMergesIdenticalNets) {

@@ -1,0 +1,82 @@
+// partition_column_net: the graph partitioner's start improved by V-cycles on the column-net
+// hypergraph. Every result is checked from scratch (balance of the model's weights, no empty
+// block, km1 by brute force and as the graph's communication volume) and compared with the
+// start it came from.
+#include <gtest/gtest.h>
+
+#include "core/errors.h"
+#include "core/metrics.h"
+#include "hypergraph/hypergraph_partitioner.h"
+#include "hypergraph_test_util.h"
+#include "partition/partitioner.h"
+
+namespace gnnpart {
+namespace {
+
+using testing::check;
+using testing::options;
+
+// The graph partitioner's edge-cut partition under the model's vertex weights: the start.
+Partition graph_start(const CsrGraph& graph, const Hypergraph& model, PartitionOptions o) {
+  const CsrGraph weighted = graph_with_model_weights(graph, model);
+  o.model = Model::kGraph;
+  o.objective = Objective::kCut;
+  return partition_graph_multilevel(weighted, o);
+}
+
+TEST(ColumnNetPartitioner, BalancedExactVolumeAndNoWorseThanItsStart) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/citeseer.edges.gz");
+  for (ColumnNetWeights weights : {ColumnNetWeights::kDegree, ColumnNetWeights::kUnit}) {
+    const Hypergraph model = build_column_net(graph, weights);
+    for (BlockID k : {2u, 8u, 32u}) {
+      SCOPED_TRACE(k);
+      const PartitionOptions o = options(k, 5);
+      const Partition p = partition_column_net(graph, model, o);
+      const auto m = check(model, p, o);
+      EXPECT_EQ(m.km1, compute_graph_metrics(graph, p).comm_volume);
+      const Partition start = graph_start(graph, model, o);
+      EXPECT_LE(m.km1, testing::brute_force_metrics(model, start).km1);
+    }
+  }
+}
+
+TEST(ColumnNetPartitioner, DeterministicForSeedAndThreads) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph);
+  for (int threads : {1, 2}) {
+    const Partition a = partition_column_net(graph, model, options(16, 9, threads));
+    const Partition b = partition_column_net(graph, model, options(16, 9, threads));
+    EXPECT_EQ(a.blocks, b.blocks);
+  }
+  EXPECT_NE(partition_column_net(graph, model, options(16, 9)).blocks,
+            partition_column_net(graph, model, options(16, 10)).blocks);
+}
+
+TEST(ColumnNetPartitioner, KeepsEveryConstraint) {
+  const CsrGraph plain = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  // Two constraints: unit weight, and a "training set" of every seventh vertex.
+  std::vector<Weight> vw(2 * static_cast<std::size_t>(plain.num_nodes()));
+  for (NodeID u = 0; u < plain.num_nodes(); ++u) {
+    vw[2 * u] = 1;
+    vw[2 * u + 1] = u % 7 == 0 ? 1 : 0;
+  }
+  const auto offsets = plain.offsets();
+  const auto adjacency = plain.adjacency();
+  const CsrGraph graph({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()}, {},
+                       2, std::move(vw));
+  const Hypergraph model = build_column_net(graph, ColumnNetWeights::kGraph);
+  ASSERT_EQ(model.ncon(), 2);
+  PartitionOptions o = options(8, 1);
+  o.epsilon = 0.05;
+  check(model, partition_column_net(graph, model, o), o);
+}
+
+TEST(ColumnNetPartitioner, RejectsAModelOfAnotherGraph) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const CsrGraph other = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/citeseer.edges.gz");
+  const Hypergraph model = build_column_net(other);
+  EXPECT_THROW(partition_column_net(graph, model, options(4)), InvalidParameter);
+}
+
+} // namespace
+} // namespace gnnpart
