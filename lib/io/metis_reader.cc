@@ -273,7 +273,18 @@ CsrGraph parse_metis(const InputBuffer& in) {
   const std::size_t chunks = rows.chunks();
   std::vector<Chunk> parsed(chunks);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
-    parse_rows(data, rows.bounds[c], rows.bounds[c + 1], rows.first_row[c], f, parsed[c]);
+    // Upper bounds (every entry takes at least two bytes), so the vectors never regrow; pages
+    // reserved but not written cost nothing.
+    Chunk& chunk = parsed[c];
+    const std::size_t chunk_rows = rows.first_row[c + 1] - rows.first_row[c];
+    const std::size_t max_entries = (rows.bounds[c + 1] - rows.bounds[c]) / 2 + 1;
+    chunk.degrees.reserve(chunk_rows);
+    chunk.adjacency.reserve(max_entries);
+    if (f.edge_weights)
+      chunk.edge_weights.reserve(max_entries);
+    if (f.vertex_weights)
+      chunk.vertex_weights.reserve(chunk_rows * f.ncon);
+    parse_rows(data, rows.bounds[c], rows.bounds[c + 1], rows.first_row[c], f, chunk);
   });
   std::vector<ParseFailure> failures(chunks);
   for (std::size_t c = 0; c < chunks; ++c)

@@ -14,6 +14,48 @@
 namespace gnnpart::ml {
 namespace {
 
+// Running choice of the best cluster: a higher rating wins; an equal rating (not below the
+// starting one) wins on a higher tie hash. Hashes are computed only when ratings tie.
+struct BestCandidate {
+  BestCandidate(Weight start_rating, std::uint64_t seed) : rating(start_rating), round_seed(seed) {}
+
+  template <typename Fits> void offer(NodeID c, Weight r, Fits&& fits) {
+    if (r < rating)
+      return;
+    std::uint64_t tie = 0;
+    bool tie_known = false;
+    if (r == rating) {
+      if (cluster == kInvalidNodeID)
+        return;
+      if (!best_tie_known) {
+        best_tie = tie_of(cluster);
+        best_tie_known = true;
+      }
+      tie = tie_of(c);
+      tie_known = true;
+      if (tie <= best_tie)
+        return;
+    }
+    if (!fits(c))
+      return;
+    cluster = c;
+    rating = r;
+    best_tie = tie;
+    best_tie_known = tie_known;
+  }
+  std::uint64_t tie_of(NodeID c) const {
+    return splitmix64(round_seed ^ (static_cast<std::uint64_t>(c) << 1));
+  }
+
+  NodeID cluster = kInvalidNodeID;
+  Weight rating;
+  std::uint64_t round_seed;
+  std::uint64_t best_tie = 0;
+  bool best_tie_known = false;
+};
+
+constexpr EdgeID kSmallDegree = 16;
+
 class Clustering {
 public:
   Clustering(const CsrGraph& graph, std::span<const Weight> max_weight)
@@ -38,33 +80,49 @@ public:
 
   // Best cluster for u from the current state; kInvalidNodeID when u stays.
   // With ignore_weights, the favourite cluster regardless of the size limit (two-hop).
+  // Candidates are rated in order of first appearance among u's neighbours; the highest rating
+  // wins, equal ratings go to the higher hash of (round_seed, cluster).
   NodeID best_cluster(NodeID u, RatingMap<NodeID>& map, std::uint64_t round_seed,
                       bool ignore_weights) const {
+    const NodeID own = cluster_[u];
+    const EdgeID degree = graph_.degree(u);
+    if (!ignore_weights && degree <= kSmallDegree) {
+      // The same decision without the dense map: a short list on the stack.
+      NodeID keys[kSmallDegree];
+      Weight ratings[kSmallDegree];
+      int count = 0;
+      Weight own_rating = 0;
+      const EdgeID first = graph_.first_edge(u);
+      for (EdgeID i = 0; i < degree; ++i) {
+        const NodeID c = cluster_[graph_.edge_target(first + i)];
+        const Weight w = graph_.edge_weight(first + i);
+        if (c == own) {
+          own_rating += w;
+          continue;
+        }
+        int j = 0;
+        while (j < count && keys[j] != c)
+          ++j;
+        if (j == count) {
+          keys[count] = c;
+          ratings[count++] = w;
+        } else {
+          ratings[j] += w;
+        }
+      }
+      BestCandidate best(own_rating, round_seed);
+      for (int j = 0; j < count; ++j)
+        best.offer(keys[j], ratings[j], [&](NodeID to) { return fits(u, to); });
+      return best.cluster;
+    }
     for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e)
       map.add(cluster_[graph_.edge_target(e)], graph_.edge_weight(e));
-    const NodeID own = cluster_[u];
-    NodeID best = kInvalidNodeID;
-    Weight best_rating = ignore_weights ? -1 : map.get(own);
-    std::uint64_t best_tie = 0;
-    for (NodeID c : map.keys()) {
-      if (c == own)
-        continue;
-      const Weight r = map.get(c);
-      if (r < best_rating)
-        continue;
-      const std::uint64_t tie = splitmix64(round_seed ^ (static_cast<std::uint64_t>(c) << 1));
-      const bool better =
-          r > best_rating || (best != kInvalidNodeID && r == best_rating && tie > best_tie);
-      if (!better)
-        continue;
-      if (!ignore_weights && !fits(u, c))
-        continue;
-      best = c;
-      best_rating = r;
-      best_tie = tie;
-    }
+    BestCandidate best(ignore_weights ? -1 : map.get(own), round_seed);
+    for (NodeID c : map.keys())
+      if (c != own)
+        best.offer(c, map.get(c), [&](NodeID to) { return ignore_weights || fits(u, to); });
     map.clear();
-    return best;
+    return best.cluster;
   }
 
   // Applies u -> cluster if the cluster still exists and has room.
