@@ -18,8 +18,11 @@ struct CoarseningContext {
 };
 
 struct InitialContext {
-  int runs_per_algorithm = 8;      // flat bisection portfolio: tries of each algorithm
-  int deep_runs_per_algorithm = 2; // the same, for bisections at recursion depth >= full_runs_depth
+  int runs_per_algorithm = 8; // flat bisection portfolio: tries of each algorithm
+  // The same, for bisections at recursion depth >= full_runs_depth. Graphs start from the graph
+  // partitioner and skip initial partitioning; on ISPD98/Titan23 (3 seeds) 8 instead of 2 gave
+  // 1.2599x instead of 1.2828x the best known km1 for 22% more time.
+  int deep_runs_per_algorithm = 8;
   int full_runs_depth = 2;
   int fm_rounds = 3;
   double fm_max_bad_fraction = 0.25; // 2-way FM stops after this fraction of n moves without gain
