@@ -14,6 +14,7 @@ HgContext make_context(const PartitionOptions& options) {
     ctx.initial.deep_runs_per_algorithm = 1;
     ctx.refinement.graph_start_vcycles = 0;
     ctx.refinement.fm_rounds = 3;
+    ctx.refinement.relaxed_fm_slack = 0;
     break;
   case Preset::kStrong:
     ctx.initial.runs_per_algorithm = 16;

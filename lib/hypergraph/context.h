@@ -39,6 +39,10 @@ struct RefinementContext {
   int vcycle_lp_rounds = 0; // LP rounds in V-cycles: FM finds what LP would in a refined start
   int fm_rounds = 10;
   double fm_min_improvement = 0.002; // stop FM rounds improving less than this fraction
+  // After strict FM, FM that may overload blocks by this fraction of their perfect weight,
+  // then rebalancing; kept if better (0: off). Measured against off: graphs 0.8284x -> 0.8168x
+  // METIS's volume (+24% CPU), ISPD98/Titan23 1.2174x -> 1.1855x the best known (+18%).
+  double relaxed_fm_slack = 0.03;
   int fm_seeds_per_search = 8;
   Weight fm_min_seed_gain = 0; // searches start only from vertices with at least this gain
   NodeID fm_max_moves_without_improvement = 50;

@@ -15,12 +15,35 @@
 
 namespace gnnpart {
 
+namespace {
+
+// FM that may overload blocks by `slack` of their perfect weight, then the rebalancer; the
+// result is kept only if it is balanced and better. With blocks near their limit, the best
+// target of many vertices has no room, so strict FM cannot take moves that pay off after a
+// rebalancing move elsewhere (Mt-KaHyPar's unconstrained FM follows the same idea).
+void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
+                std::uint64_t seed) {
+  std::vector<Weight> relaxed(limits.max);
+  for (std::size_t i = 0; i < relaxed.size(); ++i)
+    relaxed[i] += static_cast<Weight>(
+        std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(limits.perfect[i])));
+  const std::vector<BlockID> saved(phg.blocks().begin(), phg.blocks().end());
+  const Weight before = phg.objective(ctx.objective);
+  fm_refine(phg, ctx, relaxed, seed);
+  if (!rebalance(phg, ctx, limits.max) || phg.objective(ctx.objective) >= before)
+    phg.assign(saved);
+}
+
+} // namespace
+
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                   std::uint64_t seed) {
   rebalance(phg, ctx, limits.max);
   label_propagation_refine(phg, ctx, limits.max, derive_seed(seed, 1));
   fm_refine(phg, ctx, limits.max, derive_seed(seed, 2));
   rebalance(phg, ctx, limits.max);
+  if (ctx.refinement.relaxed_fm_slack > 0 && is_balanced(phg, limits.max))
+    relaxed_fm(phg, ctx, limits, derive_seed(seed, 3));
 }
 
 namespace {
