@@ -50,14 +50,16 @@ MultilevelContext default_context(const PartitionOptions& options) {
 }
 
 MultilevelContext strong_context(const PartitionOptions& options) {
-  MultilevelContext ctx = base_context(options);
-  ctx.coarsening.lp_rounds = 6;
+  // The default preset plus relaxed FM (an FM pass that may overload blocks by 3%, then the
+  // rebalancer), twice the initial tries and a fourth FM pass. Measured on 10 shared graphs x
+  // k in {8, 32, 128} against the default preset: 0.955x its cut at 1.69x its CPU time. The
+  // former strong settings (6 LP rounds in coarsening and refinement, FM max_bad 40) had fallen
+  // to the default's cut: 0.966x gpmetis's against 0.965x over all 21 graphs.
+  MultilevelContext ctx = default_context(options);
   ctx.initial.tries = 12;
-  ctx.initial.fm_passes = 6;
-  ctx.initial.fm_max_bad = 200;
-  ctx.refinement.lp_rounds = 6;
+  ctx.initial.deep_tries = 6;
   ctx.refinement.fm_passes = 4;
-  ctx.refinement.fm_max_bad = 40;
+  ctx.refinement.relaxed_fm_slack = 0.03;
   ctx.refinement.volume_passes = 8;
   return ctx;
 }

@@ -34,6 +34,9 @@ struct RefinementContext {
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
+  // After strict FM, an FM pass under limits raised by this fraction, then rebalancing; kept
+  // only if balanced and better (0: off).
+  double relaxed_fm_slack = 0;
 };
 
 struct MultilevelContext {

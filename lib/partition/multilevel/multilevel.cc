@@ -20,6 +20,28 @@
 
 namespace gnnpart::ml {
 
+namespace {
+
+// FM under limits raised by `slack`, then the rebalancer; kept only if balanced and better.
+// With every block near its limit, strict FM cannot take moves whose target has no room even
+// when a later move would restore the balance.
+void relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
+                std::uint64_t seed) {
+  BlockLimits relaxed = limits;
+  for (Weight& w : relaxed.max_weight)
+    w += static_cast<Weight>(std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(w)));
+  const std::vector<BlockID> saved(p.blocks().begin(), p.blocks().end());
+  const Weight before = edge_cut(p.graph(), p.blocks());
+  fm_refine(p, relaxed, ctx.refinement, seed);
+  if (rebalance(p, limits) && edge_cut(p.graph(), p.blocks()) < before)
+    return;
+  for (NodeID u = 0; u < p.graph().num_nodes(); ++u)
+    if (p.block(u) != saved[u])
+      p.move(u, saved[u]);
+}
+
+} // namespace
+
 void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
                   std::uint64_t seed) {
   rebalance(p, limits);
@@ -29,6 +51,8 @@ void refine_level(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   const Weight fm_gain =
       ctx.refinement.fm ? fm_refine(p, limits, ctx.refinement, derive_seed(seed, 41)) : 0;
   rebalance(p, limits);
+  if (ctx.refinement.fm && ctx.refinement.relaxed_fm_slack > 0 && p.balanced(limits))
+    relaxed_fm(p, limits, ctx, derive_seed(seed, 42));
   if (ctx.logger.enabled(LogLevel::kDebug))
     ctx.logger.debug("refine k={} n={} m={}: lp gain {}, fm gain {}, cut {}", p.k(),
                      p.graph().num_nodes(), p.graph().num_edges(), lp_gain, fm_gain,

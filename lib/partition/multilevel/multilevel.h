@@ -30,7 +30,8 @@ std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
                                          std::span<const Weight> final_max,
                                          const MultilevelContext& ctx, std::uint64_t seed);
 
-// Rebalance, label propagation, FM, rebalance — on one level.
+// Rebalance, label propagation, FM, rebalance — on one level; then, if
+// ctx.refinement.relaxed_fm_slack > 0, relaxed FM (kept only if balanced and better).
 void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
                   std::uint64_t seed);
 
