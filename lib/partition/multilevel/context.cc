@@ -51,16 +51,18 @@ MultilevelContext default_context(const PartitionOptions& options) {
 
 MultilevelContext strong_context(const PartitionOptions& options) {
   // The default preset plus relaxed FM (an FM pass that may overload blocks by 3%, then the
-  // rebalancer), twice the initial tries and a fourth FM pass. Measured on 10 shared graphs x
-  // k in {8, 32, 128} against the default preset: 0.955x its cut at 1.69x its CPU time. The
-  // former strong settings (6 LP rounds in coarsening and refinement, FM max_bad 40) had fallen
-  // to the default's cut: 0.966x gpmetis's against 0.965x over all 21 graphs.
+  // rebalancer), twice the initial tries, a fourth FM pass and two V-cycles. Over all 21 shared
+  // graphs x k in {2, 8, 32, 128} without V-cycles: 0.920x gpmetis's cut at 1.61x its time
+  // (1 thread). On 10 graphs x k in {8, 32, 128}, two V-cycles took 0.971x that cut at 1.62x
+  // that time (geometric means); one V-cycle 0.980x at 1.30x; two V-cycles with the default's
+  // initial tries 0.977x at 1.44x.
   MultilevelContext ctx = default_context(options);
   ctx.initial.tries = 12;
   ctx.initial.deep_tries = 6;
   ctx.refinement.fm_passes = 4;
   ctx.refinement.relaxed_fm_slack = 0.03;
   ctx.refinement.volume_passes = 8;
+  ctx.vcycles = 2;
   return ctx;
 }
 

@@ -44,6 +44,7 @@ struct MultilevelContext {
   double epsilon = 0.03;
   std::uint64_t seed = 0;
   Objective objective = Objective::kCut;
+  int vcycles = 0; // V-cycles after the first multilevel run (top level only)
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;

@@ -62,13 +62,15 @@ void refine_level(PartitionedGraph& p, const BlockLimits& limits, const Multilev
 std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimits& limits,
                                           double epsilon, double fraction0,
                                           const MultilevelContext& ctx, std::uint64_t seed,
-                                          std::span<const BlockID> fixed) {
+                                          std::span<const BlockID> fixed,
+                                          std::span<const BlockID> start) {
   const BlockID k = limits.k;
   const NodeID n = graph.num_nodes();
   if (k == 1 || n == 0)
     return std::vector<BlockID>(n, 0);
   const auto t0 = std::chrono::steady_clock::now();
-  std::vector<CoarseLevel> levels = coarsen(graph, k, epsilon, ctx.coarsening, seed, fixed);
+  std::vector<CoarseLevel> levels =
+      coarsen(graph, k, epsilon, ctx.coarsening, seed, fixed, start);
   const auto t1 = std::chrono::steady_clock::now();
   const CsrGraph& coarsest = levels.empty() ? graph : levels.back().graph;
   auto fixed_of = [&](std::size_t level) {
@@ -76,7 +78,11 @@ std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimi
   };
 
   std::vector<BlockID> blocks;
-  if (k == 2) {
+  if (!start.empty()) {
+    // V-cycle: the coarsest vertices lie within blocks of `start`, which is their partition.
+    blocks = levels.empty() ? std::vector<BlockID>(start.begin(), start.end())
+                            : std::move(levels.back().communities);
+  } else if (k == 2) {
     blocks = initial_bisection(coarsest, limits, fraction0, ctx.initial, derive_seed(seed, 50));
   } else {
     std::vector<Weight> final_max(graph.ncon());
@@ -84,7 +90,7 @@ std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimi
       final_max[c] = limits.max(0, c);
     blocks = recursive_bisection(coarsest, k, final_max, ctx, derive_seed(seed, 51));
   }
-  if (!fixed.empty()) {
+  if (!fixed.empty() && start.empty()) {
     // Two starts for the pins: the free partition renamed to agree with them, and blocks grown
     // from them. The one with the lower cut after refinement on the coarsest graph wins.
     const std::span<const BlockID> coarsest_fixed = fixed_of(levels.size());

@@ -13,11 +13,14 @@ namespace gnnpart::ml {
 // k = limits.k blocks; epsilon steers the cluster weight limit; fraction0 is side 0's share of
 // the weight when k == 2 (recursive bisection with odd k), 0.5 otherwise. fixed (empty: none)
 // pins vertices to blocks: fixed[u] is u's block or kInvalidBlockID; the coarsest partition's
-// blocks are renamed to agree with the fixed vertices, which then never move.
+// blocks are renamed to agree with the fixed vertices, which then never move. With a start
+// partition (a V-cycle), clusters stay within its blocks and it replaces initial partitioning,
+// so the result is never worse than the start on any level's refinement.
 std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimits& limits,
                                           double epsilon, double fraction0,
                                           const MultilevelContext& ctx, std::uint64_t seed,
-                                          std::span<const BlockID> fixed = {});
+                                          std::span<const BlockID> fixed = {},
+                                          std::span<const BlockID> start = {});
 
 // Renames the blocks of `blocks` so that as many fixed vertices as possible (heaviest first)
 // already sit in their block, then puts every fixed vertex into its block.

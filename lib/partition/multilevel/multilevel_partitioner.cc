@@ -43,6 +43,9 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
   result.blocks = run_with_threads(options.threads, [&] {
     std::vector<BlockID> blocks =
         ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx, options.seed, fixed);
+    for (int cycle = 0; cycle < ctx.vcycles; ++cycle)
+      blocks = ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx,
+                                        derive_seed(options.seed, 80, cycle), fixed, blocks);
     ml::PartitionedGraph p(graph, options.k, std::move(blocks));
     p.fix(fixed);
     if (options.objective == Objective::kVolume) {

@@ -11,7 +11,8 @@ namespace gnnpart::ml {
 
 std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
                                  const CoarseningContext& ctx, std::uint64_t seed,
-                                 std::span<const BlockID> fixed) {
+                                 std::span<const BlockID> fixed,
+                                 std::span<const BlockID> communities) {
   std::vector<CoarseLevel> levels;
   const NodeID limit = ctx.contraction_limit * std::max<BlockID>(k, 2);
   const int ncon = graph.ncon();
@@ -24,6 +25,8 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
     const CsrGraph& current = levels.empty() ? graph : levels.back().graph;
     const std::span<const BlockID> current_fixed =
         levels.empty() ? fixed : std::span<const BlockID>(levels.back().fixed);
+    const std::span<const BlockID> current_communities =
+        levels.empty() ? communities : std::span<const BlockID>(levels.back().communities);
     const NodeID n = current.num_nodes();
     if (n <= limit)
       break;
@@ -35,7 +38,8 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
       max_weight[c] =
           std::max<Weight>(1, static_cast<Weight>(eps * static_cast<double>(totals[c]) / k_prime));
     std::vector<NodeID> clusters =
-        lp_clustering(current, max_weight, ctx, derive_seed(seed, 10, level), current_fixed);
+        lp_clustering(current, max_weight, ctx, derive_seed(seed, 10, level), current_fixed,
+                      current_communities);
     Contraction contraction = contract_clustering(current, clusters);
     const NodeID nc = contraction.coarse.num_nodes();
     if (static_cast<double>(nc) > (1.0 - ctx.min_shrink) * n)
@@ -47,8 +51,14 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
         if (current_fixed[u] != kInvalidBlockID)
           coarse_fixed[contraction.mapping[u]] = current_fixed[u];
     }
-    levels.push_back(
-        {std::move(contraction.coarse), std::move(contraction.mapping), std::move(coarse_fixed)});
+    std::vector<BlockID> coarse_communities;
+    if (!current_communities.empty()) {
+      coarse_communities.resize(nc);
+      for (NodeID u = 0; u < n; ++u)
+        coarse_communities[contraction.mapping[u]] = current_communities[u];
+    }
+    levels.push_back({std::move(contraction.coarse), std::move(contraction.mapping),
+                      std::move(coarse_fixed), std::move(coarse_communities)});
   }
   return levels;
 }

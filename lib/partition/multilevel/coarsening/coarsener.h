@@ -14,12 +14,15 @@ struct CoarseLevel {
   CsrGraph graph;              // the coarse graph of this level
   std::vector<NodeID> mapping; // vertex of the next finer graph -> vertex of `graph`
   std::vector<BlockID> fixed;  // block a vertex of `graph` is fixed to; empty when none are
+  std::vector<BlockID> communities; // community of a vertex of `graph`; empty when unrestricted
 };
 
 // Levels from finest-but-one to coarsest; empty when the input is already small. A coarse
 // vertex is fixed to the block of the fixed vertex it contains (at most one, see lp_clustering).
+// With communities (one id per vertex of graph), no coarse vertex spans two of them.
 std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
                                  const CoarseningContext& ctx, std::uint64_t seed,
-                                 std::span<const BlockID> fixed = {});
+                                 std::span<const BlockID> fixed = {},
+                                 std::span<const BlockID> communities = {});
 
 } // namespace gnnpart::ml

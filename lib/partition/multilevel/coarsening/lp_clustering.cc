@@ -58,8 +58,10 @@ constexpr EdgeID kSmallDegree = 16;
 
 class Clustering {
 public:
-  Clustering(const CsrGraph& graph, std::span<const Weight> max_weight)
-      : graph_(graph), ncon_(graph.ncon()), max_weight_(max_weight), cluster_(graph.num_nodes()),
+  Clustering(const CsrGraph& graph, std::span<const Weight> max_weight,
+             std::span<const BlockID> communities)
+      : graph_(graph), ncon_(graph.ncon()), max_weight_(max_weight), communities_(communities),
+        cluster_(graph.num_nodes()),
         size_(graph.num_nodes(), 1),
         weight_(static_cast<std::size_t>(graph.num_nodes()) * graph.ncon()) {
     for (NodeID u = 0; u < graph.num_nodes(); ++u) {
@@ -67,6 +69,11 @@ public:
       for (int c = 0; c < ncon_; ++c)
         weight_[idx(u, c)] = graph.vertex_weight(u, c);
     }
+  }
+
+  // A cluster's label is one of its vertices, and every member shares that vertex's community.
+  bool same_community(NodeID u, NodeID cluster) const {
+    return communities_.empty() || communities_[u] == communities_[cluster];
   }
 
   bool fits(NodeID u, NodeID cluster) const {
@@ -112,7 +119,8 @@ public:
       }
       BestCandidate best(own_rating, round_seed);
       for (int j = 0; j < count; ++j)
-        best.offer(keys[j], ratings[j], [&](NodeID to) { return fits(u, to); });
+        best.offer(keys[j], ratings[j],
+                   [&](NodeID to) { return same_community(u, to) && fits(u, to); });
       return best.cluster;
     }
     for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e)
@@ -120,7 +128,9 @@ public:
     BestCandidate best(ignore_weights ? -1 : map.get(own), round_seed);
     for (NodeID c : map.keys())
       if (c != own)
-        best.offer(c, map.get(c), [&](NodeID to) { return ignore_weights || fits(u, to); });
+        best.offer(c, map.get(c), [&](NodeID to) {
+          return same_community(u, to) && (ignore_weights || fits(u, to));
+        });
     map.clear();
     return best.cluster;
   }
@@ -150,6 +160,7 @@ private:
   const CsrGraph& graph_;
   int ncon_;
   std::span<const Weight> max_weight_;
+  std::span<const BlockID> communities_;
   std::vector<NodeID> cluster_;
   std::vector<NodeID> size_;
   std::vector<Weight> weight_;
@@ -159,11 +170,12 @@ private:
 
 std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight> max_cluster_weight,
                                   const CoarseningContext& ctx, std::uint64_t seed,
-                                  std::span<const BlockID> fixed) {
+                                  std::span<const BlockID> fixed,
+                                  std::span<const BlockID> communities) {
   const NodeID n = graph.num_nodes();
   const bool has_fixed = !fixed.empty();
   auto is_fixed = [&](NodeID u) { return has_fixed && fixed[u] != kInvalidBlockID; };
-  Clustering clustering(graph, max_cluster_weight);
+  Clustering clustering(graph, max_cluster_weight, communities);
   tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([n] { return RatingMap<NodeID>(n); });
   std::vector<NodeID> target(n);
   const int batches = std::max(1, ctx.batches_per_round);
@@ -222,9 +234,11 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
         for (NodeID u = r.begin(); u != r.end(); ++u) {
           if (clustering.cluster(u) != u || clustering.size(u) != 1 || is_fixed(u))
             continue;
-          favourite[u] = graph.degree(u) == 0
-                             ? n
-                             : clustering.best_cluster(u, map, fav_seed ^ splitmix64(u), true);
+          // Isolated vertices share one favourite, which would mix communities.
+          if (graph.degree(u) == 0)
+            favourite[u] = communities.empty() ? n : kInvalidNodeID;
+          else
+            favourite[u] = clustering.best_cluster(u, map, fav_seed ^ splitmix64(u), true);
         }
       });
       std::vector<NodeID> leader(static_cast<std::size_t>(n) + 1, kInvalidNodeID);

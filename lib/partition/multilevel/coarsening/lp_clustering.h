@@ -14,8 +14,11 @@ namespace gnnpart::ml {
 // Cluster label per vertex (labels are vertex ids; not compacted). max_cluster_weight has one
 // entry per constraint. Vertices with fixed[u] != kInvalidBlockID never leave their own cluster,
 // so no cluster holds two fixed vertices (free vertices may join them); empty fixed: none.
+// With communities (one id per vertex, e.g. the blocks of a partition in a V-cycle), no cluster
+// spans two communities.
 std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight> max_cluster_weight,
                                   const CoarseningContext& ctx, std::uint64_t seed,
-                                  std::span<const BlockID> fixed = {});
+                                  std::span<const BlockID> fixed = {},
+                                  std::span<const BlockID> communities = {});
 
 } // namespace gnnpart::ml
