@@ -5,6 +5,8 @@
 #include <queue>
 #include <tuple>
 
+#include <tbb/parallel_for.h>
+
 #include "core/random.h"
 
 namespace gnnpart::ml {
@@ -280,24 +282,31 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
 std::vector<BlockID> initial_bisection(const CsrGraph& graph, const BlockLimits& limits,
                                        double fraction0, const InitialContext& ctx,
                                        std::uint64_t seed) {
-  std::vector<BlockID> best;
-  Weight best_cut = 0, best_over = 0;
   const int tries = std::max(1, ctx.tries);
   // Small graphs need no long unproductive tails.
   const int max_bad = std::min<int>(ctx.fm_max_bad, std::max<NodeID>(16, graph.num_nodes() / 4));
-  for (int t = 0; t < tries; ++t) {
+  struct Try {
+    std::vector<BlockID> side;
+    Weight cut = 0;
+    Weight over = 0;
+  };
+  // The tries are independent; the best is picked in try order, so the thread count does not
+  // change the result.
+  std::vector<Try> results(tries);
+  tbb::parallel_for(0, tries, [&](int t) {
     Rng rng(derive_seed(seed, 20, static_cast<std::uint64_t>(t)));
-    std::vector<BlockID> side = grow(graph, limits, fraction0, t % 3, rng);
-    const Weight cut = fm_bisection(graph, side, limits, ctx.fm_passes, max_bad,
-                                    derive_seed(seed, 21, static_cast<std::uint64_t>(t)));
-    const Weight over = overload(side_weights(graph, side), limits);
-    if (best.empty() || over < best_over || (over == best_over && cut < best_cut)) {
-      best = std::move(side);
-      best_cut = cut;
-      best_over = over;
-    }
-  }
-  return best;
+    Try& r = results[t];
+    r.side = grow(graph, limits, fraction0, t % 3, rng);
+    r.cut = fm_bisection(graph, r.side, limits, ctx.fm_passes, max_bad,
+                         derive_seed(seed, 21, static_cast<std::uint64_t>(t)));
+    r.over = overload(side_weights(graph, r.side), limits);
+  });
+  std::size_t best = 0;
+  for (std::size_t t = 1; t < results.size(); ++t)
+    if (results[t].over < results[best].over ||
+        (results[t].over == results[best].over && results[t].cut < results[best].cut))
+      best = t;
+  return std::move(results[best].side);
 }
 
 } // namespace gnnpart::ml
