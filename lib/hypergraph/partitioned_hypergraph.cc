@@ -14,10 +14,22 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
     : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
       blocks_(hypergraph.num_nodes(), 0),
       block_weights_(static_cast<std::size_t>(k) * hypergraph.ncon(), 0),
-      pin_counts_(static_cast<std::size_t>(hypergraph.num_nets()) * k, 0),
+      dense_size_(std::max<std::uint32_t>(1, k / 8)), all_dense_(k < 16),
       conn_(static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
+  const NetID m = hypergraph.num_nets();
+  if (all_dense_) {
+    pin_data_.assign(static_cast<std::size_t>(m) * k, 0);
+    return;
+  }
+  pin_offset_.assign(static_cast<std::size_t>(m) + 1, 0);
+  live_.assign(m, 0);
+  for (NetID e = 0; e < m; ++e) {
+    const std::uint32_t size = hypergraph.net_size(e);
+    pin_offset_[e + 1] = pin_offset_[e] + (size >= dense_size_ ? k : 2 * size);
+  }
+  pin_data_.assign(pin_offset_.back(), 0);
 }
 
 void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
@@ -34,13 +46,17 @@ void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
   }
   tbb::parallel_for(tbb::blocked_range<NetID>(0, hg_->num_nets(), 512), [&](const auto& r) {
     for (NetID e = r.begin(); e != r.end(); ++e) {
-      std::uint32_t* pc = pin_counts_.data() + static_cast<std::size_t>(e) * k_;
-      std::fill(pc, pc + k_, 0);
+      if (dense(e)) {
+        std::fill_n(pin_data_.begin() + static_cast<std::ptrdiff_t>(offset(e)), k_, 0);
+      } else {
+        // Only pairs below live_ are read; clearing them is enough.
+        live_[e] = 0;
+      }
       std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
       std::fill(w, w + words_, 0);
       for (NodeID p : hg_->pins(e)) {
         const BlockID b = blocks_[p];
-        if (pc[b]++ == 0)
+        if (increment(e, b) == 1)
           w[b / 64] |= std::uint64_t{1} << (b % 64);
       }
     }

@@ -2,6 +2,10 @@
 // A hypergraph with a k-way assignment: block weights (ncon constraints), pin counts
 // Phi(e, b) per net and block, and the connectivity set of each net as a bitset of k bits.
 // Moves are sequential; initialisation and objective evaluation are parallel.
+// Pin counts of a net with at least k/8 pins are a dense row of k counters; a smaller net keeps
+// (block, count) pairs for the blocks it touches, at most one per pin. So the counts take at
+// most 32 bytes per pin, not 4k bytes per net (column-net models of sparse graphs at large k).
+// Below k = 16 every net is dense, with no offset table.
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -34,7 +38,13 @@ public:
   }
   std::span<const Weight> block_weights() const { return block_weights_; }
   std::uint32_t pin_count(NetID e, BlockID b) const {
-    return pin_counts_[static_cast<std::size_t>(e) * k_ + b];
+    const std::uint32_t* p = pin_data_.data() + offset(e);
+    if (dense(e))
+      return p[b];
+    for (std::uint32_t i = 0; i < live_[e]; ++i)
+      if (p[2 * i] == b)
+        return p[2 * i + 1];
+    return 0;
   }
   BlockID connectivity(NetID e) const {
     BlockID lambda = 0;
@@ -83,6 +93,39 @@ public:
   Weight objective_sequential(Objective objective) const; // twin for tests
 
 private:
+  bool dense(NetID e) const { return all_dense_ || hg_->net_size(e) >= dense_size_; }
+  std::size_t offset(NetID e) const {
+    return all_dense_ ? static_cast<std::size_t>(e) * k_ : pin_offset_[e];
+  }
+  // Phi(e, b) - 1 (b holds a pin of e); returns the new count.
+  std::uint32_t decrement(NetID e, BlockID b) {
+    std::uint32_t* p = pin_data_.data() + offset(e);
+    if (dense(e))
+      return --p[b];
+    std::uint32_t i = 0;
+    while (p[2 * i] != b)
+      ++i;
+    const std::uint32_t count = --p[2 * i + 1];
+    if (count == 0) { // drop the pair; the last one takes its place
+      const std::uint32_t last = --live_[e];
+      p[2 * i] = p[2 * last];
+      p[2 * i + 1] = p[2 * last + 1];
+    }
+    return count;
+  }
+  // Phi(e, b) + 1; returns the new count.
+  std::uint32_t increment(NetID e, BlockID b) {
+    std::uint32_t* p = pin_data_.data() + offset(e);
+    if (dense(e))
+      return ++p[b];
+    for (std::uint32_t i = 0; i < live_[e]; ++i)
+      if (p[2 * i] == b)
+        return ++p[2 * i + 1];
+    const std::uint32_t i = live_[e]++;
+    p[2 * i] = b;
+    p[2 * i + 1] = 1;
+    return 1;
+  }
   void set_bit(NetID e, BlockID b) {
     conn_[static_cast<std::size_t>(e) * words_ + b / 64] |= std::uint64_t{1} << (b % 64);
   }
@@ -96,7 +139,11 @@ private:
   std::size_t words_;
   std::vector<BlockID> blocks_;
   std::vector<Weight> block_weights_;
-  std::vector<std::uint32_t> pin_counts_;
+  std::uint32_t dense_size_;             // nets with at least this many pins count densely
+  bool all_dense_;                        // every net has a dense row at e * k
+  std::vector<std::uint64_t> pin_offset_; // per net: first word of its counts (not all_dense_)
+  std::vector<std::uint32_t> live_;       // per sparse net: (block, count) pairs in use
+  std::vector<std::uint32_t> pin_data_;
   std::vector<std::uint64_t> conn_;
 };
 
@@ -121,11 +168,9 @@ Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective objective, F&
   for (NetID e : hg_->incident_nets(u)) {
     const Weight w = hg_->net_weight(e);
     const std::uint32_t size = hg_->net_size(e);
-    std::uint32_t& pf = pin_counts_[static_cast<std::size_t>(e) * k_ + from];
-    std::uint32_t& pt = pin_counts_[static_cast<std::size_t>(e) * k_ + to];
-    const bool was_uncut = pf == size;
-    --pf;
-    ++pt;
+    const std::uint32_t pf = decrement(e, from);
+    const std::uint32_t pt = increment(e, to);
+    const bool was_uncut = pf + 1 == size;
     if (pf == 0)
       clear_bit(e, from);
     if (pt == 1)
