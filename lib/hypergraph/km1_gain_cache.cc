@@ -1,5 +1,6 @@
 #include "hypergraph/km1_gain_cache.h"
 
+#include <algorithm>
 #include <limits>
 
 #include <tbb/blocked_range.h>
@@ -25,41 +26,63 @@ bool Km1GainCache::applicable(const Hypergraph& hg) {
 }
 
 Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg)
-    : k_(phg.k()), benefit_(phg.num_nodes(), 0), incident_(phg.num_nodes(), 0),
-      conn_(static_cast<std::size_t>(phg.num_nodes()) * phg.k(), 0) {
+    : k_(phg.k()), benefit_(phg.num_nodes(), 0), incident_(phg.num_nodes(), 0) {
   const Hypergraph& hg = phg.hypergraph();
+  const Weight largest = tbb::parallel_reduce(
+      tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), Weight{0},
+      [&](const auto& r, Weight best) {
+        for (NodeID u = r.begin(); u != r.end(); ++u) {
+          const BlockID from = phg.block(u);
+          for (NetID e : hg.incident_nets(u)) {
+            const Weight w = hg.net_weight(e);
+            incident_[u] += w;
+            if (phg.pin_count(e, from) == 1)
+              benefit_[u] += w;
+          }
+          best = std::max(best, incident_[u]);
+        }
+        return best;
+      },
+      [](Weight a, Weight b) { return std::max(a, b); });
+  wide_ = largest > std::numeric_limits<std::uint16_t>::max();
+  const std::size_t size = static_cast<std::size_t>(phg.num_nodes()) * k_;
+  if (wide_)
+    conn32_.assign(size, 0);
+  else
+    conn16_.assign(size, 0);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
-    for (NodeID u = r.begin(); u != r.end(); ++u) {
-      const BlockID from = phg.block(u);
+    for (NodeID u = r.begin(); u != r.end(); ++u)
       for (NetID e : hg.incident_nets(u)) {
-        const Weight w = hg.net_weight(e);
-        incident_[u] += w;
-        if (phg.pin_count(e, from) == 1)
-          benefit_[u] += w;
-        phg.for_each_block(e,
-                           [&](BlockID b) { conn_[index(u, b)] += static_cast<std::int32_t>(w); });
+        const auto w = static_cast<std::int32_t>(hg.net_weight(e));
+        phg.for_each_block(e, [&](BlockID b) { add_conn(index(u, b), w); });
       }
-    }
   });
 }
 
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
+  return wide_ ? best_move_in(conn32_.data() + index(u, 0), phg, u, max_weights)
+               : best_move_in(conn16_.data() + index(u, 0), phg, u, max_weights);
+}
+
+template <typename T>
+MoveCandidate Km1GainCache::best_move_in(const T* c, const PartitionedHypergraph& phg, NodeID u,
+                                         std::span<const Weight> max_weights) const {
   const BlockID from = phg.block(u);
-  const std::int32_t* c = conn_.data() + index(u, 0);
   MoveCandidate best;
   Weight best_weight = 0;
   std::int32_t best_conn = -1;
   for (BlockID t = 0; t < k_; ++t) {
-    if (t == from || c[t] == 0 || c[t] < best_conn)
+    const std::int32_t ct = c[t];
+    if (t == from || ct == 0 || ct < best_conn)
       continue;
     const Weight bw = phg.block_weight(t);
-    if (c[t] == best_conn && bw >= best_weight)
+    if (ct == best_conn && bw >= best_weight)
       continue;
     if (!phg.fits(u, t, max_weights))
       continue;
     best = {t, 0};
-    best_conn = c[t];
+    best_conn = ct;
     best_weight = bw;
   }
   if (best.to != kInvalidBlockID)
@@ -77,7 +100,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         bool changed = false;
         if (pf == 0) {
           for (NodeID v : hg.pins(e))
-            conn_[index(v, from)] -= w;
+            add_conn(index(v, from), -w);
           changed = true;
         } else if (pf == 1) {
           for (NodeID v : hg.pins(e))
@@ -89,7 +112,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         }
         if (pt == 1) {
           for (NodeID v : hg.pins(e))
-            conn_[index(v, to)] += w;
+            add_conn(index(v, to), w);
           changed = true;
         } else if (pt == 2) {
           for (NodeID v : hg.pins(e))

@@ -4,7 +4,9 @@
 //   incident(u)  = sum of w(e) over all nets of u
 //   conn(u, t)   = sum of w(e) over nets e of u with Phi(e, t) >= 1
 // so gain(u, t) = benefit(u) - (incident(u) - conn(u, t)). A move updates the cache in
-// O(|e|) only for nets whose pin counts cross 0/1 in `from` or 1/2 in `to`.
+// O(|e|) only for nets whose pin counts cross 0/1 in `from` or 1/2 in `to`. conn is n x k
+// entries, so they take 16 bits when every incident(u) is below 2^16 (unit nets: fewer than
+// 65536 nets per vertex), else 32.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -23,7 +25,7 @@ public:
   explicit Km1GainCache(const PartitionedHypergraph& phg);
 
   Weight gain(NodeID u, BlockID to) const {
-    return benefit_[u] - incident_[u] + conn_[index(u, to)];
+    return benefit_[u] - incident_[u] + conn(index(u, to));
   }
   // Best feasible target among blocks other than block(u). Ties: lighter block, lower id.
   MoveCandidate best_move(const PartitionedHypergraph& phg, NodeID u,
@@ -36,10 +38,23 @@ public:
 
 private:
   std::size_t index(NodeID u, BlockID b) const { return static_cast<std::size_t>(u) * k_ + b; }
+  std::int32_t conn(std::size_t i) const { return wide_ ? conn32_[i] : conn16_[i]; }
+  void add_conn(std::size_t i, std::int32_t w) {
+    if (wide_)
+      conn32_[i] += w;
+    else
+      conn16_[i] = static_cast<std::uint16_t>(conn16_[i] + w);
+  }
+  template <typename T>
+  MoveCandidate best_move_in(const T* conn_of_u, const PartitionedHypergraph& phg, NodeID u,
+                             std::span<const Weight> max_weights) const;
+
   BlockID k_;
   std::vector<Weight> benefit_;
   std::vector<Weight> incident_;
-  std::vector<std::int32_t> conn_;
+  bool wide_ = false;
+  std::vector<std::uint16_t> conn16_; // used unless wide_
+  std::vector<std::int32_t> conn32_;  // used if wide_
 };
 
 } // namespace gnnpart

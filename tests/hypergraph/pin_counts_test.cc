@@ -13,8 +13,9 @@
 namespace gnnpart {
 namespace {
 
-// Nets of 1 to 6 pins, and every tenth net of up to 60 pins (repeated pins included).
-Hypergraph mixed_hypergraph(NodeID n, int nets, Rng& rng) {
+// Nets of 1 to 6 pins, and every tenth net of up to 60 pins (repeated pins included), with
+// weights 1 to 3 times weight_scale.
+Hypergraph mixed_hypergraph(NodeID n, int nets, Rng& rng, Weight weight_scale = 1) {
   std::vector<EdgeID> offsets{0};
   std::vector<NodeID> pins;
   std::vector<Weight> weights;
@@ -23,7 +24,7 @@ Hypergraph mixed_hypergraph(NodeID n, int nets, Rng& rng) {
     for (int i = 0; i < size; ++i)
       pins.push_back(static_cast<NodeID>(rng.below(n)));
     offsets.push_back(pins.size());
-    weights.push_back(1 + static_cast<Weight>(rng.below(3)));
+    weights.push_back((1 + static_cast<Weight>(rng.below(3))) * weight_scale);
   }
   return Hypergraph(n, offsets, pins, weights);
 }
@@ -76,11 +77,15 @@ TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
   }
 }
 
-TEST(PinCounts, Km1GainCacheExactAtLargeK) {
+// The cache's connections take 16 bits while every vertex's incident net weight is below 2^16
+// (scale 1) and 32 bits above (scale 20000).
+class Km1GainCacheAtLargeK : public testing::TestWithParam<Weight> {};
+
+TEST_P(Km1GainCacheAtLargeK, StaysExact) {
   Rng rng(5);
   const NodeID n = 200;
   const BlockID k = 96;
-  const Hypergraph hg = mixed_hypergraph(n, 300, rng);
+  const Hypergraph hg = mixed_hypergraph(n, 300, rng, GetParam());
   PartitionedHypergraph phg(hg, k);
   std::vector<BlockID> blocks(n);
   for (auto& b : blocks)
@@ -105,6 +110,8 @@ TEST(PinCounts, Km1GainCacheExactAtLargeK) {
         ASSERT_EQ(cache.gain(v, t), gc.gain(phg, v, t, Objective::kKm1));
       }
 }
+
+INSTANTIATE_TEST_SUITE_P(PinCounts, Km1GainCacheAtLargeK, testing::Values(1, 20000));
 
 } // namespace
 } // namespace gnnpart
