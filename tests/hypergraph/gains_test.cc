@@ -86,33 +86,35 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
   }
 }
 
-TEST(Km1GainCache, MatchesRecomputationAfterRandomMoves) {
+// k, and the weight scale: connections take 16 bits while every vertex's incident net weight is
+// below 2^16 (scale 1) and 32 bits above (scale 20000). At k = 96, nets below 12 pins keep
+// sparse pin counts.
+struct Km1CacheCase {
+  BlockID k;
+  Weight weight_scale;
+};
+
+class Km1GainCacheTest : public ::testing::TestWithParam<Km1CacheCase> {};
+
+TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
   // Random hypergraph with weighted nets of mixed sizes.
+  const auto [k, scale] = GetParam();
   Rng rng(11);
   const NodeID n = 60;
-  std::vector<EdgeID> offsets{0};
-  std::vector<NodeID> pins;
-  std::vector<Weight> weights;
-  for (int e = 0; e < 90; ++e) {
-    const int size = 1 + static_cast<int>(rng.below(e % 10 == 0 ? 25 : 5));
-    for (int i = 0; i < size; ++i)
-      pins.push_back(static_cast<NodeID>(rng.below(n)));
-    offsets.push_back(pins.size());
-    weights.push_back(1 + static_cast<Weight>(rng.below(4)));
-  }
-  const Hypergraph hg(n, offsets, pins, weights);
-  const BlockID k = 5;
+  const Hypergraph hg = testing::random_hypergraph(n, 90, 5, 25, 4, scale, rng);
   PartitionedHypergraph phg(hg, k);
+  // At large k, few blocks in use at the start, so that moves revisit them.
+  const BlockID used = std::min<BlockID>(k, 12);
   std::vector<BlockID> blocks(n);
   for (auto& b : blocks)
-    b = static_cast<BlockID>(rng.below(k));
+    b = static_cast<BlockID>(rng.below(used));
   phg.assign(blocks);
   Km1GainCache cache(phg);
   GainComputer gc(k);
   std::vector<NetID> touched;
   for (int step = 0; step < 400; ++step) {
     const NodeID u = static_cast<NodeID>(rng.below(n));
-    const BlockID to = static_cast<BlockID>(rng.below(k));
+    const BlockID to = static_cast<BlockID>(rng.below(step % 3 == 0 ? k : used));
     if (to == phg.block(u))
       continue;
     const Weight expected = gc.gain(phg, u, to, Objective::kKm1);
@@ -129,6 +131,10 @@ TEST(Km1GainCache, MatchesRecomputationAfterRandomMoves) {
     }
   }
 }
+
+INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
+                         ::testing::Values(Km1CacheCase{5, 1}, Km1CacheCase{96, 1},
+                                           Km1CacheCase{96, 20000}));
 
 } // namespace
 } // namespace gnnpart

@@ -17,6 +17,7 @@
 #include "core/hypergraph.h"
 #include "core/options.h"
 #include "core/partition.h"
+#include "core/random.h"
 #include "hypergraph/hypergraph_partitioner.h"
 
 namespace gnnpart::testing {
@@ -163,6 +164,23 @@ inline BruteForceMetrics check(const Hypergraph& hg, const Partition& p,
   const Weight value = obj == Objective::kCut ? m.cut : obj == Objective::kSoed ? m.soed : m.km1;
   EXPECT_EQ(hypergraph_objective(hg, p, obj), value);
   return m;
+}
+
+// A random hypergraph for gain and pin-count tests: nets of 1 to small_max pins, every tenth net
+// of 1 to big_max pins (repeated pins possible), weights 1 to max_weight times weight_scale.
+inline Hypergraph random_hypergraph(NodeID n, int nets, int small_max, int big_max,
+                                    Weight max_weight, Weight weight_scale, Rng& rng) {
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  std::vector<Weight> weights;
+  for (int e = 0; e < nets; ++e) {
+    const int size = 1 + static_cast<int>(rng.below(e % 10 == 0 ? big_max : small_max));
+    for (int i = 0; i < size; ++i)
+      pins.push_back(static_cast<NodeID>(rng.below(n)));
+    offsets.push_back(pins.size());
+    weights.push_back((1 + static_cast<Weight>(rng.below(max_weight))) * weight_scale);
+  }
+  return Hypergraph(n, offsets, pins, weights);
 }
 
 // Options of a km1 run of the hypergraph model.
