@@ -69,6 +69,16 @@ inline CsrGraph power_law_graph(NodeID n, int per_vertex, std::uint64_t seed) {
   return graph_from_edges(n, edges);
 }
 
+// A mesh, a power-law graph and a random graph of a few thousand vertices: inputs of the
+// refinement tests.
+inline std::vector<CsrGraph> refinement_test_graphs() {
+  std::vector<CsrGraph> graphs;
+  graphs.push_back(grid_graph(40, 40));
+  graphs.push_back(power_law_graph(3000, 3, 4));
+  graphs.push_back(random_graph(2000, 7000, 9));
+  return graphs;
+}
+
 struct Checked {
   Weight cut = 0;    // weighted edge cut, recomputed
   Weight volume = 0; // sum of lambda - 1, recomputed
@@ -103,9 +113,10 @@ inline Checked check_result(const CsrGraph& g, const Partition& p, BlockID k, do
       EXPECT_LE(weight[static_cast<std::size_t>(b) * ncon + c], bound)
           << "block " << b << " constraint " << c;
   }
-  if (g.num_nodes() >= k)
+  if (g.num_nodes() >= k) {
     for (BlockID b = 0; b < k; ++b)
       EXPECT_GT(size[b], 0u) << "block " << b << " is empty";
+  }
   for (NodeID u = 0; u < g.num_nodes(); ++u) {
     std::vector<BlockID> seen = {p.blocks[u]};
     for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {

@@ -41,11 +41,7 @@ Weight refined_cut(const CsrGraph& g, BlockID k, double epsilon, double slack) {
 }
 
 TEST(RelaxedFm, NeverWorseAndAlwaysBalanced) {
-  std::vector<CsrGraph> graphs;
-  graphs.push_back(ml_test::grid_graph(40, 40));
-  graphs.push_back(ml_test::power_law_graph(3000, 3, 4));
-  graphs.push_back(ml_test::random_graph(2000, 7000, 9));
-  for (const CsrGraph& g : graphs)
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
     for (BlockID k : {2u, 8u, 32u})
       for (double epsilon : {0.0, 0.03}) {
         SCOPED_TRACE(testing::Message()

@@ -59,11 +59,7 @@ TEST(VCycle, ClustersStayWithinCommunities) {
 }
 
 TEST(VCycle, NeverWorseThanItsStartAndDeterministic) {
-  std::vector<CsrGraph> graphs;
-  graphs.push_back(ml_test::grid_graph(50, 50));
-  graphs.push_back(ml_test::power_law_graph(4000, 3, 4));
-  graphs.push_back(ml_test::random_graph(3000, 9000, 9));
-  for (const CsrGraph& g : graphs)
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
     for (BlockID k : {2u, 8u, 32u}) {
       SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << k);
       const PartitionOptions o = options_for(k, Preset::kFast);

@@ -14,8 +14,8 @@ namespace gnnpart::ml {
 // the weight when k == 2 (recursive bisection with odd k), 0.5 otherwise. fixed (empty: none)
 // pins vertices to blocks: fixed[u] is u's block or kInvalidBlockID; the coarsest partition's
 // blocks are renamed to agree with the fixed vertices, which then never move. With a start
-// partition (a V-cycle), clusters stay within its blocks and it replaces initial partitioning,
-// so the result is never worse than the start on any level's refinement.
+// partition (a V-cycle), clusters stay within its blocks and it replaces initial partitioning;
+// refinement never raises the cut, so the result is at least as good as the start.
 std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimits& limits,
                                           double epsilon, double fraction0,
                                           const MultilevelContext& ctx, std::uint64_t seed,

@@ -8,6 +8,22 @@
 #include "partition/multilevel/coarsening/lp_clustering.h"
 
 namespace gnnpart::ml {
+namespace {
+
+// Labels of the coarse vertices (fixed blocks or communities): each takes the label of its
+// members, which agree (empty in, empty out; unlabelled entries stay kInvalidBlockID).
+std::vector<BlockID> coarse_labels(std::span<const BlockID> fine, std::span<const NodeID> mapping,
+                                   NodeID nc) {
+  if (fine.empty())
+    return {};
+  std::vector<BlockID> coarse(nc, kInvalidBlockID);
+  for (std::size_t u = 0; u < fine.size(); ++u)
+    if (fine[u] != kInvalidBlockID)
+      coarse[mapping[u]] = fine[u];
+  return coarse;
+}
+
+} // namespace
 
 std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
                                  const CoarseningContext& ctx, std::uint64_t seed,
@@ -44,19 +60,9 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
     const NodeID nc = contraction.coarse.num_nodes();
     if (static_cast<double>(nc) > (1.0 - ctx.min_shrink) * n)
       break;
-    std::vector<BlockID> coarse_fixed;
-    if (!current_fixed.empty()) {
-      coarse_fixed.assign(nc, kInvalidBlockID);
-      for (NodeID u = 0; u < n; ++u)
-        if (current_fixed[u] != kInvalidBlockID)
-          coarse_fixed[contraction.mapping[u]] = current_fixed[u];
-    }
-    std::vector<BlockID> coarse_communities;
-    if (!current_communities.empty()) {
-      coarse_communities.resize(nc);
-      for (NodeID u = 0; u < n; ++u)
-        coarse_communities[contraction.mapping[u]] = current_communities[u];
-    }
+    std::vector<BlockID> coarse_fixed = coarse_labels(current_fixed, contraction.mapping, nc);
+    std::vector<BlockID> coarse_communities =
+        coarse_labels(current_communities, contraction.mapping, nc);
     levels.push_back({std::move(contraction.coarse), std::move(contraction.mapping),
                       std::move(coarse_fixed), std::move(coarse_communities)});
   }
