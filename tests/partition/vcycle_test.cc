@@ -87,8 +87,9 @@ TEST(VCycle, StrongPresetKeepsFixedVerticesAndIsDeterministic) {
   const Partition p = partition_graph_multilevel(g, o, fixed);
   check_result(g, p, 8, o.epsilon);
   for (NodeID u = 0; u < g.num_nodes(); ++u) {
-    if (fixed[u] != kInvalidBlockID)
+    if (fixed[u] != kInvalidBlockID) {
       EXPECT_EQ(p.blocks[u], fixed[u]) << "fixed vertex " << u;
+    }
   }
   EXPECT_EQ(p.blocks, partition_graph_multilevel(g, o, fixed).blocks);
 }
