@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <optional>
+#include <utility>
 
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
@@ -48,7 +50,8 @@ private:
 
 class CachedKm1Oracle {
 public:
-  explicit CachedKm1Oracle(PartitionedHypergraph& phg) : phg_(phg), cache_(phg) {}
+  CachedKm1Oracle(PartitionedHypergraph& phg, Km1GainCache cache)
+      : phg_(phg), cache_(std::move(cache)) {}
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return cache_.best_move(phg_, u, max_weights);
   }
@@ -162,10 +165,11 @@ Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
   if (phg.k() < 2 || phg.num_nodes() == 0)
     return 0;
   // With two blocks, km1 = cut and soed = 2 cut: the km1 cache serves every objective.
-  if ((ctx.objective == Objective::kKm1 || phg.k() == 2) &&
-      Km1GainCache::applicable(phg.hypergraph())) {
-    CachedKm1Oracle oracle(phg);
-    return fm_rounds(phg, oracle, ctx, max_weights, seed);
+  if (ctx.objective == Objective::kKm1 || phg.k() == 2) {
+    if (std::optional<Km1GainCache> cache = Km1GainCache::build(phg)) {
+      CachedKm1Oracle oracle(phg, std::move(*cache));
+      return fm_rounds(phg, oracle, ctx, max_weights, seed);
+    }
   }
   RecomputingOracle oracle(phg, ctx.objective);
   return fm_rounds(phg, oracle, ctx, max_weights, seed);

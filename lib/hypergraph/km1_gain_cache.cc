@@ -9,26 +9,24 @@
 
 namespace gnnpart {
 
-bool Km1GainCache::applicable(const Hypergraph& hg) {
-  const Weight largest = tbb::parallel_reduce(
-      tbb::blocked_range<NodeID>(0, hg.num_nodes(), 1024), Weight{0},
-      [&](const auto& r, Weight best) {
-        for (NodeID u = r.begin(); u != r.end(); ++u) {
-          Weight sum = 0;
-          for (NetID e : hg.incident_nets(u))
-            sum += hg.net_weight(e);
-          best = std::max(best, sum);
-        }
-        return best;
-      },
-      [](Weight a, Weight b) { return std::max(a, b); });
-  return largest < std::numeric_limits<std::int32_t>::max();
+std::optional<Km1GainCache> Km1GainCache::build(const PartitionedHypergraph& phg) {
+  Km1GainCache cache(phg.k());
+  const Weight largest = cache.compute_weights(phg);
+  if (largest >= std::numeric_limits<std::int32_t>::max())
+    return std::nullopt;
+  cache.compute_connections(phg, largest);
+  return cache;
 }
 
-Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg)
-    : k_(phg.k()), benefit_(phg.num_nodes(), 0), incident_(phg.num_nodes(), 0) {
+Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
+  compute_connections(phg, compute_weights(phg));
+}
+
+Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
-  const Weight largest = tbb::parallel_reduce(
+  benefit_.assign(hg.num_nodes(), 0);
+  incident_.assign(hg.num_nodes(), 0);
+  return tbb::parallel_reduce(
       tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), Weight{0},
       [&](const auto& r, Weight best) {
         for (NodeID u = r.begin(); u != r.end(); ++u) {
@@ -44,6 +42,10 @@ Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg)
         return best;
       },
       [](Weight a, Weight b) { return std::max(a, b); });
+}
+
+void Km1GainCache::compute_connections(const PartitionedHypergraph& phg, Weight largest) {
+  const Hypergraph& hg = phg.hypergraph();
   wide_ = largest > std::numeric_limits<std::uint16_t>::max();
   const std::size_t size = static_cast<std::size_t>(phg.num_nodes()) * k_;
   if (wide_)

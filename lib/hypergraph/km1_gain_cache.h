@@ -8,6 +8,7 @@
 // entries, so they take 16 bits when every incident(u) is below 2^16 (unit nets: fewer than
 // 65536 nets per vertex), else 32.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -18,10 +19,11 @@ namespace gnnpart {
 
 class Km1GainCache {
 public:
-  // Usable when every vertex's incident net weight fits into 32 bits.
-  static bool applicable(const Hypergraph& hg);
+  // The cache of phg's current assignment (parallel), or nothing when some vertex's incident
+  // net weight does not fit into 32 bits.
+  static std::optional<Km1GainCache> build(const PartitionedHypergraph& phg);
 
-  // Builds the cache of phg's current assignment (parallel).
+  // The same, for hypergraphs known to fit (unit-weight nets of a bisection).
   explicit Km1GainCache(const PartitionedHypergraph& phg);
 
   Weight gain(NodeID u, BlockID to) const {
@@ -37,6 +39,11 @@ public:
               std::vector<NetID>& touched_nets);
 
 private:
+  explicit Km1GainCache(BlockID k) : k_(k) {}
+  // incident(u) and benefit(u) of every vertex; returns the largest incident(u).
+  Weight compute_weights(const PartitionedHypergraph& phg);
+  // conn in 16 or 32 bits, whichever holds `largest`.
+  void compute_connections(const PartitionedHypergraph& phg, Weight largest);
   std::size_t index(NodeID u, BlockID b) const { return static_cast<std::size_t>(u) * k_ + b; }
   std::int32_t conn(std::size_t i) const { return wide_ ? conn32_[i] : conn16_[i]; }
   void add_conn(std::size_t i, std::int32_t w) {
