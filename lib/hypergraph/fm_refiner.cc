@@ -34,6 +34,9 @@ public:
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return gc_.best_move(phg_, u, objective_, max_weights);
   }
+  MoveCandidate rerate(NodeID u, BlockID, BlockID, BlockID, std::span<const Weight> max_weights) {
+    return best_move(u, max_weights);
+  }
   Weight move(NodeID u, BlockID to, NodeID max_touch, std::vector<NetID>& touched) {
     const Hypergraph& hg = phg_.hypergraph();
     return phg_.move(u, to, objective_, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
@@ -55,6 +58,20 @@ public:
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return cache_.best_move(phg_, u, max_weights);
   }
+  // u's best move after a move from -> to changed some of its nets, given that `target` was its
+  // best before. Only conn(u, from), conn(u, to), benefit(u) and the weights of from and to
+  // changed, so unless `target` was `from` (its connection may have dropped), the best is one of
+  // the three blocks. A full scan when none of them is feasible.
+  MoveCandidate rerate(NodeID u, BlockID target, BlockID from, BlockID to,
+                       std::span<const Weight> max_weights) {
+    if (target != from) {
+      const BlockID candidates[] = {target, to, from};
+      if (const MoveCandidate mc = cache_.best_of(phg_, u, candidates, max_weights);
+          mc.to != kInvalidBlockID)
+        return mc;
+    }
+    return best_move(u, max_weights);
+  }
   Weight move(NodeID u, BlockID to, NodeID max_touch, std::vector<NetID>& touched) {
     return cache_.move(phg_, u, to, max_touch, touched);
   }
@@ -73,6 +90,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
   IndexedMaxHeap heap(n);
   std::vector<std::uint32_t> moved(n, 0); // == round stamp: moved in this round
   std::vector<std::uint32_t> rated(n, 0); // == move stamp: re-rated after this move
+  std::vector<BlockID> target(n, 0);       // of vertices in the heap: their best block when rated
   std::uint32_t move_stamp = 0;
   std::vector<NetID> touched;
   std::vector<Move> moves;
@@ -100,6 +118,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
         if (mc.to == kInvalidBlockID || mc.gain < rc.fm_min_seed_gain)
           continue;
         heap.push(u, mc.gain);
+        target[u] = mc.to;
         ++s;
       }
       if (heap.empty())
@@ -114,6 +133,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
           continue;
         if (!heap.empty() && mc.gain < heap.top_key()) {
           heap.push(u, mc.gain);
+          target[u] = mc.to;
           continue;
         }
         const BlockID from = phg.block(u);
@@ -133,12 +153,14 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
             if (moved[v] == stamp || rated[v] == move_stamp)
               continue;
             rated[v] = move_stamp;
-            const MoveCandidate mv = oracle.best_move(v, max_weights);
+            const MoveCandidate mv =
+                oracle.rerate(v, heap.contains(v) ? target[v] : mc.to, from, mc.to, max_weights);
             if (mv.to == kInvalidBlockID) {
               if (heap.contains(v))
                 heap.remove(v);
             } else {
               heap.push_or_update(v, mv.gain);
+              target[v] = mv.to;
             }
           }
         }

@@ -92,6 +92,29 @@ MoveCandidate Km1GainCache::best_move_in(const T* c, const PartitionedHypergraph
   return best;
 }
 
+MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
+                                    std::span<const BlockID> candidates,
+                                    std::span<const Weight> max_weights) const {
+  const BlockID from = phg.block(u);
+  MoveCandidate best;
+  Weight best_weight = 0;
+  for (BlockID t : candidates) {
+    if (t >= k_ || t == from || t == best.to)
+      continue;
+    const std::size_t i = index(u, t);
+    if (conn(i) == 0 || !phg.fits(u, t, max_weights))
+      continue;
+    const Weight g = gain(u, t);
+    const Weight bw = phg.block_weight(t);
+    if (best.to == kInvalidBlockID || g > best.gain ||
+        (g == best.gain && (bw < best_weight || (bw == best_weight && t < best.to)))) {
+      best = {t, g};
+      best_weight = bw;
+    }
+  }
+  return best;
+}
+
 Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, NodeID max_touch_size,
                           std::vector<NetID>& touched_nets) {
   const Hypergraph& hg = phg.hypergraph();

@@ -33,6 +33,11 @@ public:
   MoveCandidate best_move(const PartitionedHypergraph& phg, NodeID u,
                           std::span<const Weight> max_weights) const;
 
+  // The same, among `candidates` only (other than block(u), with conn(u, t) > 0).
+  MoveCandidate best_of(const PartitionedHypergraph& phg, NodeID u,
+                        std::span<const BlockID> candidates,
+                        std::span<const Weight> max_weights) const;
+
   // Moves u to `to` in phg, keeps the cache exact, and appends to `touched` the pins of updated
   // nets with at most max_touch_size pins (they may need re-rating). Returns the km1 decrease.
   Weight move(PartitionedHypergraph& phg, NodeID u, BlockID to, NodeID max_touch_size,

@@ -2,6 +2,7 @@
 // against recomputation after random moves.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/random.h"
@@ -86,22 +87,24 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
   }
 }
 
-// k, and the weight scale: connections take 16 bits while every vertex's incident net weight is
-// below 2^16 (scale 1) and 32 bits above (scale 20000). At k = 96, nets below 12 pins keep
-// sparse pin counts.
+// k, the weight scale and the largest net: connections take 16 bits while every vertex's incident
+// net weight is below 2^16 (scale 1) and 32 bits above (scale 20000). At k = 96, nets below 12
+// pins keep sparse pin counts.
 struct Km1CacheCase {
   BlockID k;
   Weight weight_scale;
+  int big_max = 25;
 };
 
 class Km1GainCacheTest : public ::testing::TestWithParam<Km1CacheCase> {};
 
 TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
   // Random hypergraph with weighted nets of mixed sizes.
-  const auto [k, scale] = GetParam();
+  const auto [k, scale, big_max] = GetParam();
   Rng rng(11);
   const NodeID n = 60;
-  const Hypergraph hg = testing::random_hypergraph(n, 90, 5, 25, 4, scale, rng);
+  const Hypergraph hg =
+      testing::random_hypergraph(n, 90, std::min(5, big_max), big_max, 4, scale, rng);
   PartitionedHypergraph phg(hg, k);
   // At large k, few blocks in use at the start, so that moves revisit them.
   const BlockID used = std::min<BlockID>(k, 12);
@@ -112,6 +115,13 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
   Km1GainCache cache(phg);
   GainComputer gc(k);
   std::vector<NetID> touched;
+  // Blocks get heavy enough that some best moves are refused by the limit.
+  std::vector<Weight> limits(k);
+  std::vector<BlockID> all_blocks(k);
+  for (BlockID b = 0; b < k; ++b) {
+    limits[b] = 3 + static_cast<Weight>(b % 4);
+    all_blocks[b] = b;
+  }
   for (int step = 0; step < 400; ++step) {
     const NodeID u = static_cast<NodeID>(rng.below(n));
     const BlockID to = static_cast<BlockID>(rng.below(step % 3 == 0 ? k : used));
@@ -128,13 +138,23 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
           if (t != phg.block(v)) {
             ASSERT_EQ(cache.gain(v, t), gc.gain(phg, v, t, Objective::kKm1));
           }
+      for (NodeID v = 0; v < n; ++v) {
+        const MoveCandidate got = cache.best_move(phg, v, limits);
+        const MoveCandidate want = gc.best_move(phg, v, Objective::kKm1, limits);
+        ASSERT_EQ(got.to, want.to) << "vertex " << v;
+        ASSERT_EQ(got.gain, want.gain) << "vertex " << v;
+        const MoveCandidate among_all = cache.best_of(phg, v, all_blocks, limits);
+        ASSERT_EQ(among_all.to, want.to) << "vertex " << v;
+        ASSERT_EQ(among_all.gain, want.gain) << "vertex " << v;
+      }
     }
   }
 }
 
 INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                          ::testing::Values(Km1CacheCase{5, 1}, Km1CacheCase{96, 1},
-                                           Km1CacheCase{96, 20000}));
+                                           Km1CacheCase{96, 20000}, Km1CacheCase{96, 1, 3},
+                                           Km1CacheCase{40, 20000, 3}));
 
 } // namespace
 } // namespace gnnpart
