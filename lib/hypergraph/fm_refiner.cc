@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <optional>
 #include <utility>
 
 #include "core/random.h"
@@ -53,8 +52,7 @@ private:
 
 class CachedKm1Oracle {
 public:
-  CachedKm1Oracle(PartitionedHypergraph& phg, Km1GainCache cache)
-      : phg_(phg), cache_(std::move(cache)) {}
+  CachedKm1Oracle(PartitionedHypergraph& phg, Km1GainCache& cache) : phg_(phg), cache_(cache) {}
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return cache_.best_move(phg_, u, max_weights);
   }
@@ -78,7 +76,7 @@ public:
 
 private:
   PartitionedHypergraph& phg_;
-  Km1GainCache cache_;
+  Km1GainCache& cache_;
 };
 
 template <typename Oracle>
@@ -183,13 +181,13 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
 } // namespace
 
 Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
-                 std::span<const Weight> max_weights, std::uint64_t seed) {
+                 std::span<const Weight> max_weights, std::uint64_t seed, Km1GainCache& cache) {
   if (phg.k() < 2 || phg.num_nodes() == 0)
     return 0;
   // With two blocks, km1 = cut and soed = 2 cut: the km1 cache serves every objective.
   if (ctx.objective == Objective::kKm1 || phg.k() == 2) {
-    if (std::optional<Km1GainCache> cache = Km1GainCache::build(phg)) {
-      CachedKm1Oracle oracle(phg, std::move(*cache));
+    if (cache.rebuild(phg)) {
+      CachedKm1Oracle oracle(phg, cache);
       return fm_rounds(phg, oracle, ctx, max_weights, seed);
     }
   }

@@ -48,19 +48,21 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
   }
   run_with_threads(options.threads, [&] {
     std::vector<BlockID> blocks;
+    Km1GainCache cache;
     int vcycles = ctx.refinement.vcycles;
     if (start.empty()) {
-      blocks = multilevel_partition(hypergraph, ctx, limits, ctx.seed);
+      blocks = multilevel_partition(hypergraph, ctx, limits, ctx.seed, cache);
     } else {
       blocks.assign(start.begin(), start.end());
       vcycles = ctx.refinement.graph_start_vcycles;
     }
     for (int v = 0; v < vcycles; ++v)
-      blocks = vcycle(hypergraph, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v));
+      blocks =
+          vcycle(hypergraph, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
     PartitionedHypergraph phg(hypergraph, options.k);
     phg.assign(blocks);
     if (!start.empty() && vcycles == 0) // refinement of the start on the input level only
-      refine_level(phg, ctx, limits, derive_seed(ctx.seed, 0x5D));
+      refine_level(phg, ctx, limits, derive_seed(ctx.seed, 0x5D), cache);
     fill_empty_blocks(phg, ctx, limits.max);
     if (!rebalance(phg, ctx, limits.max))
       throw InfeasibleBalance(

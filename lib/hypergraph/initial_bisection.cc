@@ -122,6 +122,7 @@ std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
       std::max<NodeID>(static_cast<NodeID>(n * ctx.initial.fm_max_bad_fraction), 50);
   local.refinement.fm_seeds_per_search = std::max<int>(1, static_cast<int>(n));
   PartitionedHypergraph phg(hg, 2);
+  Km1GainCache cache;
   std::vector<BlockID> best;
   bool best_balanced = false;
   Weight best_objective = 0;
@@ -148,7 +149,7 @@ std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
       rebalance(phg, local, limits.max);
       if (start == Start::kLabelPropagation)
         label_propagation_refine(phg, local, limits.max, derive_seed(seed, 0x1B16, run));
-      fm_refine(phg, local, limits.max, derive_seed(seed, 0x1B17, run));
+      fm_refine(phg, local, limits.max, derive_seed(seed, 0x1B17, run), cache);
       const bool balanced = is_balanced(phg, limits.max);
       const Weight objective = phg.objective_sequential(ctx.objective);
       if (best.empty() || (balanced && !best_balanced) ||

@@ -9,18 +9,34 @@
 
 namespace gnnpart {
 
-std::optional<Km1GainCache> Km1GainCache::build(const PartitionedHypergraph& phg) {
-  Km1GainCache cache(phg.k());
-  const Weight largest = cache.compute_weights(phg);
+bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
+  k_ = phg.k();
+  const Weight largest = compute_weights(phg);
   if (largest >= std::numeric_limits<std::int32_t>::max())
-    return std::nullopt;
-  cache.compute_connections(phg, largest);
-  return cache;
+    return false;
+  compute_connections(phg, largest);
+  return true;
 }
 
 Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
   compute_connections(phg, compute_weights(phg));
 }
+
+namespace {
+
+// At least `size` entries, uninitialised: the caller zeroes them row by row in parallel, so
+// fresh pages are also faulted in by all threads.
+template <typename T>
+T* storage(std::unique_ptr<T[]>& data, std::size_t& capacity, std::size_t size) {
+  if (capacity < size) {
+    data.reset();
+    data.reset(new T[size]);
+    capacity = size;
+  }
+  return data.get();
+}
+
+} // namespace
 
 Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
@@ -49,22 +65,27 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg, Weight 
   wide_ = largest > std::numeric_limits<std::uint16_t>::max();
   const std::size_t size = static_cast<std::size_t>(phg.num_nodes()) * k_;
   if (wide_)
-    conn32_.assign(size, 0);
+    storage(conn32_, capacity32_, size);
   else
-    conn16_.assign(size, 0);
+    storage(conn16_, capacity16_, size);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
-    for (NodeID u = r.begin(); u != r.end(); ++u)
+    for (NodeID u = r.begin(); u != r.end(); ++u) {
+      if (wide_)
+        std::fill_n(conn32_.get() + index(u, 0), k_, 0);
+      else
+        std::fill_n(conn16_.get() + index(u, 0), k_, 0);
       for (NetID e : hg.incident_nets(u)) {
         const auto w = static_cast<std::int32_t>(hg.net_weight(e));
         phg.for_each_block(e, [&](BlockID b) { add_conn(index(u, b), w); });
       }
+    }
   });
 }
 
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
-  return wide_ ? best_move_in(conn32_.data() + index(u, 0), phg, u, max_weights)
-               : best_move_in(conn16_.data() + index(u, 0), phg, u, max_weights);
+  return wide_ ? best_move_in(conn32_.get() + index(u, 0), phg, u, max_weights)
+               : best_move_in(conn16_.get() + index(u, 0), phg, u, max_weights);
 }
 
 template <typename T>

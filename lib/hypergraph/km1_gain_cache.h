@@ -6,9 +6,10 @@
 // so gain(u, t) = benefit(u) - (incident(u) - conn(u, t)). A move updates the cache in
 // O(|e|) only for nets whose pin counts cross 0/1 in `from` or 1/2 in `to`. conn is n x k
 // entries, so they take 16 bits when every incident(u) is below 2^16 (unit nets: fewer than
-// 65536 nets per vertex), else 32.
+// 65536 nets per vertex), else 32. One cache serves the FM calls of a whole multilevel run:
+// rebuild() keeps its memory, so the n x k array is allocated and paged in once, not per call.
 #include <cstdint>
-#include <optional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -19,12 +20,14 @@ namespace gnnpart {
 
 class Km1GainCache {
 public:
-  // The cache of phg's current assignment (parallel), or nothing when some vertex's incident
-  // net weight does not fit into 32 bits.
-  static std::optional<Km1GainCache> build(const PartitionedHypergraph& phg);
-
-  // The same, for hypergraphs known to fit (unit-weight nets of a bisection).
+  Km1GainCache() = default;
+  // The cache of phg's current assignment, for hypergraphs known to fit (unit-weight nets of a
+  // bisection).
   explicit Km1GainCache(const PartitionedHypergraph& phg);
+
+  // Makes this the cache of phg's current assignment (parallel), reusing the memory. False
+  // (and unusable) when some vertex's incident net weight does not fit into 32 bits.
+  bool rebuild(const PartitionedHypergraph& phg);
 
   Weight gain(NodeID u, BlockID to) const {
     return benefit_[u] - incident_[u] + conn(index(u, to));
@@ -44,7 +47,6 @@ public:
               std::vector<NetID>& touched_nets);
 
 private:
-  explicit Km1GainCache(BlockID k) : k_(k) {}
   // incident(u) and benefit(u) of every vertex; returns the largest incident(u).
   Weight compute_weights(const PartitionedHypergraph& phg);
   // conn in 16 or 32 bits, whichever holds `largest`.
@@ -61,12 +63,15 @@ private:
   MoveCandidate best_move_in(const T* conn_of_u, const PartitionedHypergraph& phg, NodeID u,
                              std::span<const Weight> max_weights) const;
 
-  BlockID k_;
+  BlockID k_ = 0;
   std::vector<Weight> benefit_;
   std::vector<Weight> incident_;
   bool wide_ = false;
-  std::vector<std::uint16_t> conn16_; // used unless wide_
-  std::vector<std::int32_t> conn32_;  // used if wide_
+  // n x k, used unless wide_ / if wide_; capacities in entries.
+  std::unique_ptr<std::uint16_t[]> conn16_;
+  std::unique_ptr<std::int32_t[]> conn32_;
+  std::size_t capacity16_ = 0;
+  std::size_t capacity32_ = 0;
 };
 
 } // namespace gnnpart

@@ -22,14 +22,14 @@ namespace {
 // target of many vertices has no room, so strict FM cannot take moves that pay off after a
 // rebalancing move elsewhere (Mt-KaHyPar's unconstrained FM follows the same idea).
 void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                std::uint64_t seed) {
+                std::uint64_t seed, Km1GainCache& cache) {
   std::vector<Weight> relaxed(limits.max);
   for (std::size_t i = 0; i < relaxed.size(); ++i)
     relaxed[i] += static_cast<Weight>(
         std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(limits.perfect[i])));
   const std::vector<BlockID> saved(phg.blocks().begin(), phg.blocks().end());
   const Weight before = phg.objective(ctx.objective);
-  fm_refine(phg, ctx, relaxed, seed);
+  fm_refine(phg, ctx, relaxed, seed, cache);
   if (!rebalance(phg, ctx, limits.max) || phg.objective(ctx.objective) >= before)
     phg.assign(saved);
 }
@@ -37,13 +37,13 @@ void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLim
 } // namespace
 
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                  std::uint64_t seed) {
+                  std::uint64_t seed, Km1GainCache& cache) {
   rebalance(phg, ctx, limits.max);
   label_propagation_refine(phg, ctx, limits.max, derive_seed(seed, 1));
-  fm_refine(phg, ctx, limits.max, derive_seed(seed, 2));
+  fm_refine(phg, ctx, limits.max, derive_seed(seed, 2), cache);
   rebalance(phg, ctx, limits.max);
   if (ctx.refinement.relaxed_fm_slack > 0 && is_balanced(phg, limits.max))
-    relaxed_fm(phg, ctx, limits, derive_seed(seed, 3));
+    relaxed_fm(phg, ctx, limits, derive_seed(seed, 3), cache);
 }
 
 namespace {
@@ -52,7 +52,7 @@ namespace {
 // `given` onto it), then project and refine level by level.
 std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx,
                                       const BlockLimits& limits, std::uint64_t seed,
-                                      std::span<const BlockID> given) {
+                                      std::span<const BlockID> given, Km1GainCache& cache) {
   const BlockID k = limits.k;
   if (k == 1 || hg.num_nodes() == 0)
     return std::vector<BlockID>(hg.num_nodes(), 0);
@@ -113,7 +113,7 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx
     }
     PartitionedHypergraph phg(level, k);
     phg.assign(blocks);
-    refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i));
+    refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i), cache);
     blocks.assign(phg.blocks().begin(), phg.blocks().end());
   }
   return blocks;
@@ -122,15 +122,16 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx
 } // namespace
 
 std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
-                                          const BlockLimits& limits, std::uint64_t seed) {
-  return multilevel_cycle(hg, ctx, limits, seed, {});
+                                          const BlockLimits& limits, std::uint64_t seed,
+                                          Km1GainCache& cache) {
+  return multilevel_cycle(hg, ctx, limits, seed, {}, cache);
 }
 
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
-                            std::vector<BlockID> blocks, std::uint64_t seed) {
+                            std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache) {
   HgContext local = ctx;
   local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
-  return multilevel_cycle(hg, local, limits, seed, blocks);
+  return multilevel_cycle(hg, local, limits, seed, blocks, cache);
 }
 
 namespace {
@@ -148,7 +149,8 @@ std::vector<BlockID> bipartition_recursively(const Hypergraph& hg, const HgConte
     local.initial.runs_per_algorithm = ctx.initial.deep_runs_per_algorithm;
   const BlockID k0 = (k + 1) / 2;
   const BlockLimits bis = bisection_limits(hg, limits, k0);
-  std::vector<BlockID> sides = multilevel_partition(hg, local, bis, derive_seed(seed, 0xB1));
+  Km1GainCache cache; // bisections run in parallel, each with its own
+  std::vector<BlockID> sides = multilevel_partition(hg, local, bis, derive_seed(seed, 0xB1), cache);
   std::vector<BlockID> blocks(n, 0);
   if (k == 2)
     return sides;

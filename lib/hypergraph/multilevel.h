@@ -7,17 +7,21 @@
 #include "core/hypergraph.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/context.h"
+#include "hypergraph/km1_gain_cache.h"
 
 namespace gnnpart {
 
+// `cache` is the FM gain cache whose memory the levels share (see Km1GainCache).
+
 // k-way partition of hg under limits (limits.k blocks), refined on every level.
 std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
-                                          const BlockLimits& limits, std::uint64_t seed);
+                                          const BlockLimits& limits, std::uint64_t seed,
+                                          Km1GainCache& cache);
 
 // One V-cycle: coarsens without merging across blocks of `blocks`, keeps the partition as the
 // initial one, and refines it on every level on the way back. Never worse in objective.
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
-                            std::vector<BlockID> blocks, std::uint64_t seed);
+                            std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache);
 
 // Recursive bipartitioning of hg into limits.k blocks.
 std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
@@ -25,6 +29,6 @@ std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext
 
 // LP, FM and rebalancing of one level.
 void refine_level(class PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                  std::uint64_t seed);
+                  std::uint64_t seed, Km1GainCache& cache);
 
 } // namespace gnnpart

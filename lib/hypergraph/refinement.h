@@ -5,6 +5,7 @@
 #include <span>
 
 #include "hypergraph/context.h"
+#include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
 namespace gnnpart {
@@ -18,9 +19,10 @@ Weight label_propagation_refine(PartitionedHypergraph& phg, const HgContext& ctx
 // k-way FM: localized searches from boundary seeds with a max-gain priority queue, gains of
 // pins re-rated when a move changes a net's pin counts in a way that matters (Phi(e, from)
 // drops to 0 or 1, Phi(e, to) rises to 1 or 2, or a net gets near uncut), negative moves
-// allowed, rollback to the best prefix of each search. Returns the objective decrease.
+// allowed, rollback to the best prefix of each search. Returns the objective decrease. For km1
+// (and any objective at k = 2) it rebuilds and uses `cache`, whose memory calls share.
 Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
-                 std::span<const Weight> max_weights, std::uint64_t seed);
+                 std::span<const Weight> max_weights, std::uint64_t seed, Km1GainCache& cache);
 
 // Moves vertices out of overloaded blocks, best gain first, into blocks they fit. Returns true
 // when no block is over its limit afterwards.
