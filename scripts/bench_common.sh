@@ -3,6 +3,7 @@
 #   bench_commit [PATHS...]  COMMIT = short hash, "+dirty" when PATHS (default lib app) changed
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
 #   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
+#   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
 
 bench_scratch() {
   WORK="$(mktemp -d "/tmp/gnnpart_bench_$1.XXXXXX")"
@@ -36,4 +37,14 @@ timed() {
     /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
     /Maximum resident set size/ {rss = $2 / 1024}
     END {printf "%.2f %.1f\n", s, rss}' "$log"
+}
+
+bench_metis_graph() {
+  local gz="$1" graph="$2" n
+  [ -s "$graph" ] && return 0
+  # The "# vertices: N" header keeps trailing isolated vertices. gzip dies of SIGPIPE when awk
+  # stops reading early; under pipefail that must not end the script.
+  n="$({ gzip -dc "$gz" 2>/dev/null || true; } | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
+  "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
+  mv "$graph.tmp" "$graph"
 }

@@ -68,12 +68,7 @@ emit() {
 for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
   graph="$CACHE/$name.graph"
-  if [ ! -s "$graph" ]; then
-    # (gzip dies of SIGPIPE when awk stops reading early; that is fine here)
-    n="$({ gzip -dc "$gz" 2>/dev/null || true; } | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
-    "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
-    mv "$graph.tmp" "$graph"
-  fi
+  bench_metis_graph "$gz" "$graph"
   for k in $KS; do
     for seed in $SEEDS; do
       if [ "$METIS" = 1 ]; then

@@ -93,11 +93,7 @@ for name in $DATASETS; do
   fi
   gz="$SHARED_DIR/datasets/$name.edges.gz"
   graph="$CACHE/$name.graph"
-  if [ ! -s "$graph" ]; then
-    n="$(gzip -dc "$gz" | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
-    "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
-    mv "$graph.tmp" "$graph"
-  fi
+  bench_metis_graph "$gz" "$graph"
   for k in $KS; do
     for seed in $SEEDS; do
       if [ "$METIS" = 1 ]; then
