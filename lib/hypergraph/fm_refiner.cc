@@ -3,7 +3,7 @@
 
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
-#include "hypergraph/indexed_heap.h"
+#include "core/indexed_heap.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/refinement.h"
 

@@ -5,7 +5,7 @@
 
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
-#include "hypergraph/indexed_heap.h"
+#include "core/indexed_heap.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"

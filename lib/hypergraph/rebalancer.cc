@@ -1,7 +1,7 @@
 #include <algorithm>
 
 #include "hypergraph/gain_computer.h"
-#include "hypergraph/indexed_heap.h"
+#include "core/indexed_heap.h"
 #include "hypergraph/refinement.h"
 
 namespace gnnpart {

@@ -68,26 +68,32 @@ TEST(MultilevelClustering, RespectsTheClusterWeightLimit) {
 }
 
 TEST(MultilevelGainCache, MatchesRecomputationAfterMoves) {
+  // Average degree 8: at k = 5 most rows are dense (deg >= k), at k = 16 most are lists.
   const CsrGraph g = ml_test::random_graph(400, 1600, 6);
-  const BlockID k = 5;
-  std::vector<BlockID> blocks(g.num_nodes());
-  for (NodeID u = 0; u < g.num_nodes(); ++u)
-    blocks[u] = u % k;
-  GainCache cache(g, blocks, k);
-  Rng rng(1);
-  for (int i = 0; i < 300; ++i) {
-    const auto u = static_cast<NodeID>(rng.below(g.num_nodes()));
-    const auto to = static_cast<BlockID>(rng.below(k));
-    const BlockID from = blocks[u];
-    blocks[u] = to;
-    cache.moved(g, u, from, to);
-  }
-  for (NodeID u = 0; u < g.num_nodes(); ++u) {
-    std::vector<Weight> conn(k, 0);
-    for (NodeID v : g.neighbors(u))
-      ++conn[blocks[v]];
-    for (BlockID b = 0; b < k; ++b)
-      EXPECT_EQ(cache.conn(u, b), conn[b]);
+  for (const BlockID k : {BlockID{5}, BlockID{16}}) {
+    std::vector<BlockID> blocks(g.num_nodes());
+    for (NodeID u = 0; u < g.num_nodes(); ++u)
+      blocks[u] = u % k;
+    GainCache cache(g, blocks, k);
+    Rng rng(1);
+    for (int i = 0; i < 300; ++i) {
+      const auto u = static_cast<NodeID>(rng.below(g.num_nodes()));
+      const auto to = static_cast<BlockID>(rng.below(k)); // sometimes its own block
+      const BlockID from = blocks[u];
+      blocks[u] = to;
+      cache.moved(g, u, from, to);
+    }
+    for (NodeID u = 0; u < g.num_nodes(); ++u) {
+      std::vector<Weight> conn(k, 0);
+      for (NodeID v : g.neighbors(u))
+        ++conn[blocks[v]];
+      std::vector<Weight> listed(k, 0);
+      cache.for_each(u, [&](BlockID b, Weight c) { listed[b] += c; });
+      for (BlockID b = 0; b < k; ++b) {
+        EXPECT_EQ(cache.conn(u, b), conn[b]) << "k=" << k << " u=" << u << " b=" << b;
+        EXPECT_EQ(listed[b], conn[b]) << "k=" << k << " u=" << u << " b=" << b;
+      }
+    }
   }
 }
 

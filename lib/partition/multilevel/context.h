@@ -13,6 +13,9 @@ struct CoarseningContext {
   int lp_rounds = 5;              // label-propagation rounds per level
   int batches_per_round = 8;      // sub-rounds; moves of a batch are applied in a fixed order
   NodeID contraction_limit = 160; // stop near contraction_limit * k vertices (C)
+  // Clusters may also weigh up to this factor times W / (C * k) (METIS's bound, 0: off) beside
+  // KaMinPar's eps * W / k', so graphs with few vertices per block still coarsen to C * k.
+  double cluster_weight_factor = 0;
   double min_shrink = 0.05;       // stop when a level shrinks by less than this fraction
   bool two_hop = true;            // cluster singletons that share a favourite cluster
   int max_levels = 64;
@@ -34,9 +37,10 @@ struct RefinementContext {
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
-  // After strict FM, an FM pass under limits raised by this fraction, then rebalancing; kept
-  // only if balanced and better (0: off).
+  // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if
+  // balanced and better (0: off).
   double relaxed_fm_slack = 0;
+  int relaxed_fm_passes = 1;
 };
 
 struct MultilevelContext {

@@ -32,7 +32,9 @@ void relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilevel
     w += static_cast<Weight>(std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(w)));
   const std::vector<BlockID> saved(p.blocks().begin(), p.blocks().end());
   const Weight before = edge_cut(p.graph(), p.blocks());
-  fm_refine(p, relaxed, ctx.refinement, seed);
+  RefinementContext relaxed_ctx = ctx.refinement;
+  relaxed_ctx.fm_passes = ctx.refinement.relaxed_fm_passes;
+  fm_refine(p, relaxed, relaxed_ctx, seed);
   if (rebalance(p, limits) && edge_cut(p.graph(), p.blocks()) < before)
     return;
   for (NodeID u = 0; u < p.graph().num_nodes(); ++u)

@@ -27,17 +27,6 @@ PartitionedGraph::PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector
       block_weights_[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += graph.vertex_weight(u, c);
 }
 
-bool PartitionedGraph::fits(NodeID u, BlockID to, const BlockLimits& limits) const {
-  if (is_fixed(u))
-    return false;
-  for (int c = 0; c < ncon_; ++c) {
-    const Weight w = graph_->vertex_weight(u, c);
-    if (w > 0 && block_weight(to, c) + w > limits.max(to, c))
-      return false;
-  }
-  return true;
-}
-
 bool PartitionedGraph::overloaded(BlockID b, const BlockLimits& limits) const {
   for (int c = 0; c < ncon_; ++c)
     if (block_weight(b, c) > limits.max(b, c))

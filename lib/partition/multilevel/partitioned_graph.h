@@ -43,7 +43,16 @@ public:
   bool is_fixed(NodeID u) const { return !fixed_.empty() && fixed_[u] != kInvalidBlockID; }
 
   // Would u fit into block `to` under the limits (all constraints)? Never for a fixed u.
-  bool fits(NodeID u, BlockID to, const BlockLimits& limits) const;
+  bool fits(NodeID u, BlockID to, const BlockLimits& limits) const {
+    if (is_fixed(u))
+      return false;
+    for (int c = 0; c < ncon_; ++c) {
+      const Weight w = graph_->vertex_weight(u, c);
+      if (w > 0 && block_weight(to, c) + w > limits.max(to, c))
+        return false;
+    }
+    return true;
+  }
   // Is any constraint of block b above its limit?
   bool overloaded(BlockID b, const BlockLimits& limits) const;
   bool balanced(const BlockLimits& limits) const;

@@ -46,13 +46,17 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
     const NodeID n = current.num_nodes();
     if (n <= limit)
       break;
-    // KaMinPar's bound: eps * W / k' with k' = clamp(n / C, 2, k).
+    // KaMinPar's bound: eps * W / k' with k' = clamp(n / C, 2, k); METIS's factor * W / (C * k)
+    // where that is larger.
     const double k_prime = std::clamp<double>(static_cast<double>(n) / ctx.contraction_limit, 2.0,
                                               std::max<double>(k, 2));
     std::vector<Weight> max_weight(ncon);
-    for (int c = 0; c < ncon; ++c)
-      max_weight[c] =
-          std::max<Weight>(1, static_cast<Weight>(eps * static_cast<double>(totals[c]) / k_prime));
+    for (int c = 0; c < ncon; ++c) {
+      const auto total = static_cast<double>(totals[c]);
+      max_weight[c] = std::max<Weight>(
+          1, static_cast<Weight>(std::max(eps * total / k_prime,
+                                          ctx.cluster_weight_factor * total / limit)));
+    }
     std::vector<NodeID> clusters =
         lp_clustering(current, max_weight, ctx, derive_seed(seed, 10, level), current_fixed,
                       current_communities);

@@ -2,9 +2,8 @@
 
 #include <algorithm>
 #include <optional>
-#include <queue>
-#include <tuple>
 
+#include "core/indexed_heap.h"
 #include "core/random.h"
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/gain_cache.h"
@@ -21,53 +20,66 @@ class FmSearch {
 public:
   FmSearch(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx)
       : p_(p), g_(p.graph()), limits_(limits), ctx_(ctx), map_(p.k()),
-        state_(p.graph().num_nodes(), 0) {
+        state_(p.graph().num_nodes(), kFree), target_(p.graph().num_nodes(), 0),
+        heap_(p.graph().num_nodes()) {
     if (GainCache::supports(g_))
       cache_.emplace(g_, p.blocks(), p.k());
   }
 
   // Best move of u: (gain, target); target kInvalidBlockID when u has no neighbour elsewhere
-  // or no such block has room.
+  // or no such block has room. Ties: the lighter block, then the first found.
   std::pair<Weight, BlockID> best_move(NodeID u) {
     const BlockID own = p_.block(u);
+    Weight internal = 0;
+    BlockID best = kInvalidBlockID;
+    Weight best_conn = 0;
+    auto offer = [&](BlockID b, Weight conn) {
+      if (b == own) {
+        internal = conn;
+        return;
+      }
+      if (best != kInvalidBlockID &&
+          (conn < best_conn || (conn == best_conn && p_.block_weight(b) >= p_.block_weight(best))))
+        return;
+      if (!p_.fits(u, b, limits_))
+        return;
+      best = b;
+      best_conn = conn;
+    };
     if (cache_) {
-      Weight internal = 0;
-      BlockID best = kInvalidBlockID;
-      Weight best_conn = 0;
-      cache_->for_each(u, [&](BlockID b, Weight conn) {
-        if (b == own) {
-          internal = conn;
-          return;
-        }
-        if (best != kInvalidBlockID &&
-            (conn < best_conn ||
-             (conn == best_conn && p_.block_weight(b) >= p_.block_weight(best))))
-          return;
-        if (!p_.fits(u, b, limits_))
-          return;
-        best = b;
-        best_conn = conn;
-      });
+      cache_->for_each(u, offer);
       return {best_conn - internal, best};
     }
     for (EdgeID e = g_.first_edge(u); e < g_.last_edge(u); ++e)
       map_.add(p_.block(g_.edge_target(e)), g_.edge_weight(e));
-    const Weight internal = map_.get(own);
-    BlockID best = kInvalidBlockID;
-    Weight best_conn = 0;
-    for (BlockID b : map_.keys()) {
+    for (BlockID b : map_.keys())
+      offer(b, map_.get(b));
+    map_.clear();
+    return {best_conn - internal, best};
+  }
+
+  // u's best move after a neighbour moved from -> to, given that `target` was its best before.
+  // Only conn(u, from), conn(u, to) and the weights of from and to changed, so unless the old
+  // target is one of them, the best is among {target, from, to}.
+  std::pair<Weight, BlockID> rerate(NodeID u, BlockID target, BlockID from, BlockID to) {
+    if (!cache_ || target == from || target == to)
+      return best_move(u);
+    const BlockID own = p_.block(u);
+    const Weight internal = cache_->conn(u, own);
+    BlockID best = target;
+    Weight best_conn = cache_->conn(u, target);
+    for (const BlockID b : {from, to}) {
       if (b == own)
         continue;
-      const Weight conn = map_.get(b);
-      if (best != kInvalidBlockID &&
-          (conn < best_conn || (conn == best_conn && p_.block_weight(b) >= p_.block_weight(best))))
+      const Weight conn = cache_->conn(u, b);
+      if (conn == 0 || conn < best_conn ||
+          (conn == best_conn && p_.block_weight(b) >= p_.block_weight(best)))
         continue;
       if (!p_.fits(u, b, limits_))
         continue;
       best = b;
       best_conn = conn;
     }
-    map_.clear();
     return {best_conn - internal, best};
   }
 
@@ -79,31 +91,34 @@ public:
     return false;
   }
 
-  // state: 0 free, 1 moved in this pass (locked), 2 in the current search's heap.
-  Weight run(std::span<const NodeID> seeds, Rng& rng) {
-    heap_ = {};
+  Weight run(std::span<const NodeID> seeds) {
+    heap_.clear();
     touched_.clear();
     moves_.clear();
     for (NodeID s : seeds)
-      push(s, rng);
+      insert(s);
     Weight gain_sum = 0, best_sum = 0;
     std::size_t best_len = 0;
     int bad = 0;
     while (!heap_.empty() && bad < ctx_.fm_max_bad) {
-      auto [gain, tie, u] = heap_.top();
-      heap_.pop();
-      if (state_[u] == 1)
-        continue;
-      auto [actual, to] = best_move(u);
-      if (to == kInvalidBlockID)
-        continue;
-      if (actual < gain) { // stale: re-insert with the current gain
-        heap_.emplace(actual, rng(), u);
+      const Weight key = heap_.top_key();
+      const NodeID u = heap_.top();
+      // The key is exact for u's connections, but its target may have filled up since.
+      auto [actual, to] = p_.fits(u, target_[u], limits_) ? std::pair{key, target_[u]}
+                                                           : best_move(u);
+      if (to == kInvalidBlockID) {
+        heap_.pop();
         continue;
       }
+      if (actual < key) { // stale: re-queue with the current gain
+        heap_.update(u, actual);
+        target_[u] = to;
+        continue;
+      }
+      heap_.pop();
       const BlockID from = p_.block(u);
       move(u, to);
-      state_[u] = 1;
+      state_[u] = kLocked;
       moves_.push_back({u, from});
       gain_sum += actual;
       if (gain_sum > best_sum) {
@@ -113,24 +128,39 @@ public:
       } else {
         ++bad;
       }
-      for (NodeID v : g_.neighbors(u))
-        if (state_[v] != 1 && g_.degree(v) <= ctx_.fm_max_degree)
-          push(v, rng);
+      for (NodeID v : g_.neighbors(u)) {
+        if (state_[v] == kLocked || g_.degree(v) > ctx_.fm_max_degree)
+          continue;
+        if (heap_.contains(v)) {
+          const auto [gain, t] = rerate(v, target_[v], from, to);
+          if (t == kInvalidBlockID) {
+            heap_.remove(v);
+          } else {
+            heap_.update(v, gain);
+            target_[v] = t;
+          }
+        } else {
+          insert(v);
+        }
+      }
     }
     while (moves_.size() > best_len) {
       move(moves_.back().u, moves_.back().from);
       moves_.pop_back();
     }
     for (NodeID v : touched_)
-      if (state_[v] == 2)
-        state_[v] = 0;
+      if (state_[v] == kQueued)
+        state_[v] = kFree;
     return best_sum;
   }
 
-  void reset_pass() { std::fill(state_.begin(), state_.end(), 0); }
-  bool locked(NodeID u) const { return state_[u] == 1; }
+  void reset_pass() { std::fill(state_.begin(), state_.end(), kFree); }
+  bool locked(NodeID u) const { return state_[u] == kLocked; }
 
 private:
+  // kQueued: entered the current search (in its heap or dropped from it).
+  enum : std::uint8_t { kFree, kLocked, kQueued };
+
   void move(NodeID u, BlockID to) {
     const BlockID from = p_.block(u);
     p_.move(u, to);
@@ -138,15 +168,16 @@ private:
       cache_->moved(g_, u, from, to);
   }
 
-  void push(NodeID v, Rng& rng) {
+  void insert(NodeID v) {
     auto [gain, to] = best_move(v);
     if (to == kInvalidBlockID)
       return;
-    if (state_[v] == 0) {
-      state_[v] = 2;
+    if (state_[v] == kFree) {
+      state_[v] = kQueued;
       touched_.push_back(v);
     }
-    heap_.emplace(gain, rng(), v);
+    heap_.push(v, gain);
+    target_[v] = to;
   }
 
   PartitionedGraph& p_;
@@ -156,7 +187,8 @@ private:
   RatingMap<BlockID> map_;
   std::optional<GainCache> cache_;
   std::vector<std::uint8_t> state_;
-  std::priority_queue<std::tuple<Weight, std::uint64_t, NodeID>> heap_;
+  std::vector<BlockID> target_; // of vertices in the heap: their best block when rated
+  IndexedMaxHeap heap_;
   std::vector<NodeID> touched_;
   std::vector<Move> moves_;
 };
@@ -188,7 +220,7 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
           seeds.push_back(u);
       }
       if (!seeds.empty())
-        pass_gain += search.run(seeds, rng);
+        pass_gain += search.run(seeds);
     }
     total += pass_gain;
     if (pass_gain == 0)

@@ -1,8 +1,10 @@
 #pragma once
 // k-way FM with localized searches: each search starts from a few boundary seeds, repeatedly
 // applies the best move (max edge-cut gain into a block with room) of the vertices around the
-// search, lets the gains go negative, and rolls back to the best prefix. Gains are kept in a
-// lazy max-heap and recomputed when a vertex is popped. Sequential and deterministic.
+// search, lets the gains go negative, and rolls back to the best prefix. Each vertex of a search
+// sits once in an addressable max-heap keyed by its best gain; a move re-rates its neighbours
+// from the gain cache (three candidate blocks when the old target stays valid). Sequential and
+// deterministic.
 #include <cstdint>
 
 #include "partition/multilevel/context.h"

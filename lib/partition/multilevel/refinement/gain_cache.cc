@@ -12,19 +12,28 @@ constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
 } // namespace
 
 GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k)
-    : offsets_(static_cast<std::size_t>(graph.num_nodes()) + 1, 0), size_(graph.num_nodes(), 0) {
+    : k_(k), offsets_(static_cast<std::size_t>(graph.num_nodes()) + 1, 0),
+      size_(graph.num_nodes(), 0) {
   const NodeID n = graph.num_nodes();
   for (NodeID u = 0; u < n; ++u)
     offsets_[u + 1] = offsets_[u] + std::min<EdgeID>(graph.degree(u), k);
   entries_.resize(offsets_.back());
-  // Same entries in the same order as add() per edge (blocks in order of first appearance),
-  // but a dense block -> slot index per thread makes it O(deg) instead of O(deg * entries).
+  // Blocks in order of first appearance among the neighbours; a dense block -> slot index per
+  // thread makes it O(deg) instead of O(deg * entries).
   tbb::enumerable_thread_specific<std::vector<std::uint32_t>> slot_of(
       [k] { return std::vector<std::uint32_t>(k, kNoSlot); });
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 2048), [&](const auto& r) {
     std::vector<std::uint32_t>& slot = slot_of.local();
     for (NodeID u = r.begin(); u != r.end(); ++u) {
       Entry* entry = entries_.data() + offsets_[u];
+      if (graph.degree(u) >= k) {
+        for (BlockID b = 0; b < k; ++b)
+          entry[b] = {b, 0};
+        for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
+          entry[blocks[graph.edge_target(e)]].conn += static_cast<std::int32_t>(graph.edge_weight(e));
+        size_[u] = kDense;
+        continue;
+      }
       std::uint32_t size = 0;
       for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
         const BlockID b = blocks[graph.edge_target(e)];
@@ -54,25 +63,37 @@ bool GainCache::supports(const CsrGraph& graph) {
   return total < (Weight{1} << 31);
 }
 
-void GainCache::add(NodeID u, BlockID b, std::int32_t w) {
-  Entry* e = entries_.data() + offsets_[u];
-  for (std::uint32_t i = 0; i < size_[u]; ++i)
-    if (e[i].block == b) {
-      e[i].conn += w;
-      if (e[i].conn == 0)
-        e[i] = e[--size_[u]];
-      return;
-    }
-  if (w != 0)
-    e[size_[u]++] = {b, w};
-}
-
 void GainCache::moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to) {
-  for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-    const NodeID v = graph.edge_target(e);
-    const auto w = static_cast<std::int32_t>(graph.edge_weight(e));
-    add(v, from, -w);
-    add(v, to, w);
+  if (from == to)
+    return;
+  for (EdgeID edge = graph.first_edge(u); edge < graph.last_edge(u); ++edge) {
+    const auto w = static_cast<std::int32_t>(graph.edge_weight(edge));
+    if (w == 0)
+      continue;
+    // One scan finds both entries. `from` has one (u was there); it is dropped at zero before
+    // `to` is appended, so the row never exceeds its capacity min(deg, k).
+    const NodeID v = graph.edge_target(edge);
+    Entry* e = entries_.data() + offsets_[v];
+    if (size_[v] == kDense) {
+      e[from].conn -= w;
+      e[to].conn += w;
+      continue;
+    }
+    std::uint32_t size = size_[v];
+    std::uint32_t at_from = size, at_to = size;
+    for (std::uint32_t i = 0; i < size && (at_from == size || at_to == size); ++i) {
+      if (e[i].block == from)
+        at_from = i;
+      else if (e[i].block == to)
+        at_to = i;
+    }
+    if (at_to != size)
+      e[at_to].conn += w;
+    if ((e[at_from].conn -= w) == 0)
+      e[at_from] = e[--size];
+    if (at_to == size_[v])
+      e[size++] = {to, w};
+    size_[v] = size;
   }
 }
 

@@ -1,7 +1,9 @@
 #pragma once
-// Sparse gain cache for edge-cut moves: for every vertex the connection weight to each block
-// among its neighbours' blocks, as a short list with capacity min(deg, k) (so memory is at most
-// one entry per adjacency entry). gain(u -> b) = conn(u, b) - conn(u, block(u)).
+// Gain cache for edge-cut moves: for every vertex the connection weight to each block among its
+// neighbours' blocks, in a row with capacity min(deg, k) (so memory is at most one entry per
+// adjacency entry). A row shorter than k is a list of (block, conn) in use; a row of k entries
+// (deg >= k) is dense, indexed by block, so high-degree vertices update in O(1).
+// gain(u -> b) = conn(u, b) - conn(u, block(u)).
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -17,13 +19,22 @@ public:
 
   Weight conn(NodeID u, BlockID b) const {
     const Entry* e = entries_.data() + offsets_[u];
+    if (size_[u] == kDense)
+      return e[b].conn;
     for (std::uint32_t i = 0; i < size_[u]; ++i)
       if (e[i].block == b)
         return e[i].conn;
     return 0;
   }
+  // f(block, conn) for every block u is connected to.
   template <typename F> void for_each(NodeID u, F&& f) const {
     const Entry* e = entries_.data() + offsets_[u];
+    if (size_[u] == kDense) {
+      for (BlockID b = 0; b < k_; ++b)
+        if (e[b].conn != 0)
+          f(b, static_cast<Weight>(e[b].conn));
+      return;
+    }
     for (std::uint32_t i = 0; i < size_[u]; ++i)
       f(e[i].block, static_cast<Weight>(e[i].conn));
   }
@@ -34,13 +45,14 @@ public:
   static bool supports(const CsrGraph& graph);
 
 private:
+  static constexpr std::uint32_t kDense = ~std::uint32_t{0}; // size_ of a dense row
   struct Entry {
     BlockID block;
     std::int32_t conn;
   };
-  void add(NodeID u, BlockID b, std::int32_t w);
+  BlockID k_;
   std::vector<EdgeID> offsets_;
-  std::vector<std::uint32_t> size_;
+  std::vector<std::uint32_t> size_; // entries in use, or kDense
   std::vector<Entry> entries_;
 };
 

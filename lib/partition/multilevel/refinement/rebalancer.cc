@@ -58,12 +58,12 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits) {
   RatingMap<BlockID> map(p.k());
   for (int round = 0; round < 16; ++round) {
     std::vector<char> over(p.k(), 0);
-    bool any = false;
+    BlockID overloaded = 0;
     for (BlockID b = 0; b < p.k(); ++b) {
       over[b] = p.overloaded(b, limits);
-      any = any || over[b];
+      overloaded += over[b];
     }
-    if (!any)
+    if (overloaded == 0)
       return true;
     // (score, vertex, target): score = loss per unit of relieved weight, smallest first.
     std::vector<std::tuple<double, NodeID, BlockID>> candidates;
@@ -85,18 +85,27 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits) {
     }
     if (candidates.empty())
       return false;
-    std::sort(candidates.begin(), candidates.end());
+    // A min-heap, not a sort: the overload is usually relieved by a small share of them.
+    const auto later = [](const auto& a, const auto& b) { return a > b; };
+    std::make_heap(candidates.begin(), candidates.end(), later);
     bool moved = false;
-    for (const auto& [score, u, to] : candidates) {
+    while (!candidates.empty() && overloaded > 0) {
+      std::pop_heap(candidates.begin(), candidates.end(), later);
+      const auto [score, u, to] = candidates.back();
+      candidates.pop_back();
+      const BlockID from = p.block(u);
       if (relief(p, limits, u) <= 0)
         continue; // its block is fine by now
-      if (p.try_move(u, to, limits)) {
-        moved = true;
-        continue;
+      bool done = p.try_move(u, to, limits);
+      if (!done) {
+        const BlockID other = best_target(p, limits, u, map).second;
+        done = other != kInvalidBlockID && p.try_move(u, other, limits);
       }
-      auto [conn, other] = best_target(p, limits, u, map);
-      if (other != kInvalidBlockID && p.try_move(u, other, limits))
+      if (done) {
         moved = true;
+        if (!p.overloaded(from, limits))
+          --overloaded;
+      }
     }
     if (!moved)
       return p.balanced(limits);
