@@ -1,0 +1,98 @@
+#pragma once
+// A residual flow network in CSR form and an incremental maximum flow between two growing sets
+// of terminal nodes (Dinic's algorithm: shortest augmenting paths in phases of blocking flows).
+// FlowCutter-style refinement only ever adds terminals, which keeps the current flow feasible,
+// so each step augments the flow of the previous one instead of starting from zero.
+// Arcs come in pairs (an arc and its reverse, both with a capacity: 0 for a directed arc, the
+// same capacity for an undirected edge). All buffers are reused across problems.
+#include <cstdint>
+#include <limits>
+#include <span>
+#include <vector>
+
+#include "core/types.h"
+
+namespace gnnpart {
+
+class FlowNetwork {
+public:
+  using Node = std::uint32_t;
+  using Arc = std::uint32_t;
+  enum Terminal : std::uint8_t { kNone = 0, kSource = 1, kSink = 2 };
+  // Larger than any finite cut can be; flows stay far below it, so residuals never overflow.
+  static constexpr Weight kInfinite = std::numeric_limits<Weight>::max() / 4;
+
+  // Building: reset, add arc pairs, finalize. Throws Unsupported beyond 2^32 - 1 arcs.
+  void reset(Node num_nodes);
+  void add_arc(Node from, Node to, Weight capacity, Weight reverse_capacity = 0);
+  Node add_node();
+  void finalize();
+
+  Node num_nodes() const { return num_nodes_; }
+  std::span<const Arc> offsets() const { return offsets_; }
+  Node head(Arc a) const { return head_[a]; }
+  Arc reverse(Arc a) const { return reverse_[a]; }
+  Weight residual(Arc a) const { return residual_[a]; }
+
+  // Terminals only grow; a node is never both.
+  Terminal terminal(Node u) const { return static_cast<Terminal>(terminal_[u]); }
+  void make_terminal(Node u, Terminal t);
+
+  // Augments until no path from a source to a sink is left, or until the flow value reaches
+  // `bound` (then the flow is not necessarily maximum). Returns the flow value.
+  Weight augment(Weight bound) { return augment_from(kSource, sources_, bound); }
+  // The same with paths from `start` (terminals of side `from`) to the other side's
+  // terminals, backwards along residual arcs if `from` is kSink. Enough after new terminals
+  // `start` were added to a side whose other terminals could reach no opposite terminal: such
+  // a set has no residual arc leaving it, and augmenting paths from outside never enter it, so
+  // it stays closed. Paths do not pass through terminals of side `from`.
+  Weight augment_from(Terminal from, std::span<const Node> start, Weight bound);
+  Weight flow_value() const { return flow_; }
+  // After augment_from returned below its bound: the nodes its last search reached, i.e.
+  // everything reachable from `start` (in its direction) that is not a terminal of side `from`.
+  std::span<const Node> last_search() const { return queue_; }
+
+  // Nodes reachable from a source in the residual network (side kSource), or from which a sink
+  // is reachable (side kSink). Marks reached nodes with `stamp` in `mark` (sized num_nodes) and
+  // lists them in `reached`.
+  void reachable(Terminal side, std::vector<std::uint32_t>& mark, std::uint32_t stamp,
+                 std::vector<Node>& reached);
+  // Continues such a search from reached[from, end) (nodes already marked), e.g. after new
+  // terminals that created no augmenting path: the residual network is the same, so the
+  // reachable set of the old terminals stays valid and only grows by what the new ones reach.
+  void extend_reachable(Terminal side, std::vector<std::uint32_t>& mark, std::uint32_t stamp,
+                        std::vector<Node>& reached, std::size_t from);
+
+private:
+  // Residual capacity of arc a in the search direction: forward, u = tail can push into
+  // head(a); backward, head(a) can push into u.
+  template <bool kForward> Weight usable(Arc a) const {
+    return kForward ? residual_[a] : residual_[reverse_[a]];
+  }
+  template <bool kForward> Weight augment_in(std::span<const Node> start, Weight bound);
+  // BFS levels from `start`; true if a terminal of the other side was reached.
+  template <bool kForward> bool compute_levels(std::span<const Node> start);
+  // One augmenting path from s along the level graph; returns its flow (0: none left).
+  template <bool kForward> Weight push_path(Node s, Weight limit);
+
+  Node num_nodes_ = 0;
+  // Arc pairs before finalize.
+  std::vector<Node> tail_in_, head_in_;
+  std::vector<Weight> capacity_in_, reverse_capacity_in_;
+  // CSR.
+  std::vector<Arc> offsets_;
+  std::vector<Node> head_;
+  std::vector<Arc> reverse_;
+  std::vector<Weight> residual_;
+  // Flow state.
+  std::vector<std::uint8_t> terminal_;
+  std::vector<Node> sources_, sinks_;
+  Weight flow_ = 0;
+  // Dinic scratch.
+  std::vector<std::int32_t> level_;
+  std::vector<Arc> current_;
+  std::vector<Node> queue_;
+  std::vector<Arc> path_;
+};
+
+} // namespace gnnpart
