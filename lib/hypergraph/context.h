@@ -30,6 +30,22 @@ struct InitialContext {
   double fm_max_bad_fraction = 0.25; // 2-way FM stops after this fraction of n moves without gain
 };
 
+// Flow-based refinement on pairs of adjacent blocks (flow_refiner.h), after FM on every level.
+struct FlowContext {
+  bool enabled = false;
+  // Region of a pair: b0's side takes at most what b1 could hold at (1 + alpha * eps) times its
+  // perfect weight, minus b1's weight (KaHyPar); the cut must still meet the real limits.
+  double alpha = 16;
+  int max_rounds = 8;                   // rounds over the active block pairs
+  double min_relative_improvement = 0;  // stop when a round gains at most this fraction
+  NodeID max_bfs_net_size = 1000;       // larger nets are in the network but do not grow it
+  int max_bfs_distance = 1 << 30;       // BFS layers around the cut nets
+  Weight min_pair_cut = 0;              // pairs joined by less cut-net weight are skipped
+  double bulk_piercing_fraction = 0.25; // FlowCutter: share of the missing weight per step
+  int max_piercing_iterations = 1000;   // max-flow rounds per pair
+  bool in_initial_partitioning = false; // also inside the recursive bisections
+};
+
 struct RefinementContext {
   int vcycles = 0; // V-cycles after the first multilevel run (top level only)
   // Column-net model of a graph: V-cycles on the hypergraph that start from the graph
@@ -47,6 +63,7 @@ struct RefinementContext {
   Weight fm_min_seed_gain = 0; // searches start only from vertices with at least this gain
   NodeID fm_max_moves_without_improvement = 50;
   NodeID max_update_net_size = 1000; // pins of larger nets are not re-rated after a move
+  FlowContext flows;
 };
 
 struct HgContext {
