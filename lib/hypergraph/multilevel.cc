@@ -8,6 +8,7 @@
 #include "core/random.h"
 #include "hypergraph/clustering.h"
 #include "hypergraph/contraction.h"
+#include "hypergraph/flow_refiner.h"
 #include "hypergraph/initial_bisection.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
@@ -44,6 +45,8 @@ void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockL
   rebalance(phg, ctx, limits.max);
   if (ctx.refinement.relaxed_fm_slack > 0 && is_balanced(phg, limits.max))
     relaxed_fm(phg, ctx, limits, derive_seed(seed, 3), cache);
+  if (ctx.refinement.flows.enabled)
+    flow_refine(phg, ctx, limits, derive_seed(seed, 4));
 }
 
 namespace {
@@ -147,6 +150,8 @@ std::vector<BlockID> bipartition_recursively(const Hypergraph& hg, const HgConte
   HgContext local = ctx;
   if (depth >= ctx.initial.full_runs_depth)
     local.initial.runs_per_algorithm = ctx.initial.deep_runs_per_algorithm;
+  local.refinement.flows.enabled =
+      ctx.refinement.flows.enabled && ctx.refinement.flows.in_initial_partitioning;
   const BlockID k0 = (k + 1) / 2;
   const BlockLimits bis = bisection_limits(hg, limits, k0);
   Km1GainCache cache; // bisections run in parallel, each with its own

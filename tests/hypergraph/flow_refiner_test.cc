@@ -12,6 +12,7 @@
 #include "hypergraph/context.h"
 #include "hypergraph/flow_network.h"
 #include "hypergraph/flow_refiner.h"
+#include "hypergraph/hypergraph_partitioner.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
 #include "hypergraph_test_util.h"
@@ -298,6 +299,20 @@ TEST(FlowRefiner, Deterministic) {
   }
   EXPECT_EQ(result[0], result[1]);
   EXPECT_NE(result[0], start);
+}
+
+TEST(FlowRefiner, PartitionerWithFlowsIsValidAndDeterministic) {
+  Rng rng(11);
+  const Hypergraph hg = testing::random_hypergraph(1500, 2500, 4, 12, 2, 1, rng);
+  for (int threads : {1, 2}) {
+    PartitionOptions o = testing::options(4, 1, threads);
+    o.flows = FlowRefinement::kOn;
+    const Partition with = partition_hypergraph(hg, o);
+    testing::check(hg, with, o);
+    EXPECT_EQ(partition_hypergraph(hg, o).blocks, with.blocks);
+    o.flows = FlowRefinement::kOff;
+    EXPECT_NE(partition_hypergraph(hg, o).blocks, with.blocks); // the flows did something
+  }
 }
 
 } // namespace
