@@ -37,6 +37,9 @@ struct FlowContext {
   // perfect weight, minus b1's weight (KaHyPar); the cut must still meet the real limits.
   double alpha = 16;
   int max_rounds = 8;                   // rounds over the active block pairs
+  // After the first round, only pairs with a cut net that a kept move touched (instead of every
+  // pair with a block that improved).
+  bool schedule_touched_pairs = true;
   double min_relative_improvement = 0;  // stop when a round gains at most this fraction
   NodeID max_bfs_net_size = 1000;       // larger nets are in the network but do not grow it
   int max_bfs_distance = 1 << 30;       // BFS layers around the cut nets

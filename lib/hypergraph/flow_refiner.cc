@@ -37,11 +37,14 @@ public:
     for (int round = 0; round < fc_.max_rounds; ++round) {
       collect_block_nets();
       collect_pairs(active);
+      if (round > 0 && fc_.schedule_touched_pairs)
+        keep_touched_pairs();
       if (pairs_.empty())
         break;
       Rng rng(derive_seed(seed, 0xF1, round));
       std::shuffle(pairs_.begin(), pairs_.end(), rng);
       std::fill(next.begin(), next.end(), 0);
+      touched_.clear();
       Weight round_gain = 0;
       for (const auto& [b0, b1] : pairs_) {
         const Weight gain = refine_pair(b0, b1, derive_seed(seed, round, b0, b1));
@@ -87,6 +90,19 @@ private:
         });
       std::sort(pairs_.begin() + static_cast<std::ptrdiff_t>(first), pairs_.end());
     }
+  }
+
+  static std::uint64_t pair_key(BlockID a, BlockID b) {
+    return a < b ? (std::uint64_t{a} << 32) | b : (std::uint64_t{b} << 32) | a;
+  }
+
+  // Only the pairs whose cut nets the last round's moves touched.
+  void keep_touched_pairs() {
+    std::sort(touched_.begin(), touched_.end());
+    touched_.erase(std::unique(touched_.begin(), touched_.end()), touched_.end());
+    std::erase_if(pairs_, [&](const std::pair<BlockID, BlockID>& p) {
+      return !std::binary_search(touched_.begin(), touched_.end(), pair_key(p.first, p.second));
+    });
   }
 
   // What block `to` could absorb from a region: up to (1 + alpha * eps) times its perfect
@@ -165,6 +181,13 @@ private:
         if (hg_.net_weight(e) > 0) {
           block_nets_[b0].push_back(e);
           block_nets_[b1].push_back(e);
+          if (fc_.schedule_touched_pairs)
+            phg_.for_each_block(e, [&](BlockID b) {
+              if (b != b0)
+                touched_.push_back(pair_key(b, b0));
+              if (b != b1)
+                touched_.push_back(pair_key(b, b1));
+            });
         }
     ++stats_.improvements;
     stats_.gain += gain;
@@ -184,6 +207,7 @@ private:
   FlowCutter cutter_;
   std::vector<std::vector<NetID>> block_nets_;
   std::vector<std::pair<BlockID, BlockID>> pairs_;
+  std::vector<std::uint64_t> touched_; // pairs whose cut nets the moves of this round touched
   std::vector<std::uint32_t> net_stamp_;
   std::uint32_t stamp_ = 0;
   std::vector<NetID> cut_nets_;
