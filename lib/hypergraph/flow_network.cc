@@ -54,10 +54,13 @@ void FlowNetwork::finalize() {
     reverse_[b] = a;
   }
   terminal_.assign(num_nodes_, kNone);
+  label_state_ = LabelState::kNone;
   sources_.clear();
   sinks_.clear();
   flow_ = 0;
-  level_.resize(num_nodes_);
+  seen_.resize(num_nodes_);
+  label_.resize(num_nodes_);
+  count_.resize(static_cast<std::size_t>(num_nodes_) + 1);
 }
 
 void FlowNetwork::make_terminal(Node u, Terminal t) {
@@ -67,88 +70,134 @@ void FlowNetwork::make_terminal(Node u, Terminal t) {
     throw InvalidParameter("a flow network node cannot change its terminal side");
   terminal_[u] = t;
   (t == kSource ? sources_ : sinks_).push_back(u);
+  // A new target (label 0) breaks the labels of searches towards that side.
+  if ((t == kSink) == (label_state_ == LabelState::kForward))
+    label_state_ = LabelState::kNone;
 }
 
-template <bool kForward> bool FlowNetwork::compute_levels(std::span<const Node> start) {
+template <bool kForward> void FlowNetwork::search(std::span<const Node> start) {
   constexpr std::uint8_t own = kForward ? kSource : kSink;
-  constexpr std::uint8_t target = kForward ? kSink : kSource;
-  std::fill(level_.begin(), level_.end(), -1);
+  std::fill(seen_.begin(), seen_.end(), 0);
   queue_.clear();
   for (Node s : start) {
-    level_[s] = 0;
+    seen_[s] = 1;
     queue_.push_back(s);
   }
-  // Nodes at or beyond the level of the first target cannot lie on a shortest path to one.
-  std::int32_t target_level = std::numeric_limits<std::int32_t>::max();
   for (std::size_t i = 0; i < queue_.size(); ++i) {
     const Node u = queue_[i];
-    const std::int32_t next = level_[u] + 1;
-    if (next > target_level)
-      break;
     for (Arc a = offsets_[u]; a < offsets_[u + 1]; ++a) {
       const Node v = head_[a];
-      if (usable<kForward>(a) <= 0 || level_[v] >= 0 || terminal_[v] == own)
-        continue;
-      level_[v] = next;
-      if (terminal_[v] == target)
-        target_level = next;
-      else if (next < target_level)
+      if (usable<kForward>(a) > 0 && !seen_[v] && terminal_[v] != own) {
+        seen_[v] = 1;
         queue_.push_back(v);
+      }
     }
   }
-  return target_level != std::numeric_limits<std::int32_t>::max();
 }
 
-template <bool kForward> Weight FlowNetwork::push_path(Node s, Weight limit) {
-  constexpr std::uint8_t target = kForward ? kSink : kSource;
-  path_.clear();
-  Node u = s;
-  while (true) {
-    if (terminal_[u] == target) {
-      Weight f = limit;
-      for (Arc a : path_)
-        f = std::min(f, usable<kForward>(a));
-      for (Arc a : path_) {
-        const Arc down = kForward ? a : reverse_[a]; // the arc the flow goes along
-        residual_[down] -= f;
-        residual_[reverse_[down]] += f;
-      }
-      return f;
-    }
-    bool advanced = false;
-    for (Arc& a = current_[u]; a < offsets_[u + 1]; ++a) {
-      const Node v = head_[a];
-      if (usable<kForward>(a) > 0 && level_[v] == level_[u] + 1) {
-        path_.push_back(a);
-        u = v;
-        advanced = true;
-        break;
-      }
-    }
-    if (advanced)
-      continue;
-    level_[u] = -1; // dead end for the rest of this phase
-    if (path_.empty())
-      return 0;
-    const Arc a = path_.back();
-    path_.pop_back();
-    u = head_[reverse_[a]];
-    ++current_[u];
+template <bool kForward> void FlowNetwork::global_relabel() {
+  constexpr std::uint8_t own = kForward ? kSource : kSink;
+  const auto n = static_cast<std::int32_t>(num_nodes_);
+  std::fill(label_.begin(), label_.end(), n);
+  queue_.clear();
+  for (Node t : kForward ? sinks_ : sources_) {
+    label_[t] = 0;
+    queue_.push_back(t);
   }
+  for (std::size_t i = 0; i < queue_.size(); ++i) {
+    const Node v = queue_[i];
+    for (Arc a = offsets_[v]; a < offsets_[v + 1]; ++a) {
+      const Node u = head_[a];
+      if (label_[u] != n || usable<kForward>(reverse_[a]) <= 0)
+        continue;
+      label_[u] = label_[v] + 1;
+      if (terminal_[u] != own) // paths end at own terminals, they do not pass through
+        queue_.push_back(u);
+    }
+  }
+  std::fill(count_.begin(), count_.end(), 0);
+  for (Node u = 0; u < num_nodes_; ++u)
+    ++count_[label_[u]];
+  std::copy(offsets_.begin(), offsets_.end() - 1, current_.begin());
+  relabels_ = 0;
 }
 
 template <bool kForward> Weight FlowNetwork::augment_in(std::span<const Node> start, Weight bound) {
-  while (flow_ < bound && compute_levels<kForward>(start)) {
-    std::copy(offsets_.begin(), offsets_.end() - 1, current_.begin());
-    for (std::size_t i = 0; i < start.size() && flow_ < bound; ++i) {
-      while (flow_ < bound) {
-        const Weight f = push_path<kForward>(start[i], bound - flow_);
-        if (f == 0)
-          break;
+  constexpr std::uint8_t own = kForward ? kSource : kSink;
+  constexpr std::uint8_t target = kForward ? kSink : kSource;
+  const auto n = static_cast<std::int32_t>(num_nodes_);
+  // Labels of an earlier search in this direction stay valid lower bounds unless targets were
+  // added or flow was pushed the other way since.
+  const LabelState wanted = kForward ? LabelState::kForward : LabelState::kBackward;
+  if (label_state_ != wanted)
+    global_relabel<kForward>();
+  label_state_ = wanted;
+  std::copy(offsets_.begin(), offsets_.end() - 1, current_.begin());
+  for (Node s : start) {
+    path_.clear();
+    Node u = s;
+    while (flow_ < bound && label_[s] < n) {
+      if (terminal_[u] == target) {
+        Weight f = bound - flow_;
+        for (Arc a : path_)
+          f = std::min(f, usable<kForward>(a));
+        for (Arc a : path_) {
+          const Arc down = kForward ? a : reverse_[a]; // the arc the flow goes along
+          residual_[down] -= f;
+          residual_[reverse_[down]] += f;
+        }
         flow_ += f;
+        path_.clear();
+        u = s;
+        continue;
+      }
+      bool advanced = false;
+      for (Arc& a = current_[u]; a < offsets_[u + 1]; ++a) {
+        const Node v = head_[a];
+        if (usable<kForward>(a) > 0 && label_[u] == label_[v] + 1 && terminal_[v] != own) {
+          path_.push_back(a);
+          u = v;
+          advanced = true;
+          break;
+        }
+      }
+      if (advanced)
+        continue;
+      // Relabel u to one more than its lowest residual neighbour.
+      std::int32_t lowest = n;
+      for (Arc a = offsets_[u]; a < offsets_[u + 1]; ++a)
+        if (usable<kForward>(a) > 0 && terminal_[head_[a]] != own)
+          lowest = std::min(lowest, label_[head_[a]] + 1);
+      const std::int32_t old = label_[u];
+      --count_[old];
+      if (count_[old] == 0) {
+        // Gap: nothing is left at distance `old`, so nothing above it reaches a target.
+        for (Node w = 0; w < num_nodes_; ++w)
+          if (label_[w] > old && label_[w] < n) {
+            --count_[label_[w]];
+            label_[w] = n;
+            ++count_[n];
+          }
+        label_[u] = n;
+      } else {
+        label_[u] = std::min(lowest, n);
+      }
+      ++count_[label_[u]];
+      current_[u] = offsets_[u];
+      if (++relabels_ > num_nodes_) { // exact distances again now and then
+        global_relabel<kForward>();
+        path_.clear();
+        u = s;
+        continue;
+      }
+      if (!path_.empty()) {
+        u = head_[reverse_[path_.back()]];
+        path_.pop_back();
       }
     }
   }
+  if (flow_ < bound)
+    search<kForward>(start); // what `start` reaches now (no target any more)
   return flow_;
 }
 

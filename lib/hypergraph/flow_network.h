@@ -1,8 +1,11 @@
 #pragma once
 // A residual flow network in CSR form and an incremental maximum flow between two growing sets
-// of terminal nodes (Dinic's algorithm: shortest augmenting paths in phases of blocking flows).
-// FlowCutter-style refinement only ever adds terminals, which keeps the current flow feasible,
-// so each step augments the flow of the previous one instead of starting from zero.
+// of terminal nodes: shortest augmenting paths along distance labels (ISAP: labels from one
+// BFS, then raised locally at dead ends, with the gap heuristic and an occasional fresh BFS),
+// which needed half the time of Dinic's phases of BFS + blocking flow on the flow refiner's
+// networks. FlowCutter-style refinement only ever adds terminals, which keeps the current flow
+// feasible, so each step augments the flow of the previous one instead of starting from zero,
+// and the labels of the last search stay usable while no target was added.
 // Arcs come in pairs (an arc and its reverse, both with a capacity: 0 for a directed arc, the
 // same capacity for an undirected edge). All buffers are reused across problems.
 #include <cstdint>
@@ -70,10 +73,10 @@ private:
     return kForward ? residual_[a] : residual_[reverse_[a]];
   }
   template <bool kForward> Weight augment_in(std::span<const Node> start, Weight bound);
-  // BFS levels from `start`; true if a terminal of the other side was reached.
-  template <bool kForward> bool compute_levels(std::span<const Node> start);
-  // One augmenting path from s along the level graph; returns its flow (0: none left).
-  template <bool kForward> Weight push_path(Node s, Weight limit);
+  // Everything `start` reaches in the search direction, not passing own terminals, into queue_.
+  template <bool kForward> void search(std::span<const Node> start);
+  // Exact distances to the targets; resets the current arcs.
+  template <bool kForward> void global_relabel();
 
   Node num_nodes_ = 0;
   // Arc pairs before finalize.
@@ -88,11 +91,16 @@ private:
   std::vector<std::uint8_t> terminal_;
   std::vector<Node> sources_, sinks_;
   Weight flow_ = 0;
-  // Dinic scratch.
-  std::vector<std::int32_t> level_;
+  // Search scratch.
+  std::vector<std::uint8_t> seen_;
   std::vector<Arc> current_;
   std::vector<Node> queue_;
   std::vector<Arc> path_;
+  std::vector<std::int32_t> label_; // distance labels (num_nodes_: no target reachable)
+  std::vector<Node> count_;         // nodes per label
+  Node relabels_ = 0;
+  enum class LabelState : std::uint8_t { kNone, kForward, kBackward };
+  LabelState label_state_ = LabelState::kNone; // which search the labels are valid for
 };
 
 } // namespace gnnpart
