@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "core/errors.h"
 #include "core/random.h"
 
 namespace gnnpart {
@@ -40,6 +41,8 @@ std::uint32_t FlowCutter::next_stamp() {
       std::fill(side.mark.begin(), side.mark.end(), 0);
       std::fill(side.pool_mark.begin(), side.pool_mark.end(), 0);
     }
+    std::fill(valid_.begin(), valid_.end(), 0);
+    std::fill(check_mark_.begin(), check_mark_.end(), 0);
     stamp_ = 1;
   }
   return stamp_;
@@ -48,7 +51,7 @@ std::uint32_t FlowCutter::next_stamp() {
 void FlowCutter::recompute(FlowProblem& problem, int s) {
   Side& side = side_[s];
   side.stamp = next_stamp();
-  problem.network.reachable(terminal_of(s), side.mark, side.stamp, side.reached);
+  problem.network.reachable(terminal_of(s), side.mark, side.stamp, side.reached, side.parent);
   side.weight.assign(problem.ncon, 0);
   for (Node u : side.reached)
     if (problem.is_vertex(u))
@@ -68,25 +71,116 @@ void FlowCutter::extend(FlowProblem& problem, int s) {
       side.mark[x] = side.stamp;
       side.reached.push_back(x);
     }
-  problem.network.extend_reachable(terminal_of(s), side.mark, side.stamp, side.reached, from);
+  problem.network.extend_reachable(terminal_of(s), side.mark, side.stamp, side.reached, side.parent,
+                                   from);
   for (std::size_t i = from; i < side.reached.size(); ++i)
     if (problem.is_vertex(side.reached[i]))
       for (int c = 0; c < problem.ncon; ++c)
         side.weight[c] += problem.weight(side.reached[i], c);
 }
 
-void FlowCutter::absorb_last_search(FlowProblem& problem, int s) {
+void FlowCutter::shrink(FlowProblem& problem, int s) {
   Side& side = side_[s];
-  const std::size_t from = side.reached.size();
-  for (Node x : problem.network.last_search())
-    if (side.mark[x] != side.stamp) {
-      side.mark[x] = side.stamp;
-      side.reached.push_back(x);
+  const FlowNetwork& net = problem.network;
+  const FlowNetwork::Terminal t = terminal_of(s);
+  const std::uint32_t valid = next_stamp(); // nodes known to hang from a terminal
+  // A node still belongs to the side if its tree path to a terminal is intact.
+  auto rooted = [&](Node v) {
+    walk_.clear();
+    while (valid_[v] != valid && net.terminal(v) != t) {
+      if (side.parent[v] == kNoArc)
+        return false; // hangs from an orphan
+      walk_.push_back(v);
+      v = net.head(side.parent[v]);
     }
+    for (Node w : walk_)
+      valid_[w] = valid;
+    return true;
+  };
+  orphans_.clear();
+  removed_.clear();
+  for (FlowNetwork::Arc d : net.drained()) {
+    // The child whose tree arc d was: for the sinks' tree the tail of d (it pushed along d),
+    // for the sources' tree the head of d (reached along d).
+    const FlowNetwork::Arc tree = s == 1 ? d : net.reverse(d);
+    const Node child = net.head(net.reverse(tree));
+    if (side.mark[child] == side.stamp && side.parent[child] == tree && net.terminal(child) != t &&
+        !net.tree_arc_usable(t, tree)) {
+      side.parent[child] = kNoArc;
+      orphans_.push_back(child);
+    }
+  }
+  const auto offsets = net.offsets();
+  for (std::size_t i = 0; i < orphans_.size(); ++i) {
+    const Node u = orphans_[i];
+    for (FlowNetwork::Arc a = offsets[u]; a < offsets[u + 1]; ++a)
+      if (side.mark[net.head(a)] == side.stamp && net.tree_arc_usable(t, a) &&
+          rooted(net.head(a))) {
+        side.parent[u] = a; // adopted
+        break;
+      }
+    if (side.parent[u] != kNoArc)
+      continue;
+    // Cut off for now: u leaves the side, and its children lose their parent.
+    side.mark[u] = 0;
+    removed_.push_back(u);
+    if (problem.is_vertex(u))
+      for (int c = 0; c < problem.ncon; ++c)
+        side.weight[c] -= problem.weight(u, c);
+    for (FlowNetwork::Arc a = offsets[u]; a < offsets[u + 1]; ++a) {
+      const Node q = net.head(a);
+      if (side.mark[q] == side.stamp && side.parent[q] == net.reverse(a) && net.terminal(q) != t) {
+        side.parent[q] = kNoArc;
+        orphans_.push_back(q);
+      }
+    }
+  }
+  // A node may have been cut off while the neighbour that still carries it was an orphan not
+  // yet adopted: whatever hangs from the final side by a usable arc comes back, with what it
+  // reaches.
+  const std::size_t from = side.reached.size();
+  for (Node u : removed_) {
+    if (side.mark[u] == side.stamp)
+      continue;
+    for (FlowNetwork::Arc a = offsets[u]; a < offsets[u + 1]; ++a)
+      if (side.mark[net.head(a)] == side.stamp && net.tree_arc_usable(t, a)) {
+        side.mark[u] = side.stamp;
+        side.parent[u] = a;
+        side.reached.push_back(u);
+        break;
+      }
+  }
+  // The side's border moved: its piercing candidates are collected anew when it next grows.
+  if (!removed_.empty()) {
+    side.scanned = 0;
+    side.pool.clear();
+    side.pool_stamp = next_stamp();
+  }
+  if (side.reached.size() == from)
+    return;
+  problem.network.extend_reachable(t, side.mark, side.stamp, side.reached, side.parent, from);
   for (std::size_t i = from; i < side.reached.size(); ++i)
     if (problem.is_vertex(side.reached[i]))
       for (int c = 0; c < problem.ncon; ++c)
         side.weight[c] += problem.weight(side.reached[i], c);
+}
+
+void FlowCutter::check_sides(FlowProblem& problem) {
+  for (int s = 0; s < 2; ++s) {
+    const Side& side = side_[s];
+    const std::uint32_t fresh = next_stamp();
+    problem.network.reachable(terminal_of(s), check_mark_, fresh, check_reached_, check_parent_);
+    std::vector<Weight> weight(problem.ncon, 0);
+    for (Node u : check_reached_)
+      if (problem.is_vertex(u))
+        for (int c = 0; c < problem.ncon; ++c)
+          weight[c] += problem.weight(u, c);
+    for (Node u = 0; u < problem.network.num_nodes(); ++u)
+      if ((side.mark[u] == side.stamp) != (check_mark_[u] == fresh))
+        throw Error("flow cutter: an incrementally kept reachable set differs from a new search");
+    if (weight != side.weight)
+      throw Error("flow cutter: an incrementally kept side weight differs from a new sum");
+  }
 }
 
 bool FlowCutter::run(FlowProblem& problem, std::span<const Weight> max0,
@@ -98,7 +192,14 @@ bool FlowCutter::run(FlowProblem& problem, std::span<const Weight> max0,
     if (side.mark.size() < nodes) {
       side.mark.resize(nodes, 0);
       side.pool_mark.resize(nodes, 0);
+      side.parent.resize(nodes, kNoArc);
     }
+  }
+  if (valid_.size() < nodes)
+    valid_.resize(nodes, 0);
+  if (options.check_incremental && check_mark_.size() < nodes) {
+    check_mark_.resize(nodes, 0);
+    check_parent_.resize(nodes, kNoArc);
   }
   net.make_terminal(FlowProblem::kSourceNode, FlowNetwork::kSource);
   net.make_terminal(FlowProblem::kSinkNode, FlowNetwork::kSink);
@@ -112,16 +213,19 @@ bool FlowCutter::run(FlowProblem& problem, std::span<const Weight> max0,
       recompute(problem, 0);
       recompute(problem, 1);
     } else if (pierced == Pierced::kAugmenting) {
-      // All new paths start at the pierced vertex; the grown side's old reachable set stays
-      // closed, and the last search of the max flow is what the vertex adds to it.
+      // All new paths start at the pierced vertex: the grown side's old reachable set stays
+      // closed and gains what the vertex reaches; the other side's set can only shrink, and
+      // only below arcs the new flow drained.
       if (net.augment_from(terminal_of(grown), pierced_, problem.initial_cut) >=
           problem.initial_cut)
         return false;
-      absorb_last_search(problem, grown);
-      recompute(problem, 1 - grown);
+      extend(problem, grown);
+      shrink(problem, 1 - grown);
     } else {
       extend(problem, grown);
     }
+    if (options.check_incremental && pierced != Pierced::kNone)
+      check_sides(problem);
     // The min cut nearest to side s: its reachable set on side s, everything else opposite.
     for (int s = 0; s < 2; ++s) {
       scratch_.resize(problem.ncon);
@@ -160,6 +264,8 @@ void FlowCutter::pool_neighbours(FlowProblem& problem, Side& side) {
   // Vertices just across the cut: behind a cut edge, or pins of a cut net's far node.
   for (; side.scanned < side.reached.size(); ++side.scanned) {
     const Node u = side.reached[side.scanned];
+    if (side.mark[u] != side.stamp)
+      continue; // left the side again
     for (FlowNetwork::Arc a = offsets[u]; a < offsets[u + 1]; ++a) {
       const Node v = net.head(a);
       if (side.mark[v] == side.stamp)
@@ -213,7 +319,8 @@ FlowCutter::Pierced FlowCutter::pierce(FlowProblem& problem, int s, std::span<co
 
   const FlowNetwork::Terminal t = terminal_of(s);
   for (; me.terminal < me.reached.size(); ++me.terminal)
-    net.make_terminal(me.reached[me.terminal], t);
+    if (me.mark[me.reached[me.terminal]] == me.stamp)
+      net.make_terminal(me.reached[me.terminal], t);
   std::sort(candidates_.begin(), candidates_.end(), [](const Candidate& a, const Candidate& b) {
     if (a.augmenting != b.augmenting)
       return !a.augmenting;

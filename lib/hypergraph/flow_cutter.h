@@ -12,6 +12,7 @@
 // sets and piercing candidates are extended instead of recomputed: the residual network did
 // not change.
 #include <cstdint>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -22,6 +23,9 @@ namespace gnnpart {
 struct FlowCutterOptions {
   double bulk_piercing_fraction = 0.25; // of the weight the side still lacks, per step
   int max_iterations = 1000;
+  // Tests: after every incremental update, compare both reachable sets with new searches
+  // (throws Error on a difference).
+  bool check_incremental = false;
 };
 
 class FlowCutter {
@@ -37,12 +41,14 @@ public:
 
 private:
   using Node = FlowNetwork::Node;
+  static constexpr FlowNetwork::Arc kNoArc = std::numeric_limits<FlowNetwork::Arc>::max();
   // One side of the cut: its terminals' residual reachable set (side 0: from the sources;
   // side 1: towards the sinks), the weight of that set, and the vertices just across it.
   struct Side {
     std::vector<std::uint32_t> mark; // == stamp: reached
     std::uint32_t stamp = 0;
-    std::vector<Node> reached;
+    std::vector<Node> reached;            // in order of arrival; nodes may have left since
+    std::vector<FlowNetwork::Arc> parent; // per reached node: its search tree arc
     std::vector<Weight> weight;
     std::size_t terminal = 0;             // reached[0, terminal) are terminals
     std::size_t scanned = 0;              // reached[0, scanned) had their neighbours pooled
@@ -63,19 +69,29 @@ private:
   void recompute(FlowProblem& problem, int s);
   // Adds the pierced vertices of side s and what they reach (the flow did not change).
   void extend(FlowProblem& problem, int s);
-  // Adds the last max-flow search (from side s's pierced vertex) to side s.
-  void absorb_last_search(FlowProblem& problem, int s);
+  // After flow was pushed from the other side's pierced vertex: side s loses the nodes whose
+  // tree path to a terminal ran over a drained arc and that find no other (Boykov-Kolmogorov's
+  // orphan adoption), instead of a new search over the whole side.
+  void shrink(FlowProblem& problem, int s);
   // Makes side s's reachable set terminal and pierces it.
   Pierced pierce(FlowProblem& problem, int s, std::span<const Weight> max_own,
                  std::span<const Weight> max_other, const FlowCutterOptions& options,
                  std::uint64_t seed);
   void pool_neighbours(FlowProblem& problem, Side& side);
+  void check_sides(FlowProblem& problem);
 
   std::uint32_t stamp_ = 0;
   Side side_[2];
   int iterations_ = 0;
   std::vector<Candidate> candidates_;
   std::vector<Node> pierced_;
+  std::vector<Node> orphans_;
+  std::vector<Node> removed_;
+  std::vector<Node> walk_;
+  std::vector<std::uint32_t> valid_; // == a shrink's stamp: known to hang from a terminal
+  std::vector<std::uint32_t> check_mark_;
+  std::vector<Node> check_reached_;
+  std::vector<FlowNetwork::Arc> check_parent_;
   std::vector<Weight> scratch_;
 };
 

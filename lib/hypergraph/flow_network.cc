@@ -58,7 +58,6 @@ void FlowNetwork::finalize() {
   sources_.clear();
   sinks_.clear();
   flow_ = 0;
-  seen_.resize(num_nodes_);
   label_.resize(num_nodes_);
   count_.resize(static_cast<std::size_t>(num_nodes_) + 1);
 }
@@ -73,26 +72,6 @@ void FlowNetwork::make_terminal(Node u, Terminal t) {
   // A new target (label 0) breaks the labels of searches towards that side.
   if ((t == kSink) == (label_state_ == LabelState::kForward))
     label_state_ = LabelState::kNone;
-}
-
-template <bool kForward> void FlowNetwork::search(std::span<const Node> start) {
-  constexpr std::uint8_t own = kForward ? kSource : kSink;
-  std::fill(seen_.begin(), seen_.end(), 0);
-  queue_.clear();
-  for (Node s : start) {
-    seen_[s] = 1;
-    queue_.push_back(s);
-  }
-  for (std::size_t i = 0; i < queue_.size(); ++i) {
-    const Node u = queue_[i];
-    for (Arc a = offsets_[u]; a < offsets_[u + 1]; ++a) {
-      const Node v = head_[a];
-      if (usable<kForward>(a) > 0 && !seen_[v] && terminal_[v] != own) {
-        seen_[v] = 1;
-        queue_.push_back(v);
-      }
-    }
-  }
 }
 
 template <bool kForward> void FlowNetwork::global_relabel() {
@@ -133,6 +112,7 @@ template <bool kForward> Weight FlowNetwork::augment_in(std::span<const Node> st
     global_relabel<kForward>();
   label_state_ = wanted;
   std::copy(offsets_.begin(), offsets_.end() - 1, current_.begin());
+  drained_.clear();
   for (Node s : start) {
     path_.clear();
     Node u = s;
@@ -145,6 +125,8 @@ template <bool kForward> Weight FlowNetwork::augment_in(std::span<const Node> st
           const Arc down = kForward ? a : reverse_[a]; // the arc the flow goes along
           residual_[down] -= f;
           residual_[reverse_[down]] += f;
+          if (residual_[down] == 0)
+            drained_.push_back(down);
         }
         flow_ += f;
         path_.clear();
@@ -196,8 +178,6 @@ template <bool kForward> Weight FlowNetwork::augment_in(std::span<const Node> st
       }
     }
   }
-  if (flow_ < bound)
-    search<kForward>(start); // what `start` reaches now (no target any more)
   return flow_;
 }
 
@@ -209,18 +189,18 @@ Weight FlowNetwork::augment_from(Terminal from, std::span<const Node> start, Wei
 }
 
 void FlowNetwork::reachable(Terminal side, std::vector<std::uint32_t>& mark, std::uint32_t stamp,
-                            std::vector<Node>& reached) {
+                            std::vector<Node>& reached, std::vector<Arc>& parent) {
   reached.clear();
   for (Node t : side == kSource ? sources_ : sinks_) {
     mark[t] = stamp;
     reached.push_back(t);
   }
-  extend_reachable(side, mark, stamp, reached, 0);
+  extend_reachable(side, mark, stamp, reached, parent, 0);
 }
 
 void FlowNetwork::extend_reachable(Terminal side, std::vector<std::uint32_t>& mark,
                                    std::uint32_t stamp, std::vector<Node>& reached,
-                                   std::size_t from) {
+                                   std::vector<Arc>& parent, std::size_t from) {
   for (std::size_t i = from; i < reached.size(); ++i) {
     const Node u = reached[i];
     for (Arc a = offsets_[u]; a < offsets_[u + 1]; ++a) {
@@ -230,6 +210,7 @@ void FlowNetwork::extend_reachable(Terminal side, std::vector<std::uint32_t>& ma
       // Forward: u can push into v. Backward: v can push into u.
       if ((side == kSource ? residual_[a] : residual_[reverse_[a]]) > 0) {
         mark[v] = stamp;
+        parent[v] = reverse_[a];
         reached.push_back(v);
       }
     }

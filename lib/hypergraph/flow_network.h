@@ -51,20 +51,26 @@ public:
   // it stays closed. Paths do not pass through terminals of side `from`.
   Weight augment_from(Terminal from, std::span<const Node> start, Weight bound);
   Weight flow_value() const { return flow_; }
-  // After augment_from returned below its bound: the nodes its last search reached, i.e.
-  // everything reachable from `start` (in its direction) that is not a terminal of side `from`.
-  std::span<const Node> last_search() const { return queue_; }
+  // Arcs the last augment_from filled to capacity (in the direction the flow went).
+  std::span<const Arc> drained() const { return drained_; }
 
   // Nodes reachable from a source in the residual network (side kSource), or from which a sink
-  // is reachable (side kSink). Marks reached nodes with `stamp` in `mark` (sized num_nodes) and
-  // lists them in `reached`.
+  // is reachable (side kSink). Marks reached nodes with `stamp` in `mark` (sized num_nodes),
+  // lists them in `reached`, and sets parent[v] to v's arc towards the node it was reached
+  // from (a search tree; terminals are its roots).
   void reachable(Terminal side, std::vector<std::uint32_t>& mark, std::uint32_t stamp,
-                 std::vector<Node>& reached);
+                 std::vector<Node>& reached, std::vector<Arc>& parent);
   // Continues such a search from reached[from, end) (nodes already marked), e.g. after new
-  // terminals that created no augmenting path: the residual network is the same, so the
+  // terminals: if they created no augmenting path the residual network is the same, and after
+  // augmenting from them the old set is closed and untouched (see augment_from), so the
   // reachable set of the old terminals stays valid and only grows by what the new ones reach.
   void extend_reachable(Terminal side, std::vector<std::uint32_t>& mark, std::uint32_t stamp,
-                        std::vector<Node>& reached, std::size_t from);
+                        std::vector<Node>& reached, std::vector<Arc>& parent, std::size_t from);
+  // Whether the tree arc a (from a child to its parent) of side `side` still carries the
+  // child's reachability.
+  bool tree_arc_usable(Terminal side, Arc a) const {
+    return (side == kSource ? residual_[reverse_[a]] : residual_[a]) > 0;
+  }
 
 private:
   // Residual capacity of arc a in the search direction: forward, u = tail can push into
@@ -73,8 +79,6 @@ private:
     return kForward ? residual_[a] : residual_[reverse_[a]];
   }
   template <bool kForward> Weight augment_in(std::span<const Node> start, Weight bound);
-  // Everything `start` reaches in the search direction, not passing own terminals, into queue_.
-  template <bool kForward> void search(std::span<const Node> start);
   // Exact distances to the targets; resets the current arcs.
   template <bool kForward> void global_relabel();
 
@@ -92,8 +96,8 @@ private:
   std::vector<Node> sources_, sinks_;
   Weight flow_ = 0;
   // Search scratch.
-  std::vector<std::uint8_t> seen_;
   std::vector<Arc> current_;
+  std::vector<Arc> drained_;
   std::vector<Node> queue_;
   std::vector<Arc> path_;
   std::vector<std::int32_t> label_; // distance labels (num_nodes_: no target reachable)

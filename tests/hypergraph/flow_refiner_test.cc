@@ -10,7 +10,9 @@
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/context.h"
+#include "hypergraph/flow_cutter.h"
 #include "hypergraph/flow_network.h"
+#include "hypergraph/flow_problem.h"
 #include "hypergraph/flow_refiner.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -68,11 +70,27 @@ Weight cut_of(const std::vector<TestArc>& arcs, const std::vector<std::uint32_t>
   return cut;
 }
 
+// Every reached non-terminal hangs from a reached node by a usable arc of its own.
+void expect_search_tree(const FlowNetwork& net, FlowNetwork::Terminal side,
+                        const std::vector<std::uint32_t>& mark, std::uint32_t stamp,
+                        const std::vector<FlowNetwork::Node>& reached,
+                        const std::vector<FlowNetwork::Arc>& parent) {
+  for (FlowNetwork::Node v : reached) {
+    if (net.terminal(v) != FlowNetwork::kNone)
+      continue;
+    const FlowNetwork::Arc a = parent[v];
+    EXPECT_TRUE(a >= net.offsets()[v] && a < net.offsets()[v + 1]);
+    EXPECT_EQ(mark[net.head(a)], stamp);
+    EXPECT_TRUE(net.tree_arc_usable(side, a));
+  }
+}
+
 TEST(FlowNetwork, MaxFlowEqualsBruteForceMinCutAsTerminalsGrow) {
   Rng rng(42);
   FlowNetwork net;
   std::vector<std::uint32_t> mark;
   std::vector<FlowNetwork::Node> reached;
+  std::vector<FlowNetwork::Arc> parent;
   for (int trial = 0; trial < 300; ++trial) {
     const FlowNetwork::Node n = 4 + static_cast<FlowNetwork::Node>(rng.below(8));
     std::vector<TestArc> arcs;
@@ -95,17 +113,20 @@ TEST(FlowNetwork, MaxFlowEqualsBruteForceMinCutAsTerminalsGrow) {
     net.make_terminal(0, FlowNetwork::kSource);
     net.make_terminal(1, FlowNetwork::kSink);
     mark.assign(n, 0);
+    parent.assign(n, 0);
     std::uint32_t stamp = 0;
     // Terminals only grow; the flow of each step continues the previous one.
     for (int step = 0; step < 3; ++step) {
       const Weight flow = net.augment(FlowNetwork::kInfinite);
       ASSERT_EQ(flow, brute_force_min_cut(n, arcs, terminal)) << "trial " << trial;
       // Both reachable sets are min cuts.
-      net.reachable(FlowNetwork::kSource, mark, ++stamp, reached);
+      net.reachable(FlowNetwork::kSource, mark, ++stamp, reached, parent);
       EXPECT_EQ(cut_of(arcs, mark, stamp), flow);
+      expect_search_tree(net, FlowNetwork::kSource, mark, stamp, reached, parent);
       for (FlowNetwork::Node u : reached)
         EXPECT_NE(terminal[u], 2);
-      net.reachable(FlowNetwork::kSink, mark, ++stamp, reached);
+      net.reachable(FlowNetwork::kSink, mark, ++stamp, reached, parent);
+      expect_search_tree(net, FlowNetwork::kSink, mark, stamp, reached, parent);
       std::vector<std::uint32_t> complement(n, 0);
       for (FlowNetwork::Node u = 0; u < n; ++u)
         complement[u] = mark[u] == stamp ? 0 : 1;
@@ -137,6 +158,56 @@ TEST(FlowNetwork, StopsAtTheBoundAndRejectsSideChanges) {
   EXPECT_EQ(net.augment(2), 2);
   EXPECT_EQ(net.augment(100), 7);
   EXPECT_THROW(net.make_terminal(0, FlowNetwork::kSink), InvalidParameter);
+}
+
+std::vector<BlockID> balanced_random_blocks(const Hypergraph& hg, BlockID k, Rng& rng);
+
+// FlowCutter on whole-block regions of random 2-way partitions (many piercing steps, with and
+// without bulk piercing): the reachable sets it keeps up incrementally equal new searches after
+// every step, and a cut it returns is balanced and below the current one.
+TEST(FlowCutter, IncrementalSidesMatchNewSearchesAndCutsAreBalanced) {
+  int iterations = 0, found = 0;
+  for (std::uint64_t seed = 0; seed < 24; ++seed) {
+    Rng rng(seed);
+    Hypergraph hg = testing::random_hypergraph(150, 220, 4, 10, 3, 1, rng);
+    std::vector<Weight> vw(hg.num_nodes());
+    for (auto& w : vw)
+      w = 1 + static_cast<Weight>(rng.below(3));
+    hg.set_vertex_weights(1, vw);
+    PartitionedHypergraph phg(hg, 2);
+    phg.assign(balanced_random_blocks(hg, 2, rng));
+    std::vector<NetID> cut_nets;
+    for (NetID e = 0; e < hg.num_nets(); ++e)
+      if (phg.connectivity(e) == 2)
+        cut_nets.push_back(e);
+    const BlockLimits limits = uniform_limits(hg, 2, 0.03);
+    const std::vector<Weight> everything{hg.total_vertex_weight()};
+    FlowProblemBuilder builder(hg);
+    FlowProblem problem;
+    if (!builder.build(phg, Objective::kKm1, 0, 1, cut_nets, everything, everything, {}, problem))
+      continue;
+    FlowCutterOptions options;
+    options.check_incremental = true;
+    options.bulk_piercing_fraction = seed % 2 == 0 ? 0.25 : 0.0;
+    FlowCutter cutter;
+    std::vector<std::uint8_t> assignment;
+    bool ok = false;
+    ASSERT_NO_THROW(ok = cutter.run(problem, {&limits.max[0], 1}, {&limits.max[1], 1}, options,
+                                    seed, assignment));
+    iterations += cutter.iterations();
+    if (!ok)
+      continue;
+    ++found;
+    EXPECT_LT(problem.network.flow_value(), problem.initial_cut);
+    Weight side0 = problem.weight(FlowProblem::kSourceNode, 0);
+    for (std::size_t i = 0; i < problem.region.size(); ++i)
+      if (assignment[i] == 0)
+        side0 += hg.vertex_weight(problem.region[i]);
+    EXPECT_LE(side0, limits.max[0]);
+    EXPECT_LE(problem.total[0] - side0, limits.max[1]);
+  }
+  EXPECT_GT(iterations, 200); // the incremental paths were taken
+  EXPECT_GT(found, 10);
 }
 
 // Two clusters of `half` vertices each, many small nets inside each, `bridges` nets across.
