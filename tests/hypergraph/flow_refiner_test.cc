@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/errors.h"
+#include "core/metrics.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/context.h"
@@ -384,6 +385,19 @@ TEST(FlowRefiner, PartitionerWithFlowsIsValidAndDeterministic) {
     o.flows = FlowRefinement::kOff;
     EXPECT_NE(partition_hypergraph(hg, o).blocks, with.blocks); // the flows did something
   }
+}
+
+// The column-net path (graph partitioner start, a V-cycle with flows at graph_start_alpha):
+// balanced, km1 equal to the graph's communication volume, deterministic.
+TEST(FlowRefiner, ColumnNetPathWithFlows) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph);
+  PartitionOptions o = testing::options(8, 2, 1);
+  o.flows = FlowRefinement::kOn;
+  const Partition p = partition_column_net(graph, model, o);
+  const auto m = testing::check(model, p, o);
+  EXPECT_EQ(m.km1, compute_graph_metrics(graph, p).comm_volume);
+  EXPECT_EQ(partition_column_net(graph, model, o).blocks, p.blocks);
 }
 
 } // namespace
