@@ -33,6 +33,7 @@ struct PartitionArgs {
   std::string model = "graph";
   std::string objective; // default: cut for the graph model, km1 for the hypergraph models
   std::string preset = "default";
+  std::string flows = "preset";
   InputFlags input;
   WeightFlags weights;
   MinibatchFlags minibatch;
@@ -71,6 +72,8 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
   if (!graph_model && options.algorithm == Algorithm::kMetis)
     throw InvalidParameter("--algo metis partitions the graph model only; use --model graph");
   options.preset = from_name(args.preset, {Preset::kFast, Preset::kDefault, Preset::kStrong});
+  options.flows = from_name(
+      args.flows, {FlowRefinement::kPreset, FlowRefinement::kOn, FlowRefinement::kOff});
   return options;
 }
 
@@ -252,6 +255,11 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
       ->check(CLI::IsMember({"cut", "volume", "km1", "soed"}));
   cmd->add_option("--preset", args->preset, "fast, default or strong")
       ->check(CLI::IsMember({"fast", "default", "strong"}))
+      ->capture_default_str();
+  cmd->add_option("--flows", args->flows,
+                  "hypergraph models: flow refinement on block pairs; preset (on in strong), "
+                  "on or off")
+      ->check(CLI::IsMember({"preset", "on", "off"}))
       ->capture_default_str();
   add_weight_flags(*cmd, args->weights);
   cmd->add_option("-e,--epsilon", o.epsilon,

@@ -49,4 +49,13 @@ std::string_view to_string(Preset preset) {
   return "?";
 }
 
+std::string_view to_string(FlowRefinement flows) {
+  switch (flows) {
+    case FlowRefinement::kPreset: return "preset";
+    case FlowRefinement::kOn: return "on";
+    case FlowRefinement::kOff: return "off";
+  }
+  return "?";
+}
+
 }  // namespace gnnpart

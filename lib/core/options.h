@@ -16,6 +16,8 @@ enum class Algorithm { kMultilevel, kMetis };
 // nets of a graph; kKm1 / kSoed: hypergraph connectivity objectives.
 enum class Objective { kCut, kVolume, kKm1, kSoed };
 enum class Preset { kFast, kDefault, kStrong };
+// Flow-based refinement of the hypergraph models: as the preset says (on in strong), or forced.
+enum class FlowRefinement { kPreset, kOn, kOff };
 
 struct PartitionOptions {
   BlockID k = 2;
@@ -26,6 +28,7 @@ struct PartitionOptions {
   Algorithm algorithm = Algorithm::kMultilevel;
   Objective objective = Objective::kCut;
   Preset preset = Preset::kDefault;
+  FlowRefinement flows = FlowRefinement::kPreset;
   Logger logger;  // quiet unless the caller asks
 };
 
@@ -36,5 +39,6 @@ std::string_view to_string(Model model);
 std::string_view to_string(Algorithm algorithm);
 std::string_view to_string(Objective objective);
 std::string_view to_string(Preset preset);
+std::string_view to_string(FlowRefinement flows);
 
 }  // namespace gnnpart

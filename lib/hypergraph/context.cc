@@ -27,10 +27,13 @@ HgContext make_context(const PartitionOptions& options) {
     ctx.refinement.graph_start_vcycles = 4;
     ctx.refinement.lp_rounds = 5;
     ctx.coarsening.sub_rounds = 32;
+    ctx.refinement.flows.enabled = true;
     break;
   case Preset::kDefault:
     break;
   }
+  if (options.flows != FlowRefinement::kPreset)
+    ctx.refinement.flows.enabled = options.flows == FlowRefinement::kOn;
   return ctx;
 }
 

@@ -34,7 +34,9 @@ void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
 Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& options,
                          std::span<const BlockID> start) {
   check_options(options, hypergraph.num_nodes());
-  const HgContext ctx = make_context(options);
+  HgContext ctx = make_context(options);
+  if (!start.empty())
+    ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
   const NodeID n = hypergraph.num_nodes();
   Partition result;
   result.k = options.k;

@@ -8,6 +8,7 @@
 #include "core/random.h"
 #include "hypergraph/clustering.h"
 #include "hypergraph/contraction.h"
+#include "hypergraph/flow_refiner.h"
 #include "hypergraph/initial_bisection.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
@@ -44,6 +45,8 @@ void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockL
   rebalance(phg, ctx, limits.max);
   if (ctx.refinement.relaxed_fm_slack > 0 && is_balanced(phg, limits.max))
     relaxed_fm(phg, ctx, limits, derive_seed(seed, 3), cache);
+  if (ctx.refinement.flows.enabled)
+    flow_refine(phg, ctx, limits, derive_seed(seed, 4));
 }
 
 namespace {
@@ -113,7 +116,13 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx
     }
     PartitionedHypergraph phg(level, k);
     phg.assign(blocks);
-    refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i), cache);
+    if (i > 0 && ctx.refinement.flows.enabled && ctx.refinement.flows.finest_level_only) {
+      HgContext coarse = ctx; // flows pay off less on coarse levels of a refined partition
+      coarse.refinement.flows.enabled = false;
+      refine_level(phg, coarse, limits, derive_seed(seed, 0xF0, i), cache);
+    } else {
+      refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i), cache);
+    }
     blocks.assign(phg.blocks().begin(), phg.blocks().end());
   }
   return blocks;
@@ -131,6 +140,7 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
                             std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache) {
   HgContext local = ctx;
   local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
+  local.refinement.flows.finest_level_only = ctx.refinement.flows.vcycle_finest_level_only;
   return multilevel_cycle(hg, local, limits, seed, blocks, cache);
 }
 
@@ -147,6 +157,8 @@ std::vector<BlockID> bipartition_recursively(const Hypergraph& hg, const HgConte
   HgContext local = ctx;
   if (depth >= ctx.initial.full_runs_depth)
     local.initial.runs_per_algorithm = ctx.initial.deep_runs_per_algorithm;
+  local.refinement.flows.enabled =
+      ctx.refinement.flows.enabled && ctx.refinement.flows.in_initial_partitioning;
   const BlockID k0 = (k + 1) / 2;
   const BlockLimits bis = bisection_limits(hg, limits, k0);
   Km1GainCache cache; // bisections run in parallel, each with its own

@@ -27,7 +27,7 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
 std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
                                            const BlockLimits& limits, std::uint64_t seed);
 
-// LP, FM and rebalancing of one level.
+// LP, FM, rebalancing and (if enabled) flow refinement of one level.
 void refine_level(class PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                   std::uint64_t seed, Km1GainCache& cache);
 

@@ -48,7 +48,7 @@ TEST(Cli, HelpAndVersion) {
   r = gnnpart("partition --help");
   EXPECT_EQ(r.code, 0);
   for (const char* word : {"--epsilon", "--algo", "--balance-set", "--vertex-weights", "--seed",
-                           "--threads", "--objective", "--preset", "Examples"})
+                           "--threads", "--objective", "--preset", "--flows", "Examples"})
     EXPECT_NE(r.out.find(word), std::string::npos) << word;
   r = gnnpart("--version");
   EXPECT_EQ(r.code, 0);
@@ -56,9 +56,10 @@ TEST(Cli, HelpAndVersion) {
 }
 
 TEST(Cli, UsageErrorsExitWithTwo) {
-  for (const char* args : {"", "partition", "frobnicate", "partition g.txt -k 2 --no-such-flag",
-                           "partition g.txt -k two", "partition g.txt -k 2 --algo magic",
-                           "partition g.txt -k 2 --epsilon -1"}) {
+  for (const char* args :
+       {"", "partition", "frobnicate", "partition g.txt -k 2 --no-such-flag",
+        "partition g.txt -k two", "partition g.txt -k 2 --algo magic",
+        "partition g.txt -k 2 --epsilon -1", "partition g.txt -k 2 --flows maybe"}) {
     SCOPED_TRACE(args);
     const Result r = gnnpart(args);
     EXPECT_EQ(r.code, 2);
