@@ -84,8 +84,9 @@ void expect_valid(const CsrGraph& g, const Partition& p, BlockID k, double eps) 
     }
   }
   for (BlockID b = 0; b < k; ++b) {
-    if (n >= k)
+    if (n >= k) {
       EXPECT_GT(count[b], 0u) << "block " << b << " is empty";
+    }
     for (int c = 0; c < ncon; ++c)
       EXPECT_LE(weight[b * ncon + c], bound(total[c], k, eps))
           << "block " << b << " constraint " << c << " k " << k << " eps " << eps;

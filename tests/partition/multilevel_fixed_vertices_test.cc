@@ -27,8 +27,9 @@ PartitionOptions options_for(BlockID k, std::uint64_t seed = 1) {
 
 void expect_fixed_kept(const Partition& p, const std::vector<BlockID>& fixed) {
   for (NodeID u = 0; u < fixed.size(); ++u)
-    if (fixed[u] != kInvalidBlockID)
+    if (fixed[u] != kInvalidBlockID) {
       EXPECT_EQ(p.blocks[u], fixed[u]) << "fixed vertex " << u;
+    }
 }
 
 TEST(MultilevelFixedVertices, RandomPinsAreKeptOnManyGraphs) {

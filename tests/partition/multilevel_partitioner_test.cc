@@ -47,8 +47,9 @@ TEST(MultilevelPartitioner, ValidForManyK) {
     SCOPED_TRACE(k);
     const Partition p = partition_graph_multilevel(g, options_for(k));
     const auto checked = check_result(g, p, k, 0.03);
-    if (k == 1)
+    if (k == 1) {
       EXPECT_EQ(checked.cut, 0);
+    }
   }
 }
 
