@@ -15,6 +15,7 @@ HgContext make_context(const PartitionOptions& options) {
     ctx.refinement.graph_start_vcycles = 0;
     ctx.refinement.fm_rounds = 3;
     ctx.refinement.relaxed_fm_slack = 0;
+    ctx.refinement.flows.enabled = false;
     break;
   case Preset::kStrong:
     ctx.initial.runs_per_algorithm = 16;
@@ -27,13 +28,14 @@ HgContext make_context(const PartitionOptions& options) {
     ctx.refinement.graph_start_vcycles = 4;
     ctx.refinement.lp_rounds = 5;
     ctx.coarsening.sub_rounds = 32;
-    ctx.refinement.flows.enabled = true;
+    ctx.refinement.flows.on_graph_start = true;
     break;
   case Preset::kDefault:
     break;
   }
   if (options.flows != FlowRefinement::kPreset)
-    ctx.refinement.flows.enabled = options.flows == FlowRefinement::kOn;
+    ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start =
+        options.flows == FlowRefinement::kOn;
   return ctx;
 }
 

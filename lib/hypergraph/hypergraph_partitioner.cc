@@ -35,8 +35,10 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
                          std::span<const BlockID> start) {
   check_options(options, hypergraph.num_nodes());
   HgContext ctx = make_context(options);
-  if (!start.empty())
+  if (!start.empty()) {
+    ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start;
     ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
+  }
   const NodeID n = hypergraph.num_nodes();
   Partition result;
   result.k = options.k;
