@@ -1,6 +1,6 @@
 #pragma once
 // Deterministic visiting orders: vertices in chunks of consecutive ids (cache friendly), chunks
-// shuffled and each chunk shuffled, all from one seed.
+// shuffled and each chunk shuffled (in parallel), all derived from one seed.
 #include <cstdint>
 #include <vector>
 
