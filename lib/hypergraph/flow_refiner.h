@@ -3,8 +3,10 @@
 // blocks joined by cut nets (the edges of the quotient graph), a FlowProblem around the pair's
 // cut, FlowCutter for a balanced cut below the current one, and the new assignment of the
 // region kept only if the objective of the whole partition really decreased and both blocks
-// stay within their limits. Rounds repeat over the pairs with a block that improved in the
-// previous round. Sequential and seeded: the same seed gives the same partition.
+// stay within their limits. Rounds repeat over the pairs whose cut nets the previous round's
+// moves touched. A round splits its pairs into batches of pairs that share no block and solves
+// a batch's pairs in parallel; the batches come from the seed alone, so the partition is the
+// same for any thread count.
 #include <cstdint>
 
 #include "hypergraph/block_limits.h"

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/metrics.h"
+#include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/context.h"
@@ -355,21 +356,27 @@ INSTANTIATE_TEST_SUITE_P(Cases, FlowRefinerRandom,
                                            RandomCase{4, 1, Objective::kCut},
                                            RandomCase{3, 1, Objective::kSoed}));
 
-TEST(FlowRefiner, Deterministic) {
+// Pairs of a batch are solved in parallel, but the batches come from the seed alone: the same
+// partition for 1, 2 and 4 threads (and twice with 4).
+TEST(FlowRefiner, DeterministicForAnyThreadCount) {
   Rng rng(5);
   const Hypergraph hg = testing::random_hypergraph(400, 700, 4, 20, 2, 1, rng);
   const BlockLimits limits = uniform_limits(hg, 6, 0.03);
   std::vector<BlockID> start(hg.num_nodes());
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     start[u] = u % 6;
-  std::vector<BlockID> result[2];
-  for (auto& r : result) {
-    PartitionedHypergraph phg(hg, 6);
-    phg.assign(start);
-    flow_refine(phg, flow_context(6), limits, 9);
-    r.assign(phg.blocks().begin(), phg.blocks().end());
+  std::vector<BlockID> result[4];
+  const int threads[4] = {1, 2, 4, 4};
+  for (int i = 0; i < 4; ++i) {
+    run_with_threads(threads[i], [&] {
+      PartitionedHypergraph phg(hg, 6);
+      phg.assign(start);
+      flow_refine(phg, flow_context(6), limits, 9);
+      result[i].assign(phg.blocks().begin(), phg.blocks().end());
+    });
   }
-  EXPECT_EQ(result[0], result[1]);
+  for (int i = 1; i < 4; ++i)
+    EXPECT_EQ(result[i], result[0]) << threads[i] << " threads";
   EXPECT_NE(result[0], start);
 }
 
