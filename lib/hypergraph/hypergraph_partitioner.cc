@@ -95,8 +95,6 @@ Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_n
   if (options.k == 1 || graph.num_nodes() == 0 || options.objective != Objective::kKm1)
     return partition_hypergraph(column_net, options);
   check_feasible(column_net, uniform_limits(column_net, options.k, options.epsilon));
-  // The model's vertex weights are the balance the result is bound by.
-  const CsrGraph weighted = graph_with_model_weights(graph, column_net);
   PartitionOptions graph_options = options;
   graph_options.model = Model::kGraph;
   graph_options.objective = Objective::kCut;
@@ -105,7 +103,10 @@ Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_n
   // spends its time on V-cycles instead.
   if (options.preset == Preset::kStrong)
     graph_options.preset = Preset::kDefault;
-  const Partition start = partition_graph_multilevel(weighted, graph_options);
+  // The model's vertex weights are the balance the result is bound by. The weighted copy of
+  // the graph is gone before the hypergraph levels are built.
+  const Partition start =
+      partition_graph_multilevel(graph_with_model_weights(graph, column_net), graph_options);
   return partition_from(column_net, options, start.blocks);
 }
 
