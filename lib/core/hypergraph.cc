@@ -15,8 +15,7 @@ namespace gnnpart {
 Hypergraph::Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::vector<NodeID> pins,
                        std::vector<Weight> net_weights, int ncon,
                        std::vector<Weight> vertex_weights)
-    : net_offsets_(std::move(net_offsets)), pins_(std::move(pins)),
-      node_offsets_(static_cast<std::size_t>(num_nodes) + 1, 0),
+    : num_nodes_(num_nodes), net_offsets_(std::move(net_offsets)), pins_(std::move(pins)),
       net_weights_(std::move(net_weights)) {
   if (net_offsets_.empty() || net_offsets_.front() != 0 || net_offsets_.back() != pins_.size())
     throw InvalidParameter("net offsets do not match the pin array");
@@ -60,7 +59,39 @@ Hypergraph::Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::v
     pins_ = std::move(compact);
   }
   net_offsets_ = std::move(new_offsets);
+  shared_incidence_ = pin_matrix_symmetric();
+  if (!shared_incidence_)
+    build_incidence();
+  set_vertex_weights(ncon, std::move(vertex_weights));
+}
 
+// Net e holds v exactly when net v holds e: then the sorted nets of every vertex u are the
+// sorted pins of net u. Checked with a binary search per pin; stops at the first miss.
+bool Hypergraph::pin_matrix_symmetric() const {
+  if (num_nets() != num_nodes_)
+    return false;
+  std::atomic<bool> symmetric = true;
+  tbb::parallel_for(tbb::blocked_range<NetID>(0, num_nets(), 1024),
+                    [&](const tbb::blocked_range<NetID>& r) {
+                      for (NetID e = r.begin(); e != r.end(); ++e) {
+                        if (!symmetric.load(std::memory_order_relaxed))
+                          return;
+                        for (NodeID v : pins(e)) {
+                          const auto other = pins(v);
+                          if (!std::binary_search(other.begin(), other.end(), e)) {
+                            symmetric.store(false, std::memory_order_relaxed);
+                            return;
+                          }
+                        }
+                      }
+                    });
+  return symmetric.load();
+}
+
+void Hypergraph::build_incidence() {
+  const NodeID num_nodes = num_nodes_;
+  const NetID m = num_nets();
+  node_offsets_.assign(static_cast<std::size_t>(num_nodes) + 1, 0);
   // Vertex -> nets: count (atomics), prefix sum, scatter (atomics), then sort each list so the
   // result does not depend on scheduling (a net occurs at most once per vertex).
   const EdgeID num_pins = pins_.size();
@@ -89,7 +120,6 @@ Hypergraph::Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::v
                         std::sort(incident_nets_.begin() + node_offsets_[u],
                                   incident_nets_.begin() + node_offsets_[u + 1]);
                     });
-  set_vertex_weights(ncon, std::move(vertex_weights));
 }
 
 Weight Hypergraph::total_vertex_weight(int c) const {

@@ -1,6 +1,9 @@
 #pragma once
 // Hypergraph with both incidence directions in CSR form: net -> pins and vertex -> nets.
 // Empty weight arrays mean unit weights; vertex weights hold ncon constraints per vertex.
+// When the pin matrix is symmetric (net u holds v exactly when net v holds u, as in the
+// column-net model of a graph), vertex -> nets is the same CSR as net -> pins and is not
+// stored twice.
 #include <span>
 #include <vector>
 
@@ -22,7 +25,7 @@ class Hypergraph {
   Hypergraph(const Hypergraph&) = delete;
   Hypergraph& operator=(const Hypergraph&) = delete;
 
-  NodeID num_nodes() const { return static_cast<NodeID>(node_offsets_.size() - 1); }
+  NodeID num_nodes() const { return num_nodes_; }
   NetID num_nets() const { return static_cast<NetID>(net_offsets_.size() - 1); }
   EdgeID num_pins() const { return pins_.size(); }
 
@@ -31,11 +34,16 @@ class Hypergraph {
   }
   NodeID net_size(NetID e) const { return static_cast<NodeID>(net_offsets_[e + 1] - net_offsets_[e]); }
   std::span<const NetID> incident_nets(NodeID u) const {
-    return {incident_nets_.data() + node_offsets_[u], incident_nets_.data() + node_offsets_[u + 1]};
+    const std::vector<EdgeID>& offsets = node_offsets_ref();
+    const NetID* nets = shared_incidence_ ? pins_.data() : incident_nets_.data();
+    return {nets + offsets[u], nets + offsets[u + 1]};
   }
   NodeID node_degree(NodeID u) const {
-    return static_cast<NodeID>(node_offsets_[u + 1] - node_offsets_[u]);
+    const std::vector<EdgeID>& offsets = node_offsets_ref();
+    return static_cast<NodeID>(offsets[u + 1] - offsets[u]);
   }
+  // True when vertex -> nets shares the net -> pins arrays (a symmetric pin matrix).
+  bool shares_incidence() const { return shared_incidence_; }
 
   bool has_net_weights() const { return !net_weights_.empty(); }
   Weight net_weight(NetID e) const { return net_weights_.empty() ? 1 : net_weights_[e]; }
@@ -49,12 +57,22 @@ class Hypergraph {
 
   std::span<const EdgeID> net_offsets() const { return net_offsets_; }
   std::span<const NodeID> pin_array() const { return pins_; }
-  std::span<const EdgeID> node_offsets() const { return node_offsets_; }
-  std::span<const NetID> incident_net_array() const { return incident_nets_; }
+  std::span<const EdgeID> node_offsets() const { return node_offsets_ref(); }
+  std::span<const NetID> incident_net_array() const {
+    return shared_incidence_ ? std::span<const NetID>(pins_) : std::span<const NetID>(incident_nets_);
+  }
   std::span<const Weight> net_weights() const { return net_weights_; }
   std::span<const Weight> vertex_weights() const { return vertex_weights_; }
 
  private:
+  const std::vector<EdgeID>& node_offsets_ref() const {
+    return shared_incidence_ ? net_offsets_ : node_offsets_;
+  }
+  bool pin_matrix_symmetric() const;
+  void build_incidence();
+
+  NodeID num_nodes_ = 0;
+  bool shared_incidence_ = false;
   std::vector<EdgeID> net_offsets_;
   std::vector<NodeID> pins_;
   std::vector<EdgeID> node_offsets_;

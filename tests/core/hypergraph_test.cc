@@ -102,6 +102,53 @@ TEST(Hypergraph, IncidenceMatchesReferenceAndIsDeterministic) {
   EXPECT_TRUE(std::ranges::equal(one.incident_net_array(), two.incident_net_array()));
 }
 
+// A symmetric pin matrix (a column-net model: net u = {u} and N(u)) shares one CSR for both
+// directions; an almost symmetric one (one pin missing) and one with n != nets do not. Either
+// way the incidence is the reference's.
+TEST(Hypergraph, SymmetricPinMatrixSharesTheIncidence) {
+  Rng rng(derive_seed(43));
+  const NodeID n = 300;
+  std::vector<std::set<NodeID>> adjacency(n);
+  for (int i = 0; i < 1500; ++i) {
+    const auto u = static_cast<NodeID>(rng.below(n)), v = static_cast<NodeID>(rng.below(n));
+    adjacency[u].insert(v);
+    adjacency[v].insert(u);
+  }
+  auto make = [&](bool drop_one_pin, bool extra_net) {
+    std::vector<EdgeID> offsets{0};
+    std::vector<NodeID> pins;
+    for (NodeID u = 0; u < n; ++u) {
+      pins.push_back(u);
+      for (NodeID v : adjacency[u])
+        if (!(drop_one_pin && u == 0 && v == *adjacency[0].rbegin()) && v != u)
+          pins.push_back(v);
+      offsets.push_back(pins.size());
+    }
+    if (extra_net) {
+      pins.insert(pins.end(), {0, 1});
+      offsets.push_back(pins.size());
+    }
+    return run_with_threads(2, [&] { return Hypergraph(n, offsets, pins); });
+  };
+  ASSERT_FALSE(adjacency[0].empty());
+  for (int variant = 0; variant < 3; ++variant) {
+    const Hypergraph h = make(variant == 1, variant == 2);
+    EXPECT_EQ(h.shares_incidence(), variant == 0) << "variant " << variant;
+    std::vector<std::vector<NetID>> incident(n);
+    for (NetID e = 0; e < h.num_nets(); ++e)
+      for (NodeID u : h.pins(e))
+        incident[u].push_back(e);
+    EdgeID total = 0;
+    for (NodeID u = 0; u < n; ++u) {
+      EXPECT_EQ(to_vector(h.incident_nets(u)), incident[u]) << "variant " << variant;
+      EXPECT_EQ(h.node_degree(u), incident[u].size());
+      total += incident[u].size();
+    }
+    EXPECT_EQ(h.incident_net_array().size(), total);
+    EXPECT_EQ(h.node_offsets().size(), n + 1u);
+  }
+}
+
 TEST(HypergraphMetrics, HandComputed) {
   // Nets {0,1,2} w2, {2,3} w1, {0,1} w5, {} w7; blocks 0 0 1 2 (k = 4, block 3 empty).
   const Hypergraph h(4, {0, 3, 5, 7, 7}, {0, 1, 2, 2, 3, 0, 1}, {2, 1, 5, 7});
