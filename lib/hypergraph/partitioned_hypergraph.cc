@@ -14,7 +14,7 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
     : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
       blocks_(hypergraph.num_nodes(), 0),
       block_weights_(static_cast<std::size_t>(k) * hypergraph.ncon(), 0),
-      dense_size_(std::max<std::uint32_t>(1, k / 8)), all_dense_(k < 16),
+      dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16),
       conn_(static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
   if (k < 1)
     throw InvalidParameter("k must be at least 1");

@@ -1,4 +1,4 @@
-// Pin counts at large k, where nets below k/8 pins keep sparse (block, count) pairs and larger
+// Pin counts at large k, where nets below k/4 pins keep sparse (block, count) pairs and larger
 // nets dense rows: after random moves, every Phi(e, b), the connectivity and the move's
 // objective delta agree with a recount from the assignment. (The km1 gain cache at large k is
 // in gains_test.cc.)
