@@ -16,6 +16,7 @@ HgContext make_context(const PartitionOptions& options) {
     ctx.refinement.fm_rounds = 3;
     ctx.refinement.relaxed_fm_slack = 0;
     ctx.refinement.flows.enabled = false;
+    ctx.bisection_runs = 1;
     break;
   case Preset::kStrong:
     ctx.initial.runs_per_algorithm = 16;

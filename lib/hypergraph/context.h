@@ -96,6 +96,11 @@ struct HgContext {
   double epsilon = 0.03;
   std::uint64_t seed = 0;
   Objective objective = Objective::kKm1;
+  // Complete multilevel runs from different seeds when k = 2, the best kept (hMETIS's Nruns).
+  // A bisection's single cut depends much on the seed (ibm01: km1 202 to 273 over 5 seeds), and
+  // k = 2 runs are the cheapest. 3 runs on ISPD98/Titan23 (seed 0, 2 threads): 1.058x instead
+  // of 1.072x the best known km1 over all k, 6.4 s more of 46.9 s. Not on a graph's start.
+  int bisection_runs = 3;
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;

@@ -1,5 +1,8 @@
 #include "hypergraph/hypergraph_partitioner.h"
 
+#include <algorithm>
+#include <vector>
+
 #include <fmt/format.h>
 
 #include "core/errors.h"
@@ -29,6 +32,33 @@ void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
         throw InvalidParameter(fmt::format("vertex {} has a negative weight", u));
 }
 
+// Several multilevel runs when k = 2 (ctx.bisection_runs), else one; the first run uses the
+// context's seed. The best balanced result by the objective is kept (the first among equals).
+std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
+                                  const BlockLimits& limits, Km1GainCache& cache) {
+  const int runs = ctx.k == 2 ? std::max(1, ctx.bisection_runs) : 1;
+  std::vector<BlockID> best;
+  bool best_balanced = false;
+  Weight best_objective = 0;
+  for (int r = 0; r < runs; ++r) {
+    const std::uint64_t seed = r == 0 ? ctx.seed : derive_seed(ctx.seed, 0x52, r);
+    std::vector<BlockID> blocks = multilevel_partition(hg, ctx, limits, seed, cache);
+    if (runs == 1)
+      return blocks;
+    PartitionedHypergraph phg(hg, ctx.k);
+    phg.assign(blocks);
+    const bool balanced = is_balanced(phg, limits.max);
+    const Weight objective = phg.objective(ctx.objective);
+    if (r == 0 || (balanced && !best_balanced) ||
+        (balanced == best_balanced && objective < best_objective)) {
+      best = std::move(blocks);
+      best_balanced = balanced;
+      best_objective = objective;
+    }
+  }
+  return best;
+}
+
 // Multilevel run (or V-cycles from `start`, if given), then the final repair of empty blocks
 // and balance.
 Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& options,
@@ -55,7 +85,7 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     Km1GainCache cache;
     int vcycles = ctx.refinement.vcycles;
     if (start.empty()) {
-      blocks = multilevel_partition(hypergraph, ctx, limits, ctx.seed, cache);
+      blocks = best_of_runs(hypergraph, ctx, limits, cache);
     } else {
       blocks.assign(start.begin(), start.end());
       vcycles = ctx.refinement.graph_start_vcycles;

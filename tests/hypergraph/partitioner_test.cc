@@ -8,11 +8,16 @@
 #include <set>
 
 #include "core/errors.h"
+#include "core/parallel.h"
 #include "core/partition.h"
 #include "core/random.h"
+#include "hypergraph/block_limits.h"
 #include "hypergraph/clustering.h"
+#include "hypergraph/context.h"
 #include "hypergraph/contraction.h"
 #include "hypergraph/hypergraph_partitioner.h"
+#include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/multilevel.h"
 #include "hypergraph_test_util.h"
 
 namespace gnnpart {
@@ -167,6 +172,25 @@ TEST(Partitioner, Ibm01Quality) {
   const PartitionOptions o = options(2);
   const auto m = check(hg, partition_hypergraph(hg, o), o);
   EXPECT_LE(m.km1, 303);
+}
+
+// At k = 2 the partitioner keeps the best of ctx.bisection_runs multilevel runs, the first
+// with the context's seed: never worse than that first run alone.
+TEST(Partitioner, BisectionKeepsTheBestOfItsRuns) {
+  const Hypergraph hg = testing::read_hgr_gz(GNNPART_SHARED_DIR "/datasets/ibm01.hgr.gz");
+  for (std::uint64_t seed : {0u, 1u}) {
+    const PartitionOptions o = options(2, seed);
+    const HgContext ctx = make_context(o);
+    ASSERT_GE(ctx.bisection_runs, 2);
+    const BlockLimits limits = uniform_limits(hg, 2, o.epsilon);
+    const std::vector<BlockID> first = run_with_threads(o.threads, [&] {
+      Km1GainCache cache;
+      return multilevel_partition(hg, ctx, limits, ctx.seed, cache);
+    });
+    const Partition alone{2, first};
+    const auto best = check(hg, partition_hypergraph(hg, o), o);
+    EXPECT_LE(best.km1, brute_force_metrics(hg, alone).km1) << "seed " << seed;
+  }
 }
 
 } // namespace
