@@ -10,6 +10,9 @@
 #include "multilevel_test_graphs.h"
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/multilevel.h"
+#include "partition/multilevel/objectives.h"
+#include "partition/multilevel/refinement/fm_refiner.h"
+#include "partition/multilevel/refinement/rebalancer.h"
 #include "partition/partitioner.h"
 
 namespace gnnpart {
@@ -70,6 +73,34 @@ TEST(RelaxedFm, KeepsEveryConstraint) {
   o.threads = 2;
   const Partition a = partition_graph_multilevel(g, o);
   EXPECT_EQ(a.blocks, partition_graph_multilevel(g, o).blocks);
+}
+
+// Relaxed FM keeps its result by the gains FM and the rebalancer report, not by recomputing the
+// cut: both must be exact. FM under limits raised by 3%, then the rebalancer, from a poor start.
+TEST(RelaxedFm, ReportedCutChangesAreExact) {
+  int rebalanced = 0; // cases where FM left a block over its real limit
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
+    for (BlockID k : {2u, 8u, 32u}) {
+      SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << k);
+      PartitionOptions o;
+      o.k = k;
+      const ml::MultilevelContext ctx = ml::create_context(o);
+      const ml::BlockLimits limits = ml::uniform_limits(g, k, 0.03);
+      ml::BlockLimits relaxed = limits;
+      for (Weight& w : relaxed.max_weight)
+        w += w / 30 + 1;
+      ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+      const Weight start = ml::edge_cut(g, p.blocks());
+      const Weight gain = ml::fm_refine(p, relaxed, ctx.refinement, 5);
+      const Weight after_fm = ml::edge_cut(g, p.blocks());
+      EXPECT_EQ(gain, start - after_fm);
+      EXPECT_GT(gain, 0);
+      rebalanced += !p.balanced(limits);
+      Weight loss = 0;
+      ml::rebalance(p, limits, &loss);
+      EXPECT_EQ(loss, ml::edge_cut(g, p.blocks()) - after_fm);
+    }
+  EXPECT_GT(rebalanced, 0);
 }
 
 } // namespace

@@ -50,9 +50,25 @@ std::pair<Weight, BlockID> best_target(const PartitionedGraph& p, const BlockLim
   return {0, best};
 }
 
+// How much moving u to `to` would raise the cut: its edges into its own block minus those into
+// `to`.
+Weight cut_increase_of(const PartitionedGraph& p, NodeID u, BlockID to) {
+  const CsrGraph& g = p.graph();
+  const BlockID own = p.block(u);
+  Weight delta = 0;
+  for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+    const BlockID b = p.block(g.edge_target(e));
+    if (b == own)
+      delta += g.edge_weight(e);
+    else if (b == to)
+      delta -= g.edge_weight(e);
+  }
+  return delta;
+}
+
 } // namespace
 
-bool rebalance(PartitionedGraph& p, const BlockLimits& limits) {
+bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   RatingMap<BlockID> map(p.k());
@@ -96,10 +112,21 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits) {
       const BlockID from = p.block(u);
       if (relief(p, limits, u) <= 0)
         continue; // its block is fine by now
-      bool done = p.try_move(u, to, limits);
+      // The move's cut change, counted before it is made (only when asked for).
+      auto try_move = [&](BlockID target) {
+        const Weight delta = cut_increase != nullptr && p.fits(u, target, limits)
+                                 ? cut_increase_of(p, u, target)
+                                 : 0;
+        if (!p.try_move(u, target, limits))
+          return false;
+        if (cut_increase != nullptr)
+          *cut_increase += delta;
+        return true;
+      };
+      bool done = try_move(to);
       if (!done) {
         const BlockID other = best_target(p, limits, u, map).second;
-        done = other != kInvalidBlockID && p.try_move(u, other, limits);
+        done = other != kInvalidBlockID && try_move(other);
       }
       if (done) {
         moved = true;
