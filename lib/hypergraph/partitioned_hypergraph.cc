@@ -1,6 +1,7 @@
 #include "hypergraph/partitioned_hypergraph.h"
 
 #include <algorithm>
+#include <limits>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -19,17 +20,25 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
   const NetID m = hypergraph.num_nets();
-  if (all_dense_) {
-    pin_data_.assign(static_cast<std::size_t>(m) * k, 0);
-    return;
+  NodeID largest_net = 0;
+  for (NetID e = 0; e < m; ++e)
+    largest_net = std::max(largest_net, hypergraph.net_size(e));
+  wide_ = k > std::numeric_limits<std::uint16_t>::max() ||
+          largest_net > std::numeric_limits<std::uint16_t>::max();
+  std::size_t entries = static_cast<std::size_t>(m) * k;
+  if (!all_dense_) {
+    pin_offset_.assign(static_cast<std::size_t>(m) + 1, 0);
+    live_.assign(m, 0);
+    for (NetID e = 0; e < m; ++e) {
+      const std::uint32_t size = hypergraph.net_size(e);
+      pin_offset_[e + 1] = pin_offset_[e] + (size >= dense_size_ ? k : 2 * size);
+    }
+    entries = pin_offset_.back();
   }
-  pin_offset_.assign(static_cast<std::size_t>(m) + 1, 0);
-  live_.assign(m, 0);
-  for (NetID e = 0; e < m; ++e) {
-    const std::uint32_t size = hypergraph.net_size(e);
-    pin_offset_[e + 1] = pin_offset_[e] + (size >= dense_size_ ? k : 2 * size);
-  }
-  pin_data_.assign(pin_offset_.back(), 0);
+  if (wide_)
+    pin_data32_.assign(entries, 0);
+  else
+    pin_data16_.assign(entries, 0);
 }
 
 void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
@@ -47,7 +56,10 @@ void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
   tbb::parallel_for(tbb::blocked_range<NetID>(0, hg_->num_nets(), 512), [&](const auto& r) {
     for (NetID e = r.begin(); e != r.end(); ++e) {
       if (dense(e)) {
-        std::fill_n(pin_data_.begin() + static_cast<std::ptrdiff_t>(offset(e)), k_, 0);
+        if (wide_)
+          std::fill_n(pin_data32_.begin() + static_cast<std::ptrdiff_t>(offset(e)), k_, 0);
+        else
+          std::fill_n(pin_data16_.begin() + static_cast<std::ptrdiff_t>(offset(e)), k_, 0);
       } else {
         // Only pairs below live_ are read; clearing them is enough.
         live_[e] = 0;

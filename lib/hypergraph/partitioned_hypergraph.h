@@ -4,7 +4,8 @@
 // Moves are sequential; initialisation and objective evaluation are parallel.
 // Pin counts of a net with at least k/4 pins are a dense row of k counters; a smaller net keeps
 // (block, count) pairs for the blocks it touches, at most one per pin. So the counts take at
-// most 16 bytes per pin, not 4k bytes per net (column-net models of sparse graphs at large k).
+// most 16 bytes per pin (8 with 16-bit counts), not 4k bytes per net (column-net models of
+// sparse graphs at large k).
 // k/4 instead of k/8: 3-7% less peak memory at k = 32 and 128 (dblp-2010, cnr-2000,
 // uk-2007-05-100k), the same time.
 // Below k = 16 every net is dense, with no offset table.
@@ -40,13 +41,8 @@ public:
   }
   std::span<const Weight> block_weights() const { return block_weights_; }
   std::uint32_t pin_count(NetID e, BlockID b) const {
-    const std::uint32_t* p = pin_data_.data() + offset(e);
-    if (dense(e))
-      return p[b];
-    for (std::uint32_t i = 0; i < live_[e]; ++i)
-      if (p[2 * i] == b)
-        return p[2 * i + 1];
-    return 0;
+    return wide_ ? pin_count_in(pin_data32_.data() + offset(e), e, b)
+                 : pin_count_in(pin_data16_.data() + offset(e), e, b);
   }
   BlockID connectivity(NetID e) const {
     BlockID lambda = 0;
@@ -99,9 +95,20 @@ private:
   std::size_t offset(NetID e) const {
     return all_dense_ ? static_cast<std::size_t>(e) * k_ : pin_offset_[e];
   }
+  template <typename T> std::uint32_t pin_count_in(const T* p, NetID e, BlockID b) const {
+    if (dense(e))
+      return p[b];
+    for (std::uint32_t i = 0; i < live_[e]; ++i)
+      if (p[2 * i] == b)
+        return p[2 * i + 1];
+    return 0;
+  }
   // Phi(e, b) - 1 (b holds a pin of e); returns the new count.
   std::uint32_t decrement(NetID e, BlockID b) {
-    std::uint32_t* p = pin_data_.data() + offset(e);
+    return wide_ ? decrement_in(pin_data32_.data() + offset(e), e, b)
+                 : decrement_in(pin_data16_.data() + offset(e), e, b);
+  }
+  template <typename T> std::uint32_t decrement_in(T* p, NetID e, BlockID b) {
     if (dense(e))
       return --p[b];
     std::uint32_t i = 0;
@@ -117,14 +124,17 @@ private:
   }
   // Phi(e, b) + 1; returns the new count.
   std::uint32_t increment(NetID e, BlockID b) {
-    std::uint32_t* p = pin_data_.data() + offset(e);
+    return wide_ ? increment_in(pin_data32_.data() + offset(e), e, b)
+                 : increment_in(pin_data16_.data() + offset(e), e, b);
+  }
+  template <typename T> std::uint32_t increment_in(T* p, NetID e, BlockID b) {
     if (dense(e))
       return ++p[b];
     for (std::uint32_t i = 0; i < live_[e]; ++i)
       if (p[2 * i] == b)
         return ++p[2 * i + 1];
     const std::uint32_t i = live_[e]++;
-    p[2 * i] = b;
+    p[2 * i] = static_cast<T>(b);
     p[2 * i + 1] = 1;
     return 1;
   }
@@ -145,7 +155,11 @@ private:
   bool all_dense_;                        // every net has a dense row at e * k
   std::vector<std::uint64_t> pin_offset_; // per net: first word of its counts (not all_dense_)
   std::vector<std::uint32_t> live_;       // per sparse net: (block, count) pairs in use
-  std::vector<std::uint32_t> pin_data_;
+  // Counts and sparse (block, count) pairs: 16-bit when k and every net size are below 2^16
+  // (halves the largest array at large k), else 32-bit.
+  bool wide_;
+  std::vector<std::uint16_t> pin_data16_;
+  std::vector<std::uint32_t> pin_data32_;
   std::vector<std::uint64_t> conn_;
 };
 

@@ -62,5 +62,38 @@ TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
   }
 }
 
+// Counts are 16-bit unless a net has 2^16 pins or more: a hypergraph with one net of 70000
+// pins (and small ones) keeps 32-bit counts, and its counts stay exact past 65535 in a block.
+TEST(PinCounts, WideCountsForHugeNets) {
+  const NodeID n = 70000;
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  for (NodeID u = 0; u < n; ++u)
+    pins.push_back(u);
+  offsets.push_back(pins.size());
+  for (NodeID u = 0; u + 1 < n; u += 7) {
+    pins.insert(pins.end(), {u, u + 1});
+    offsets.push_back(pins.size());
+  }
+  const Hypergraph hg(n, offsets, pins);
+  for (BlockID k : {2u, 32u}) {
+    SCOPED_TRACE(::testing::Message() << "k " << k);
+    PartitionedHypergraph phg(hg, k);
+    std::vector<BlockID> blocks(n, 0);
+    for (NodeID u = 0; u < 100; ++u)
+      blocks[u] = 1 + u % (k - 1);
+    phg.assign(blocks);
+    EXPECT_EQ(phg.pin_count(0, 0), n - 100);
+    Rng rng(k);
+    for (int step = 0; step < 300; ++step) {
+      const NodeID u = static_cast<NodeID>(rng.below(n));
+      const auto to = static_cast<BlockID>(rng.below(k));
+      if (to != phg.block(u))
+        phg.move(u, to, Objective::kKm1);
+    }
+    expect_counts_match(hg, phg, k);
+  }
+}
+
 } // namespace
 } // namespace gnnpart
