@@ -16,7 +16,8 @@ enum class Algorithm { kMultilevel, kMetis };
 // nets of a graph; kKm1 / kSoed: hypergraph connectivity objectives.
 enum class Objective { kCut, kVolume, kKm1, kSoed };
 enum class Preset { kFast, kDefault, kStrong };
-// Flow-based refinement of the hypergraph models: as the preset says (on in strong), or forced.
+// Flow-based refinement of the hypergraph models: as the preset says (strong: on; default: on
+// for hypergraph inputs, off on a graph's column-net start; fast: off), or forced.
 enum class FlowRefinement { kPreset, kOn, kOff };
 
 struct PartitionOptions {

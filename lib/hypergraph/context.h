@@ -61,10 +61,6 @@ struct FlowContext {
   double bulk_piercing_fraction = 0.25; // FlowCutter: share of the missing weight per step
   int max_piercing_iterations = 1000;   // max-flow rounds per pair
   bool in_initial_partitioning = false; // also inside the recursive bisections
-  // In V-cycles, flows on the input level only: strong preset 0.9312x instead of 0.9291x the
-  // km1 of no flows, at 1.49x instead of 1.67x the time.
-  bool vcycle_finest_level_only = false;
-  bool finest_level_only = false; // set per cycle from the above
 };
 
 struct RefinementContext {

@@ -116,13 +116,7 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx
     }
     PartitionedHypergraph phg(level, k);
     phg.assign(blocks);
-    if (i > 0 && ctx.refinement.flows.enabled && ctx.refinement.flows.finest_level_only) {
-      HgContext coarse = ctx; // flows pay off less on coarse levels of a refined partition
-      coarse.refinement.flows.enabled = false;
-      refine_level(phg, coarse, limits, derive_seed(seed, 0xF0, i), cache);
-    } else {
-      refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i), cache);
-    }
+    refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, i), cache);
     blocks.assign(phg.blocks().begin(), phg.blocks().end());
   }
   return blocks;
@@ -140,7 +134,6 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
                             std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache) {
   HgContext local = ctx;
   local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
-  local.refinement.flows.finest_level_only = ctx.refinement.flows.vcycle_finest_level_only;
   return multilevel_cycle(hg, local, limits, seed, blocks, cache);
 }
 

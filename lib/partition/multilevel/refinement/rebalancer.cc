@@ -114,9 +114,7 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
         continue; // its block is fine by now
       // The move's cut change, counted before it is made (only when asked for).
       auto try_move = [&](BlockID target) {
-        const Weight delta = cut_increase != nullptr && p.fits(u, target, limits)
-                                 ? cut_increase_of(p, u, target)
-                                 : 0;
+        const Weight delta = cut_increase != nullptr ? cut_increase_of(p, u, target) : 0;
         if (!p.try_move(u, target, limits))
           return false;
         if (cut_increase != nullptr)
