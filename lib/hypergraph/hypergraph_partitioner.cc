@@ -83,16 +83,16 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
   run_with_threads(options.threads, [&] {
     std::vector<BlockID> blocks;
     Km1GainCache cache;
-    int vcycles = ctx.refinement.vcycles;
+    int vcycles = 0;
     if (start.empty()) {
       blocks = best_of_runs(hypergraph, ctx, limits, cache);
+      for (; vcycles < ctx.refinement.vcycles; ++vcycles)
+        blocks = vcycle(hypergraph, ctx, limits, std::move(blocks),
+                        derive_seed(ctx.seed, 0x5C, vcycles), cache);
     } else {
       blocks.assign(start.begin(), start.end());
-      vcycles = ctx.refinement.graph_start_vcycles;
+      vcycles = graph_start_vcycles(hypergraph, ctx, limits, blocks, cache);
     }
-    for (int v = 0; v < vcycles; ++v)
-      blocks =
-          vcycle(hypergraph, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
     PartitionedHypergraph phg(hypergraph, options.k);
     phg.assign(blocks);
     if (!start.empty() && vcycles == 0) // refinement of the start on the input level only

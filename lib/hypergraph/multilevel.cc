@@ -112,7 +112,9 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx
       for (NodeID u = 0; u < level.num_nodes(); ++u)
         fine[u] = blocks[map[u]];
       blocks = std::move(fine);
-      levels.resize(i + 1); // the coarser level is no longer needed
+      // Level i + 1 (levels[i]) and its map are no longer needed.
+      levels.resize(i);
+      maps.resize(i);
     }
     PartitionedHypergraph phg(level, k);
     phg.assign(blocks);
@@ -135,6 +137,25 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
   HgContext local = ctx;
   local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
   return multilevel_cycle(hg, local, limits, seed, blocks, cache);
+}
+
+int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
+                        std::vector<BlockID>& blocks, Km1GainCache& cache) {
+  const RefinementContext& rc = ctx.refinement;
+  auto objective = [&] {
+    PartitionedHypergraph phg(hg, limits.k);
+    phg.assign(blocks);
+    return static_cast<double>(phg.objective(ctx.objective));
+  };
+  int vcycles = rc.graph_start_vcycles;
+  for (int v = 0; v < vcycles; ++v) {
+    const bool may_extend = v + 1 == vcycles && vcycles < rc.graph_start_max_vcycles;
+    const double before = may_extend ? objective() : 0;
+    blocks = vcycle(hg, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
+    if (may_extend && before >= rc.graph_start_extra_vcycle_factor * objective())
+      ++vcycles;
+  }
+  return vcycles;
 }
 
 namespace {

@@ -23,6 +23,13 @@ std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext&
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                             std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache);
 
+// V-cycles that improve a graph partitioner's start `blocks` in place:
+// ctx.refinement.graph_start_vcycles, then one more (up to graph_start_max_vcycles in all) while
+// the last one divided the objective by at least graph_start_extra_vcycle_factor. Returns how
+// many ran. Seeds as partition_hypergraph's V-cycles.
+int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
+                        std::vector<BlockID>& blocks, Km1GainCache& cache);
+
 // Recursive bipartitioning of hg into limits.k blocks.
 std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
                                            const BlockLimits& limits, std::uint64_t seed);

@@ -4,9 +4,16 @@
 // start it came from.
 #include <gtest/gtest.h>
 
+#include <cmath>
+#include <limits>
+
 #include "core/errors.h"
 #include "core/metrics.h"
+#include "core/parallel.h"
+#include "hypergraph/block_limits.h"
+#include "hypergraph/context.h"
 #include "hypergraph/hypergraph_partitioner.h"
+#include "hypergraph/multilevel.h"
 #include "hypergraph_test_util.h"
 #include "partition/partitioner.h"
 
@@ -69,6 +76,40 @@ TEST(ColumnNetPartitioner, KeepsEveryConstraint) {
   PartitionOptions o = options(8, 1);
   o.epsilon = 0.05;
   check(model, partition_column_net(graph, model, o), o);
+}
+
+// A start far from what the hypergraph finds (here a round-robin one) gets more V-cycles than
+// the context's graph_start_vcycles, up to graph_start_max_vcycles; with an unreachable factor,
+// exactly graph_start_vcycles run. Every result is balanced and below half the start's km1.
+TEST(ColumnNetPartitioner, MoreVCyclesOnlyAfterALargeGain) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph, ColumnNetWeights::kUnit);
+  const PartitionOptions o = options(8, 3);
+  const BlockLimits limits = uniform_limits(model, o.k, o.epsilon);
+  std::vector<BlockID> start(model.num_nodes());
+  for (NodeID u = 0; u < model.num_nodes(); ++u)
+    start[u] = u % o.k;
+  const Weight start_km1 = testing::brute_force_metrics(model, Partition{o.k, start}).km1;
+  HgContext ctx = make_context(o);
+  ASSERT_EQ(ctx.refinement.graph_start_vcycles, 1);
+  ASSERT_GE(ctx.refinement.graph_start_max_vcycles, 2);
+  for (double factor :
+       {ctx.refinement.graph_start_extra_vcycle_factor, std::numeric_limits<double>::infinity()}) {
+    SCOPED_TRACE(factor);
+    ctx.refinement.graph_start_extra_vcycle_factor = factor;
+    std::vector<BlockID> blocks = start;
+    const int ran = run_with_threads(o.threads, [&] {
+      Km1GainCache cache;
+      return graph_start_vcycles(model, ctx, limits, blocks, cache);
+    });
+    if (std::isinf(factor))
+      EXPECT_EQ(ran, 1);
+    else
+      EXPECT_GE(ran, 2);
+    EXPECT_LE(ran, ctx.refinement.graph_start_max_vcycles);
+    const auto m = check(model, Partition{o.k, blocks}, o);
+    EXPECT_LT(2 * m.km1, start_km1);
+  }
 }
 
 TEST(ColumnNetPartitioner, RejectsAModelOfAnotherGraph) {
