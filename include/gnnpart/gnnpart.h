@@ -46,6 +46,11 @@ extern "C" {
 #define GNNPART_PRESET_DEFAULT 1
 #define GNNPART_PRESET_STRONG 2
 
+/* Flow-based refinement of the hypergraph models (pairs of blocks, max-flow min-cut). */
+#define GNNPART_FLOWS_PRESET 0 /* as the preset decides */
+#define GNNPART_FLOWS_ON 1
+#define GNNPART_FLOWS_OFF 2
+
 /* Options; start from gnnpart_default_options() (or pass NULL for the defaults). */
 typedef struct gnnpart_options {
   int32_t model;        /* GNNPART_MODEL_*, default GNNPART_MODEL_GRAPH (as METIS) */
@@ -57,6 +62,7 @@ typedef struct gnnpart_options {
   int32_t threads;      /* task arena size; <= 0: all hardware threads; default 1 */
   uint32_t batch_size;  /* stochastic model: vertices per sampled mini-batch (1024) */
   uint32_t num_batches; /* stochastic model: sampled mini-batches (32) */
+  int32_t flows;        /* GNNPART_FLOWS_*, default GNNPART_FLOWS_PRESET */
 } gnnpart_options;
 
 gnnpart_options gnnpart_default_options(void);

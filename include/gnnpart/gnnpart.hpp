@@ -89,6 +89,10 @@ enum class Algorithm { kMultilevel, kMetis }; // kMetis: graph model only
 // kDefault: cut for the graph model, km1 (= communication volume) for the hypergraph models.
 enum class Objective { kDefault, kCut, kVolume, kKm1, kSoed };
 enum class Preset { kFast, kDefault, kStrong };
+// Flow-based refinement of the hypergraph models. kPreset: on in the default preset for
+// hypergraph inputs and in strong, off on a graph's column-net start in the default preset
+// and in fast.
+enum class FlowRefinement { kPreset, kOn, kOff };
 // Vertex weights of the hypergraph models. kDefault: the view's weights when given, else
 // degree + 1 (the CLI's default).
 enum class VertexWeights { kDefault, kDegree, kUnit, kGraph };
@@ -98,6 +102,7 @@ struct Options {
   Algorithm algorithm = Algorithm::kMultilevel;
   Objective objective = Objective::kDefault;
   Preset preset = Preset::kDefault;
+  FlowRefinement flows = FlowRefinement::kPreset;
   VertexWeights vertex_weights = VertexWeights::kDefault;
   double epsilon = 0.03; // blocks weigh at most floor((1 + epsilon) * ceil(W / k))
   std::uint64_t seed = 0;

@@ -56,6 +56,18 @@ gnnpart::Preset to_preset(Preset preset) {
   throw InvalidParameter("unknown preset");
 }
 
+gnnpart::FlowRefinement to_flows(FlowRefinement flows) {
+  switch (flows) {
+  case FlowRefinement::kPreset:
+    return gnnpart::FlowRefinement::kPreset;
+  case FlowRefinement::kOn:
+    return gnnpart::FlowRefinement::kOn;
+  case FlowRefinement::kOff:
+    return gnnpart::FlowRefinement::kOff;
+  }
+  throw InvalidParameter("unknown flow refinement setting");
+}
+
 ColumnNetWeights to_column_net_weights(VertexWeights weights, const CsrGraph& graph) {
   switch (weights) {
   case VertexWeights::kDefault:
@@ -81,6 +93,7 @@ PartitionOptions to_partition_options(std::uint32_t k, const Options& options) {
                                                         : gnnpart::Algorithm::kMultilevel;
   po.objective = to_objective(options.objective, options.model);
   po.preset = to_preset(options.preset);
+  po.flows = to_flows(options.flows);
   const bool graph_model = options.model == Model::kGraph;
   if (graph_model &&
       (po.objective == gnnpart::Objective::kKm1 || po.objective == gnnpart::Objective::kSoed))

@@ -128,6 +128,19 @@ gnnpart::api::Options to_options(const gnnpart_options& o, int32_t ncon, const d
   default:
     throw CInputError{fmt::format("unknown preset {}", o.preset)};
   }
+  switch (o.flows) {
+  case GNNPART_FLOWS_PRESET:
+    out.flows = gnnpart::api::FlowRefinement::kPreset;
+    break;
+  case GNNPART_FLOWS_ON:
+    out.flows = gnnpart::api::FlowRefinement::kOn;
+    break;
+  case GNNPART_FLOWS_OFF:
+    out.flows = gnnpart::api::FlowRefinement::kOff;
+    break;
+  default:
+    throw CInputError{fmt::format("unknown flows setting {}", o.flows)};
+  }
   out.epsilon = o.epsilon;
   if (ubvec != nullptr) {
     double strictest = INFINITY;
@@ -196,6 +209,7 @@ gnnpart_options gnnpart_default_options(void) {
   o.threads = 1;
   o.batch_size = 1024;
   o.num_batches = 32;
+  o.flows = GNNPART_FLOWS_PRESET;
   return o;
 }
 

@@ -170,6 +170,19 @@ TEST(CApi, UnknownModelIsAnInputError) {
   EXPECT_EQ(call(g, 2, nullptr, nullptr, &options), GNNPART_ERROR_INPUT);
 }
 
+TEST(CApi, UnknownFlowsSettingIsAnInputError) {
+  TwoTriangles g;
+  gnnpart_options options = gnnpart_default_options();
+  EXPECT_EQ(options.flows, GNNPART_FLOWS_PRESET);
+  options.model = GNNPART_MODEL_HYPERGRAPH;
+  for (int32_t flows : {GNNPART_FLOWS_ON, GNNPART_FLOWS_OFF}) {
+    options.flows = flows;
+    EXPECT_EQ(call(g, 2, nullptr, nullptr, &options), GNNPART_OK) << gnnpart_last_error();
+  }
+  options.flows = 3;
+  EXPECT_EQ(call(g, 2, nullptr, nullptr, &options), GNNPART_ERROR_INPUT);
+}
+
 TEST(CApi, VertexHeavierThanABlockIsInfeasible) {
   TwoTriangles g;
   const std::vector<int64_t> vwgt{100, 1, 1, 1, 1, 1};
