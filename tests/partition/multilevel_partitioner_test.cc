@@ -1,5 +1,6 @@
 // End-to-end tests of the own multilevel engine; every result is re-checked by
 // check_result (plain loops, independent of the library's metrics).
+#include <algorithm>
 #include <numeric>
 #include <vector>
 
@@ -27,11 +28,18 @@ PartitionOptions options_for(BlockID k, std::uint64_t seed = 1, Preset preset = 
 
 TEST(MultilevelPartitioner, GridBisectionCutIsCloseToTheSideLength) {
   // A 40 x 40 grid: the best bisection cuts 40 edges (a straight line); METIS gets 40 to 51
-  // depending on the seed, a random bisection about 1560.
+  // depending on the seed, a random bisection about 1560. Seeds 0-39 give 41 to 57 with
+  // matching coarsening (mean 46.1; label propagation: 40 to 52, mean 46.3), so the median of
+  // five seeds is checked, and every seed against a looser bound.
   const CsrGraph g = ml_test::grid_graph(40, 40);
-  const Partition p = partition_graph_multilevel(g, options_for(2));
-  const auto checked = check_result(g, p, 2, 0.03);
-  EXPECT_LE(checked.cut, 52);
+  std::vector<Weight> cuts;
+  for (std::uint64_t seed = 1; seed <= 5; ++seed) {
+    const Partition p = partition_graph_multilevel(g, options_for(2, seed));
+    cuts.push_back(check_result(g, p, 2, 0.03).cut);
+    EXPECT_LE(cuts.back(), 60) << "seed " << seed;
+  }
+  std::sort(cuts.begin(), cuts.end());
+  EXPECT_LE(cuts[2], 52);
 }
 
 TEST(MultilevelPartitioner, GridIntoFourIsCloseToACross) {

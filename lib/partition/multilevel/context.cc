@@ -9,6 +9,7 @@ MultilevelContext base_context(const PartitionOptions& options) {
   ctx.seed = options.seed;
   ctx.objective = options.objective;
   ctx.logger = options.logger;
+  ctx.coarsening.algorithm = ClusteringAlgorithm::kAuto;
   return ctx;
 }
 } // namespace

@@ -9,7 +9,18 @@
 
 namespace gnnpart::ml {
 
+// How coarsening groups vertices.
+enum class ClusteringAlgorithm {
+  kLabelPropagation, // size-constrained label propagation (lp_clustering.h)
+  kMatching,         // heavy-edge matching (matching.h)
+  kAuto,             // matching for graphs without hubs (matching_max_degree), else LP
+};
+
 struct CoarseningContext {
+  ClusteringAlgorithm algorithm = ClusteringAlgorithm::kLabelPropagation;
+  // kAuto: heavy-edge matching when no vertex of the input has more neighbours than this. A
+  // matching pairs a hub with one neighbour only, so graphs with hubs shrink slowly under it.
+  NodeID matching_max_degree = 32;
   int lp_rounds = 5;              // label-propagation rounds per level
   int batches_per_round = 8;      // sub-rounds; moves of a batch are applied in a fixed order
   NodeID contraction_limit = 160; // stop near contraction_limit * k vertices (C)

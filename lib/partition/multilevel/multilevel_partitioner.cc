@@ -4,6 +4,7 @@
 #include "core/errors.h"
 #include "core/parallel.h"
 #include "core/random.h"
+#include "partition/multilevel/coarsening/coarsener.h"
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/multilevel.h"
 #include "partition/multilevel/partitioned_graph.h"
@@ -37,7 +38,10 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
     return result;
   }
   check_balance_feasible(graph, options.k, options.epsilon);
-  const ml::MultilevelContext ctx = ml::create_context(options);
+  // Decided on the input, so that the bisections of the coarsest graph coarsen the same way.
+  ml::MultilevelContext run_ctx = ml::create_context(options);
+  run_ctx.coarsening.algorithm = ml::resolve_clustering(graph, run_ctx.coarsening);
+  const ml::MultilevelContext& ctx = run_ctx;
   const ml::BlockLimits limits = ml::uniform_limits(graph, options.k, options.epsilon);
 
   result.blocks = run_with_threads(options.threads, [&] {

@@ -6,6 +6,7 @@
 #include "core/random.h"
 #include "partition/multilevel/coarsening/contraction.h"
 #include "partition/multilevel/coarsening/lp_clustering.h"
+#include "partition/multilevel/coarsening/matching.h"
 
 namespace gnnpart::ml {
 namespace {
@@ -25,6 +26,15 @@ std::vector<BlockID> coarse_labels(std::span<const BlockID> fine, std::span<cons
 
 } // namespace
 
+ClusteringAlgorithm resolve_clustering(const CsrGraph& graph, const CoarseningContext& ctx) {
+  if (ctx.algorithm != ClusteringAlgorithm::kAuto)
+    return ctx.algorithm;
+  for (NodeID u = 0; u < graph.num_nodes(); ++u)
+    if (graph.degree(u) > ctx.matching_max_degree)
+      return ClusteringAlgorithm::kLabelPropagation;
+  return ClusteringAlgorithm::kMatching;
+}
+
 std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
                                  const CoarseningContext& ctx, std::uint64_t seed,
                                  std::span<const BlockID> fixed,
@@ -36,6 +46,7 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
   for (int c = 0; c < ncon; ++c)
     totals[c] = graph.total_vertex_weight(c);
   const double eps = std::max(epsilon, 0.01);
+  const bool matching = resolve_clustering(graph, ctx) == ClusteringAlgorithm::kMatching;
 
   for (int level = 0; level < ctx.max_levels; ++level) {
     const CsrGraph& current = levels.empty() ? graph : levels.back().graph;
@@ -57,9 +68,12 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
           1, static_cast<Weight>(std::max(eps * total / k_prime,
                                           ctx.cluster_weight_factor * total / limit)));
     }
+    const std::uint64_t level_seed = derive_seed(seed, 10, level);
     std::vector<NodeID> clusters =
-        lp_clustering(current, max_weight, ctx, derive_seed(seed, 10, level), current_fixed,
-                      current_communities);
+        matching ? heavy_edge_matching(current, max_weight, ctx, level_seed, current_fixed,
+                                       current_communities)
+                 : lp_clustering(current, max_weight, ctx, level_seed, current_fixed,
+                                 current_communities);
     Contraction contraction = contract_clustering(current, clusters);
     const NodeID nc = contraction.coarse.num_nodes();
     if (static_cast<double>(nc) > (1.0 - ctx.min_shrink) * n)

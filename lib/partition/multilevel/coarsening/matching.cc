@@ -1,0 +1,220 @@
+#include "partition/multilevel/coarsening/matching.h"
+
+#include <algorithm>
+
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
+#include "core/random.h"
+
+namespace gnnpart::ml {
+namespace {
+
+// Proposal rounds before one sequential sweep over the vertices still unmatched makes the
+// matching maximal. Random ties end in a few rounds; the sweep bounds pathological chains
+// (strictly increasing weights along a path).
+constexpr int kProposalRounds = 16;
+
+// Rank of an edge {u, v}; identical from both ends, distinct for distinct pairs.
+struct EdgeKey {
+  Weight rating = -1;
+  Weight pair_weight = 0;
+  std::uint64_t tie = 0;
+  NodeID low = kInvalidNodeID;
+  NodeID high = kInvalidNodeID;
+
+  // Heavier edge first, then the lighter pair (METIS's tie-break), then the hash, then the ids.
+  bool beats(const EdgeKey& other) const {
+    if (rating != other.rating)
+      return rating > other.rating;
+    if (pair_weight != other.pair_weight)
+      return pair_weight < other.pair_weight;
+    if (tie != other.tie)
+      return tie > other.tie;
+    return low != other.low ? low < other.low : high < other.high;
+  }
+};
+
+class Matcher {
+public:
+  Matcher(const CsrGraph& graph, std::span<const Weight> max_weight, std::uint64_t seed,
+          std::span<const BlockID> fixed, std::span<const BlockID> communities)
+      : graph_(graph), max_weight_(max_weight), seed_(seed), fixed_(fixed),
+        communities_(communities), mate_(graph.num_nodes(), kInvalidNodeID) {}
+
+  bool matched(NodeID u) const { return mate_[u] != kInvalidNodeID; }
+
+  void match(NodeID u, NodeID v) {
+    mate_[u] = v;
+    mate_[v] = u;
+  }
+
+  // u and v may form a pair: distinct, not both fixed, one community, within the weight bound
+  // (a constraint that one of them does not carry is no obstacle, as in lp_clustering).
+  bool may_pair(NodeID u, NodeID v) const {
+    if (u == v)
+      return false;
+    if (!fixed_.empty() && fixed_[u] != kInvalidBlockID && fixed_[v] != kInvalidBlockID)
+      return false;
+    if (!communities_.empty() && communities_[u] != communities_[v])
+      return false;
+    for (int c = 0; c < graph_.ncon(); ++c) {
+      const Weight wu = graph_.vertex_weight(u, c);
+      const Weight wv = graph_.vertex_weight(v, c);
+      if (wu > 0 && wv > 0 && wu + wv > max_weight_[c])
+        return false;
+    }
+    return true;
+  }
+
+  EdgeKey key(NodeID u, NodeID v, Weight rating) const {
+    EdgeKey k;
+    k.rating = rating;
+    for (int c = 0; c < graph_.ncon(); ++c)
+      k.pair_weight += graph_.vertex_weight(u, c) + graph_.vertex_weight(v, c);
+    k.low = std::min(u, v);
+    k.high = std::max(u, v);
+    k.tie = splitmix64(seed_ ^ ((static_cast<std::uint64_t>(k.low) << 32) ^ k.high));
+    return k;
+  }
+
+  // u's best unmatched neighbour it may pair with; kInvalidNodeID when there is none.
+  NodeID best_partner(NodeID u) const {
+    NodeID best = kInvalidNodeID;
+    EdgeKey best_key;
+    for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e) {
+      const NodeID v = graph_.edge_target(e);
+      const Weight w = graph_.edge_weight(e);
+      // Cheap rejections before the key: a lighter edge never wins.
+      if (matched(v) || (best != kInvalidNodeID && w < best_key.rating) || !may_pair(u, v))
+        continue;
+      const EdgeKey k = key(u, v, w);
+      if (best == kInvalidNodeID || k.beats(best_key)) {
+        best = v;
+        best_key = k;
+      }
+    }
+    return best;
+  }
+
+  // u's neighbour over its heaviest edge, matched or not (two-hop); kInvalidNodeID if isolated.
+  NodeID favourite(NodeID u) const {
+    NodeID best = kInvalidNodeID;
+    EdgeKey best_key;
+    for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e) {
+      const NodeID v = graph_.edge_target(e);
+      if (v == u)
+        continue;
+      const EdgeKey k = key(u, v, graph_.edge_weight(e));
+      if (best == kInvalidNodeID || k.beats(best_key)) {
+        best = v;
+        best_key = k;
+      }
+    }
+    return best;
+  }
+
+  std::vector<NodeID> labels() const {
+    std::vector<NodeID> cluster(mate_.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, mate_.size(), 4096), [&](const auto& r) {
+      for (std::size_t u = r.begin(); u != r.end(); ++u) {
+        const NodeID m = mate_[u];
+        cluster[u] =
+            m == kInvalidNodeID ? static_cast<NodeID>(u) : std::min(static_cast<NodeID>(u), m);
+      }
+    });
+    return cluster;
+  }
+
+private:
+  const CsrGraph& graph_;
+  std::span<const Weight> max_weight_;
+  std::uint64_t seed_;
+  std::span<const BlockID> fixed_;
+  std::span<const BlockID> communities_;
+  std::vector<NodeID> mate_;
+};
+
+// Pairs unmatched vertices that share their favourite neighbour, in id order (METIS's two-hop
+// matching); isolated vertices share one favourite unless communities must stay apart.
+void match_two_hop(const CsrGraph& graph, Matcher& matcher, bool has_communities) {
+  const NodeID n = graph.num_nodes();
+  std::vector<NodeID> favourite(n, kInvalidNodeID);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u) {
+      if (matcher.matched(u))
+        continue;
+      if (graph.degree(u) == 0)
+        favourite[u] = has_communities ? kInvalidNodeID : n;
+      else
+        favourite[u] = matcher.favourite(u);
+    }
+  });
+  std::vector<NodeID> waiting(static_cast<std::size_t>(n) + 1, kInvalidNodeID);
+  for (NodeID u = 0; u < n; ++u) {
+    const NodeID f = favourite[u];
+    if (f == kInvalidNodeID)
+      continue;
+    const NodeID w = waiting[f];
+    if (w != kInvalidNodeID && matcher.may_pair(w, u)) {
+      matcher.match(w, u);
+      waiting[f] = kInvalidNodeID;
+    } else {
+      waiting[f] = u;
+    }
+  }
+}
+
+} // namespace
+
+std::vector<NodeID> heavy_edge_matching(const CsrGraph& graph,
+                                        std::span<const Weight> max_cluster_weight,
+                                        const CoarseningContext& ctx, std::uint64_t seed,
+                                        std::span<const BlockID> fixed,
+                                        std::span<const BlockID> communities) {
+  const NodeID n = graph.num_nodes();
+  Matcher matcher(graph, max_cluster_weight, derive_seed(seed, 1), fixed, communities);
+  std::vector<NodeID> active;
+  active.reserve(n);
+  for (NodeID u = 0; u < n; ++u)
+    if (graph.degree(u) > 0)
+      active.push_back(u);
+  std::vector<NodeID> proposal(n, kInvalidNodeID);
+
+  // Eligibility only shrinks, so a vertex without a partner never gets one later. The globally
+  // best eligible edge is always a mutual proposal: every round matches at least one pair.
+  for (int round = 0; round < kProposalRounds && !active.empty(); ++round) {
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), 512), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i)
+        proposal[active[i]] = matcher.best_partner(active[i]);
+    });
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), 512), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        const NodeID u = active[i];
+        const NodeID v = proposal[u];
+        if (v != kInvalidNodeID && u < v && proposal[v] == u)
+          matcher.match(u, v);
+      }
+    });
+    std::erase_if(active,
+                  [&](NodeID u) { return matcher.matched(u) || proposal[u] == kInvalidNodeID; });
+  }
+  for (const NodeID u : active) {
+    if (matcher.matched(u))
+      continue;
+    const NodeID v = matcher.best_partner(u);
+    if (v != kInvalidNodeID)
+      matcher.match(u, v);
+  }
+
+  if (ctx.two_hop) {
+    NodeID unmatched = 0;
+    for (NodeID u = 0; u < n; ++u)
+      unmatched += matcher.matched(u) ? 0 : 1;
+    if (unmatched > n / 10)
+      match_two_hop(graph, matcher, !communities.empty());
+  }
+  return matcher.labels();
+}
+
+} // namespace gnnpart::ml
