@@ -80,32 +80,25 @@ public:
 
   // u's best unmatched neighbour it may pair with; kInvalidNodeID when there is none.
   NodeID best_partner(NodeID u) const {
+    return best_neighbour(u, [&](NodeID v) { return !matched(v) && may_pair(u, v); });
+  }
+
+  // u's neighbour over its heaviest edge, matched or not (two-hop); kInvalidNodeID if isolated.
+  NodeID favourite(NodeID u) const {
+    return best_neighbour(u, [&](NodeID v) { return v != u; });
+  }
+
+  // The neighbour v of u with accept(v) over the edge of the best key.
+  template <typename Accept> NodeID best_neighbour(NodeID u, Accept&& accept) const {
     NodeID best = kInvalidNodeID;
     EdgeKey best_key;
     for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e) {
       const NodeID v = graph_.edge_target(e);
       const Weight w = graph_.edge_weight(e);
-      // Cheap rejections before the key: a lighter edge never wins.
-      if (matched(v) || (best != kInvalidNodeID && w < best_key.rating) || !may_pair(u, v))
+      // Cheap rejection before the key: a lighter edge never wins.
+      if ((best != kInvalidNodeID && w < best_key.rating) || !accept(v))
         continue;
       const EdgeKey k = key(u, v, w);
-      if (best == kInvalidNodeID || k.beats(best_key)) {
-        best = v;
-        best_key = k;
-      }
-    }
-    return best;
-  }
-
-  // u's neighbour over its heaviest edge, matched or not (two-hop); kInvalidNodeID if isolated.
-  NodeID favourite(NodeID u) const {
-    NodeID best = kInvalidNodeID;
-    EdgeKey best_key;
-    for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e) {
-      const NodeID v = graph_.edge_target(e);
-      if (v == u)
-        continue;
-      const EdgeKey k = key(u, v, graph_.edge_weight(e));
       if (best == kInvalidNodeID || k.beats(best_key)) {
         best = v;
         best_key = k;
