@@ -148,12 +148,18 @@ int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockL
     return static_cast<double>(phg.objective(ctx.objective));
   };
   int vcycles = rc.graph_start_vcycles;
+  double before = -1; // objective before the current V-cycle, once needed
   for (int v = 0; v < vcycles; ++v) {
     const bool may_extend = v + 1 == vcycles && vcycles < rc.graph_start_max_vcycles;
-    const double before = may_extend ? objective() : 0;
+    if (may_extend && before < 0)
+      before = objective();
     blocks = vcycle(hg, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
-    if (may_extend && before >= rc.graph_start_extra_vcycle_factor * objective())
+    if (!may_extend)
+      continue;
+    const double after = objective();
+    if (before >= rc.graph_start_extra_vcycle_factor * after)
       ++vcycles;
+    before = after;
   }
   return vcycles;
 }
