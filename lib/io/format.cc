@@ -62,7 +62,7 @@ std::string unknown_extension_message(const std::string& path) {
 GraphFormat sniff(const std::string& path) {
   if (is_binary_graph_file(path))
     return GraphFormat::kBinary;
-  const InputBuffer in(path);
+  const InputBuffer in(path, InputKind::kRaw);
   if (in.data().starts_with("%%MatrixMarket"))
     return GraphFormat::kMatrixMarket;
   return GraphFormat::kAuto;

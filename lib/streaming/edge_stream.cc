@@ -4,7 +4,7 @@
 
 #include "core/errors.h"
 #include "streaming/binary_format.h"
-#include "streaming/text_parse.h"
+#include "io/edge_list_grammar.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
@@ -15,6 +15,7 @@ bool ends_with(const std::string& s, const std::string& suffix) {
          s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+// A text edge list, line by line through io's edge-list grammar (the whole-file reader's).
 class TextEdgeStream final : public EdgeStream {
 public:
   TextEdgeStream(const std::string& path, bool one_based, std::size_t batch_edges)
@@ -27,54 +28,46 @@ public:
     edges_done_ = 0;
     max_id_plus_one_ = 0;
     in_header_ = true;
+    header_ = io::grammar::EdgeListHeader{};
+    header_.csv = io::grammar::is_csv_path(path_);
   }
 
   bool next_batch(EdgeBatch& batch) override {
+    using io::grammar::LineKind;
     batch.clear();
-    std::string_view line;
-    while (batch.size() < batch_edges_ && lines_.next(line)) {
-      std::size_t pos = 0;
-      skip_separators(line, pos);
-      if (pos >= line.size())
+    std::string_view text;
+    while (batch.size() < batch_edges_ && lines_.next(text)) {
+      const char* p = text.data();
+      const char* const end = p + text.size();
+      if (in_header_) {
+        if (header_.take(p, end))
+          continue;
+        end_header();
+      }
+      LineKind kind = io::grammar::parse_edge_line(p, end, line_);
+      if (kind == LineKind::kSkip)
         continue;
-      if (line[pos] == '#' || line[pos] == '%') {
-        if (in_header_)
-          read_comment(line.substr(pos));
-        continue;
-      }
-      in_header_ = false;
-      std::uint64_t u = 0, v = 0;
-      if (!parse_unsigned(line, pos, u) || !parse_unsigned(line, pos, v)) {
-        throw InputError(path_, lines_.line_number(),
-                         "expected two non-negative integer vertex ids");
-      }
-      if (one_based_) {
-        if (u == 0 || v == 0) {
-          throw InputError(path_, lines_.line_number(), "vertex id 0 in a 1-based edge list");
-        }
-        --u;
-        --v;
-      }
-      const std::uint64_t high = std::max(u, v);
-      if (high > kMaxNodeID) {
-        throw InputError(path_, lines_.line_number(),
-                         "vertex id " + std::to_string(high) + " too large; " + kWideIdHint);
-      }
-      if (header_nodes_ > 0 && high >= header_nodes_) {
-        throw InputError(path_, lines_.line_number(),
-                         "vertex id " + std::to_string(high) + " >= " +
-                             std::to_string(header_nodes_) + " from the '# vertices:' header");
-      }
-      max_id_plus_one_ = std::max<std::uint64_t>(max_id_plus_one_, high + 1);
-      batch.sources.push_back(static_cast<NodeID>(u));
-      batch.targets.push_back(static_cast<NodeID>(v));
+      if (kind == LineKind::kEdge)
+        kind = io::grammar::check_edge_ids(line_, one_based_, end);
+      if (kind == LineKind::kError)
+        throw InputError(path_, lines_.line_number(), std::move(line_.error));
+      max_id_plus_one_ = std::max<std::uint64_t>(max_id_plus_one_, std::max(line_.u, line_.v) + 1);
+      batch.sources.push_back(static_cast<NodeID>(line_.u));
+      batch.targets.push_back(static_cast<NodeID>(line_.v));
     }
     edges_done_ += batch.size();
     return batch.size() > 0;
   }
 
   void end_pass() override {
-    num_nodes_ = static_cast<NodeID>(std::max<std::uint64_t>(header_nodes_, max_id_plus_one_));
+    if (in_header_)
+      end_header();
+    if (lines_.line_number() == 0)
+      throw InputError(path_, 0, io::grammar::kEmptyInputMessage);
+    const std::uint64_t n = std::max<std::uint64_t>(header_.vertices, max_id_plus_one_);
+    if (n == 0)
+      throw InputError(path_, 0, io::grammar::kNoEdgesMessage);
+    num_nodes_ = static_cast<NodeID>(n);
     num_edges_ = edges_done_;
     counts_exact_ = true;
   }
@@ -88,19 +81,14 @@ public:
   bool progress_in_bytes() const override { return num_edges_ == 0; }
 
 private:
-  void read_comment(std::string_view line) {
-    std::uint64_t value = 0;
-    if (comment_value(line, "vertices", value) || comment_value(line, "nodes", value)) {
-      if (value > kMaxNodeID + 1) {
-        throw InputError(path_, lines_.line_number(),
-                         std::string("too many vertices; ") + kWideIdHint);
-      }
-      header_nodes_ = value;
-      if (!counts_exact_)
-        num_nodes_ = static_cast<NodeID>(value);
-    } else if (comment_value(line, "edges", value)) {
-      if (!counts_exact_)
-        num_edges_ = value;
+  // The leading comment block is over: its counts become the first estimates.
+  void end_header() {
+    in_header_ = false;
+    if (header_.vertices > kMaxNodeID + std::uint64_t{1})
+      throw InputError(path_, 0, io::grammar::too_many_vertices_message(header_.vertices));
+    if (!counts_exact_) {
+      num_nodes_ = static_cast<NodeID>(header_.vertices);
+      num_edges_ = header_.edges;
     }
   }
 
@@ -108,7 +96,8 @@ private:
   LineReader lines_;
   bool one_based_;
   std::size_t batch_edges_;
-  std::uint64_t header_nodes_ = 0;
+  io::grammar::EdgeListHeader header_;
+  io::grammar::EdgeLine line_;
   std::uint64_t max_id_plus_one_ = 0;
   std::uint64_t edges_done_ = 0;
   bool in_header_ = true;

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "streaming/text_parse.h"
+#include "io/edge_list_grammar.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
@@ -21,6 +21,7 @@ public:
 
   void begin_pass() override {
     lines_.rewind();
+    in_header_ = true;
     next_vertex_ = 0;
     entries_done_ = 0;
     has_pending_ = read_edge(pending_u_, pending_v_);
@@ -46,33 +47,28 @@ public:
   void end_pass() override {}
 
 private:
-  // Next edge line as (u, v) with ids shifted to 0-based; false at the end. Comments (# or %)
-  // and blank lines are skipped; a "# vertices: N" comment is remembered.
+  // Next edge line as (u, v) with ids shifted to 0-based; false at the end. The lines go
+  // through io's edge-list grammar; the leading comment block's "# vertices: N" is remembered.
   bool read_edge(NodeID& u, NodeID& v) {
-    std::string_view line;
-    while (lines_.next(line)) {
-      if (line.empty() || line[0] == '#' || line[0] == '%') {
-        std::uint64_t value = 0;
-        if (!line.empty() && comment_value(line, "vertices", value))
-          header_vertices_ = value;
-        continue;
+    using io::grammar::LineKind;
+    std::string_view text;
+    while (lines_.next(text)) {
+      const char* p = text.data();
+      const char* const end = p + text.size();
+      if (in_header_) {
+        if (header_.take(p, end))
+          continue;
+        in_header_ = false;
       }
-      if (at_end(line, 0))
+      LineKind kind = io::grammar::parse_edge_line(p, end, line_);
+      if (kind == LineKind::kSkip)
         continue;
-      std::size_t pos = 0;
-      std::uint64_t a = 0, b = 0;
-      if (!parse_unsigned(line, pos, a) || !parse_unsigned(line, pos, b))
-        throw InputError(path_, lines_.line_number(), "expected 'u v [weight]'");
-      const std::uint64_t shift = one_based_ ? 1 : 0;
-      if (a < shift || b < shift)
-        throw InputError(path_, lines_.line_number(), "vertex id 0 in a --one-based edge list");
-      a -= shift;
-      b -= shift;
-      if (a > kMaxNodeID || b > kMaxNodeID)
-        throw InputError(path_, lines_.line_number(),
-                         std::string("vertex id too large; ") + kWideIdHint);
-      u = static_cast<NodeID>(a);
-      v = static_cast<NodeID>(b);
+      if (kind == LineKind::kEdge)
+        kind = io::grammar::check_edge_ids(line_, one_based_, end);
+      if (kind == LineKind::kError)
+        throw InputError(path_, lines_.line_number(), std::move(line_.error));
+      u = static_cast<NodeID>(line_.u);
+      v = static_cast<NodeID>(line_.v);
       return true;
     }
     return false;
@@ -87,6 +83,9 @@ private:
       if (id >= balance.size())
         balance.resize(static_cast<std::size_t>(id) + 1, 0);
     };
+    header_ = io::grammar::EdgeListHeader{};
+    header_.csv = io::grammar::is_csv_path(path_);
+    in_header_ = true;
     NodeID u = 0, v = 0;
     NodeID previous = 0;
     bool first = true;
@@ -111,10 +110,13 @@ private:
                          "not symmetric: vertex " + std::to_string(id) +
                              " is a source and a target a different number of times (--sorted "
                              "needs both directions of every edge)");
-    const std::uint64_t n = std::max<std::uint64_t>(header_vertices_, balance.size());
-    if (n > static_cast<std::uint64_t>(kMaxNodeID) + 1)
-      throw InputError(path_, lines_.line_number(),
-                       std::string("too many vertices; ") + kWideIdHint);
+    if (lines_.line_number() == 0)
+      throw InputError(path_, 0, io::grammar::kEmptyInputMessage);
+    const std::uint64_t n = std::max<std::uint64_t>(header_.vertices, balance.size());
+    if (header_.vertices > static_cast<std::uint64_t>(kMaxNodeID) + 1)
+      throw InputError(path_, 0, io::grammar::too_many_vertices_message(header_.vertices));
+    if (n == 0)
+      throw InputError(path_, 0, io::grammar::kNoEdgesMessage);
     num_nodes_ = static_cast<NodeID>(n);
     num_entries_ = entries;
   }
@@ -123,7 +125,9 @@ private:
   LineReader lines_;
   bool one_based_;
   std::size_t batch_entries_;
-  std::uint64_t header_vertices_ = 0;
+  io::grammar::EdgeListHeader header_;
+  io::grammar::EdgeLine line_;
+  bool in_header_ = true;
   NodeID next_vertex_ = 0;
   bool has_pending_ = false;
   NodeID pending_u_ = 0;
