@@ -5,15 +5,11 @@
 #include "core/errors.h"
 #include "streaming/binary_format.h"
 #include "io/edge_list_grammar.h"
+#include "io/graph_io.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
 namespace {
-
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
 
 // A text edge list, line by line through io's edge-list grammar (the whole-file reader's).
 class TextEdgeStream final : public EdgeStream {
@@ -256,12 +252,18 @@ StreamFormat detect_stream_format(const std::string& path) {
         return StreamFormat::kBinary;
     }
   }
-  std::string name = path;
-  if (ends_with(name, ".gz"))
-    name.resize(name.size() - 3);
-  if (ends_with(name, ".graph") || ends_with(name, ".metis"))
+  // The extension rules of the whole-file readers (the same message for an unknown one).
+  switch (const io::GraphFormat format = io::detect_format(path)) {
+  case io::GraphFormat::kEdgeList:
+    return StreamFormat::kEdgeList;
+  case io::GraphFormat::kMetis:
     return StreamFormat::kMetis;
-  return StreamFormat::kEdgeList;
+  default:
+    throw InputError(path, 0,
+                     std::string(io::format_name(format)) +
+                         " input cannot be streamed (stream reads edge lists, METIS files and "
+                         "binary streams); partition reads it, or convert it first");
+  }
 }
 
 std::unique_ptr<EdgeStream> open_edge_stream(const std::string& path, StreamFormat format,

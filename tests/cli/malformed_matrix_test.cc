@@ -1,0 +1,98 @@
+// The malformed-fixture matrix: every fixture of tests/fixtures/malformed runs through every
+// command that reads its format (partition, stream with each algorithm family and --sorted,
+// convert, evaluate, info). Each must print the reader's own "FILE:LINE: message" (as lib/io
+// throws it) as its one stderr line, exit 1, and leave no output behind.
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "cli_test_util.h"
+#include "core/errors.h"
+#include "io/graph_io.h"
+
+namespace gnnpart::cli_testing {
+namespace {
+
+const std::string kFixtures = std::string(GNNPART_SOURCE_DIR) + "/tests/fixtures/malformed/";
+
+std::vector<std::string> graph_fixtures() {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(kFixtures)) {
+    const std::string name = entry.path().filename();
+    for (const char* prefix : {"el_", "metis_", "mtx_", "hgr_", "unknown"})
+      if (name.starts_with(prefix))
+        names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool one_based(const std::string& name) { return name.find("one_based") != std::string::npos; }
+
+// The message lib/io gives for the file, read the way `partition` reads it.
+std::string reader_message(const std::string& path, const std::string& name) {
+  try {
+    io::ReadOptions options;
+    options.one_based = one_based(name);
+    if (name.starts_with("hgr_"))
+      io::read_hmetis(path, options);
+    else
+      io::read_graph(path, options);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+class MalformedMatrix : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MalformedMatrix, EveryPathGivesTheReadersMessage) {
+  const std::string name = GetParam();
+  TempDir in, out;
+  const std::string input = in.file(name);
+  fs::copy_file(kFixtures + name, input);
+  const std::string expected = reader_message(input, name);
+  ASSERT_FALSE(expected.empty()) << name << " is read without error";
+  const std::string partition_file = out.file("p.part");
+  write_file(partition_file, "0\n1\n0\n1\n");
+  const std::string flags = one_based(name) ? " --one-based" : "";
+
+  std::vector<std::string> commands{
+      "partition " + input + " -k 2" + flags + " -o " + out.file("out.part"),
+      "evaluate " + input + " " + partition_file + flags,
+  };
+  if (!name.starts_with("hgr_")) { // info and convert read graphs only
+    commands.push_back("info " + input + flags);
+    commands.push_back("convert " + input + " " + out.file("out.graph") + flags);
+  }
+  if (name.starts_with("el_") || name.starts_with("metis_") || name.starts_with("unknown")) {
+    for (const char* algo : {"ldg", "fennel", "buffered", "hdrf", "dbh", "2ps"})
+      commands.push_back("stream " + input + " -k 2 --algo " + std::string(algo) + flags +
+                         " --temp-dir " + out.file("") + " -o " + out.file("out.part"));
+    if (name.starts_with("el_"))
+      commands.push_back("stream " + input + " -k 2 --algo ldg --sorted" + flags + " -o " +
+                         out.file("out.part"));
+  }
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const Result r = gnnpart(command);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "gnnpart: error: " + expected + "\n");
+    EXPECT_EQ(in.entries(), std::vector<std::string>{name});
+    EXPECT_EQ(out.entries(), std::vector<std::string>{"p.part"});
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, MalformedMatrix, ::testing::ValuesIn(graph_fixtures()),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string id = info.param;
+                           for (char& c : id)
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return id;
+                         });
+
+} // namespace
+} // namespace gnnpart::cli_testing
