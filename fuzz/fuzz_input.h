@@ -1,0 +1,57 @@
+#pragma once
+// Shared by the fuzz targets: the input bytes as a file the readers can open by path (an
+// in-memory memfd, rewritten for every input), and the outcome of a read as one string so two
+// paths that read the same format can be compared.
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+
+#include "core/errors.h"
+
+namespace gnnpart::fuzz {
+
+class InputFile {
+public:
+  InputFile() : fd_(memfd_create("gnnpart_fuzz", 0)) {
+    if (fd_ < 0)
+      std::abort();
+  }
+  // The file now holds exactly these bytes; returns its path.
+  const std::string& write(const std::uint8_t* data, std::size_t size) {
+    if (ftruncate(fd_, 0) != 0 || (size > 0 && pwrite(fd_, data, size, 0) != static_cast<ssize_t>(size)))
+      std::abort();
+    path_ = "/proc/self/fd/" + std::to_string(fd_);
+    return path_;
+  }
+
+private:
+  int fd_;
+  std::string path_;
+};
+
+// "error: FILE:LINE: message" for malformed input, else what read() returns. Any other exception
+// escapes: libFuzzer reports it as a crash.
+inline std::string outcome(const std::function<std::string()>& read) {
+  try {
+    return read();
+  } catch (const InputError& e) {
+    return std::string("error: ") + e.what();
+  }
+}
+
+// Aborts (a libFuzzer crash, input saved) when two paths disagree on one input.
+inline void expect_same(const std::string& whole_file, const std::string& stream,
+                        const char* what) {
+  if (whole_file == stream)
+    return;
+  std::fprintf(stderr, "%s disagree:\n  io:        %s\n  streaming: %s\n", what,
+               whole_file.c_str(), stream.c_str());
+  std::abort();
+}
+
+} // namespace gnnpart::fuzz
