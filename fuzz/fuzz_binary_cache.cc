@@ -2,14 +2,8 @@
 #include "fuzz_input.h"
 #include "io/graph_io.h"
 
-using namespace gnnpart;
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static fuzz::InputFile file;
-  const std::string& path = file.write(data, size);
-  fuzz::outcome([&] {
-    io::read_binary_graph(path);
-    return std::string();
-  });
+  const std::string& path = gnnpart::fuzz::input_path(data, size);
+  gnnpart::fuzz::read_or_reject([&] { gnnpart::io::read_binary_graph(path); });
   return 0;
 }

@@ -4,28 +4,16 @@
 #include "streaming/edge_stream.h"
 #include "streaming/vertex_stream.h"
 
-using namespace gnnpart;
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static fuzz::InputFile file;
-  const std::string& path = file.write(data, size);
-  fuzz::outcome([&] {
-    auto stream = streaming::open_edge_stream(path, streaming::StreamFormat::kBinary, false, 7);
+  using namespace gnnpart;
+  const std::string& path = fuzz::input_path(data, size);
+  fuzz::read_or_reject([&] {
     streaming::EdgeBatch batch;
-    stream->begin_pass();
-    while (stream->next_batch(batch)) {
-    }
-    stream->end_pass();
-    return std::string();
+    fuzz::drain(*streaming::open_edge_stream(path, streaming::StreamFormat::kBinary, false, 7), batch);
   });
-  fuzz::outcome([&] {
-    auto stream = streaming::open_binary_adjacency_stream(path, 5);
+  fuzz::read_or_reject([&] {
     streaming::VertexBatch batch;
-    stream->begin_pass();
-    while (stream->next_batch(batch)) {
-    }
-    stream->end_pass();
-    return std::string();
+    fuzz::drain(*streaming::open_binary_adjacency_stream(path, 5), batch);
   });
   return 0;
 }

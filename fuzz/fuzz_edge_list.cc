@@ -6,43 +6,31 @@
 #include "streaming/edge_stream.h"
 #include "streaming/stream_source.h"
 
-using namespace gnnpart;
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static fuzz::InputFile file;
-  const std::string& path = file.write(data, size);
-  const bool one_based = size > 0 && data[size - 1] == '\n' && size % 3 == 0;
-  io::ReadOptions options;
-  options.threads = 1;
-  options.one_based = one_based;
+  using namespace gnnpart;
+  const std::string& path = fuzz::input_path(data, size);
+  const bool one_based = size % 3 == 0; // both readers, both ways
   const std::string whole = fuzz::outcome([&] {
-    const io::EdgeListData read = io::read_edge_list(path, options);
+    const io::EdgeListData read = io::read_edge_list(path, {.one_based = one_based, .threads = 1});
     return "n = " + std::to_string(read.edges.n) + ", m = " + std::to_string(read.edges.sources.size());
   });
   const std::string streamed = fuzz::outcome([&] {
     auto stream = streaming::open_edge_stream(path, streaming::StreamFormat::kEdgeList, one_based, 7);
     streaming::EdgeBatch batch;
-    stream->begin_pass();
-    while (stream->next_batch(batch)) {
-    }
-    stream->end_pass();
+    fuzz::drain(*stream, batch);
     return "n = " + std::to_string(stream->num_nodes()) + ", m = " + std::to_string(stream->num_edges());
   });
   fuzz::expect_same(whole, streamed, "edge list readers");
   if (whole.starts_with("error"))
     return 0;
-  fuzz::outcome([&] {
-    streaming::VertexStreamOptions vertex_options;
-    vertex_options.format = streaming::StreamFormat::kEdgeList;
-    vertex_options.one_based = one_based;
-    vertex_options.sorted_input = size % 2 == 0;
-    auto opened = streaming::open_vertex_stream(path, vertex_options);
+  fuzz::read_or_reject([&] {
+    streaming::VertexStreamOptions options;
+    options.format = streaming::StreamFormat::kEdgeList;
+    options.one_based = one_based;
+    options.sorted_input = size % 2 == 0;
+    options.sort.temp_dir = "/tmp";
     streaming::VertexBatch batch;
-    opened.stream->begin_pass();
-    while (opened.stream->next_batch(batch)) {
-    }
-    opened.stream->end_pass();
-    return std::string();
+    fuzz::drain(*streaming::open_vertex_stream(path, options).stream, batch);
   });
   return 0;
 }

@@ -44,6 +44,28 @@ inline std::string outcome(const std::function<std::string()>& read) {
   }
 }
 
+// The input bytes as a file (one per fuzz target process).
+inline const std::string& input_path(const std::uint8_t* data, std::size_t size) {
+  static InputFile file;
+  return file.write(data, size);
+}
+
+// Runs read(); malformed input must end in InputError, anything else escapes as a crash.
+template <typename Read> void read_or_reject(Read&& read) {
+  try {
+    read();
+  } catch (const InputError&) {
+  }
+}
+
+// Reads every batch of one pass of a stream (edge or vertex stream).
+template <typename Stream, typename Batch> void drain(Stream& stream, Batch& batch) {
+  stream.begin_pass();
+  while (stream.next_batch(batch)) {
+  }
+  stream.end_pass();
+}
+
 // Aborts (a libFuzzer crash, input saved) when two paths disagree on one input.
 inline void expect_same(const std::string& whole_file, const std::string& stream,
                         const char* what) {

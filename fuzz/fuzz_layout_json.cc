@@ -7,8 +7,6 @@
 #include "fuzz_input.h"
 #include "io/layout_io.h"
 
-using namespace gnnpart;
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string dir = [] {
     char pattern[] = "/tmp/gnnpart_fuzz_layout_XXXXXX";
@@ -18,9 +16,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }();
   std::ofstream(dir + "/layout.json", std::ios::binary | std::ios::trunc)
       .write(reinterpret_cast<const char*>(data), static_cast<std::streamsize>(size));
-  fuzz::outcome([&] {
-    io::read_layout_manifest(dir);
-    return std::string();
-  });
+  gnnpart::fuzz::read_or_reject([&] { gnnpart::io::read_layout_manifest(dir); });
   return 0;
 }

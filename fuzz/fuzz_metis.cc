@@ -4,24 +4,17 @@
 #include "io/graph_io.h"
 #include "streaming/vertex_stream.h"
 
-using namespace gnnpart;
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static fuzz::InputFile file;
-  const std::string& path = file.write(data, size);
-  io::ReadOptions options;
-  options.threads = 1;
+  using namespace gnnpart;
+  const std::string& path = fuzz::input_path(data, size);
   const std::string whole = fuzz::outcome([&] {
-    const CsrGraph graph = io::read_metis(path, options);
+    const CsrGraph graph = io::read_metis(path, {.threads = 1});
     return "n = " + std::to_string(graph.num_nodes()) + ", m = " + std::to_string(graph.num_edges());
   });
   const std::string streamed = fuzz::outcome([&] {
     auto stream = streaming::open_metis_stream(path, 5);
     streaming::VertexBatch batch;
-    stream->begin_pass();
-    while (stream->next_batch(batch)) {
-    }
-    stream->end_pass();
+    fuzz::drain(*stream, batch);
     return "n = " + std::to_string(stream->num_nodes()) + ", m = " + std::to_string(stream->num_edges());
   });
   fuzz::expect_same(whole, streamed, "METIS readers");

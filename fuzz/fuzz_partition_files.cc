@@ -2,26 +2,12 @@
 #include "fuzz_input.h"
 #include "io/graph_io.h"
 
-using namespace gnnpart;
-
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static fuzz::InputFile file;
-  const std::string& path = file.write(data, size);
-  fuzz::outcome([&] {
-    io::read_partition(path, 6);
-    return std::string();
-  });
-  fuzz::outcome([&] {
-    io::read_partition(path, 6, 3);
-    return std::string();
-  });
-  fuzz::outcome([&] {
-    io::read_vertex_set(path, 9);
-    return std::string();
-  });
-  fuzz::outcome([&] {
-    io::read_vertex_values(path, 5);
-    return std::string();
-  });
+  using namespace gnnpart;
+  const std::string& path = fuzz::input_path(data, size);
+  fuzz::read_or_reject([&] { io::read_partition(path, 6); });
+  fuzz::read_or_reject([&] { io::read_partition(path, 6, 3); });
+  fuzz::read_or_reject([&] { io::read_vertex_set(path, 9); });
+  fuzz::read_or_reject([&] { io::read_vertex_values(path, 5); });
   return 0;
 }

@@ -5,6 +5,7 @@
 #include "core/errors.h"
 #include "streaming/binary_format.h"
 #include "io/edge_list_grammar.h"
+#include "streaming/edge_lines.h"
 #include "io/graph_io.h"
 #include "streaming/vertex_stream.h"
 
@@ -15,7 +16,7 @@ namespace {
 class TextEdgeStream final : public EdgeStream {
 public:
   TextEdgeStream(const std::string& path, bool one_based, std::size_t batch_edges)
-      : source_(path), lines_(source_), one_based_(one_based), batch_edges_(batch_edges) {
+      : source_(path), lines_(source_, one_based), batch_edges_(batch_edges) {
     path_ = path;
   }
 
@@ -23,44 +24,26 @@ public:
     lines_.rewind();
     edges_done_ = 0;
     max_id_plus_one_ = 0;
-    in_header_ = true;
-    header_ = io::grammar::EdgeListHeader{};
-    header_.csv = io::grammar::is_csv_path(path_);
   }
 
   bool next_batch(EdgeBatch& batch) override {
-    using io::grammar::LineKind;
     batch.clear();
-    std::string_view text;
-    while (batch.size() < batch_edges_ && lines_.next(text)) {
-      const char* p = text.data();
-      const char* const end = p + text.size();
-      if (in_header_) {
-        if (header_.take(p, end))
-          continue;
-        end_header();
-      }
-      LineKind kind = io::grammar::parse_edge_line(p, end, line_);
-      if (kind == LineKind::kSkip)
-        continue;
-      if (kind == LineKind::kEdge)
-        kind = io::grammar::check_edge_ids(line_, one_based_, end);
-      if (kind == LineKind::kError)
-        throw InputError(path_, lines_.line_number(), std::move(line_.error));
-      max_id_plus_one_ = std::max<std::uint64_t>(max_id_plus_one_, std::max(line_.u, line_.v) + 1);
-      batch.sources.push_back(static_cast<NodeID>(line_.u));
-      batch.targets.push_back(static_cast<NodeID>(line_.v));
+    std::uint64_t u = 0, v = 0;
+    while (batch.size() < batch_edges_ && lines_.next(u, v, [&] { end_header(); })) {
+      max_id_plus_one_ = std::max(max_id_plus_one_, std::max(u, v) + 1);
+      batch.sources.push_back(static_cast<NodeID>(u));
+      batch.targets.push_back(static_cast<NodeID>(v));
     }
     edges_done_ += batch.size();
     return batch.size() > 0;
   }
 
   void end_pass() override {
-    if (in_header_)
+    if (lines_.in_header())
       end_header();
     if (lines_.line_number() == 0)
       throw InputError(path_, 0, io::grammar::kEmptyInputMessage);
-    const std::uint64_t n = std::max<std::uint64_t>(header_.vertices, max_id_plus_one_);
+    const std::uint64_t n = std::max<std::uint64_t>(lines_.header().vertices, max_id_plus_one_);
     if (n == 0)
       throw InputError(path_, 0, io::grammar::kNoEdgesMessage);
     num_nodes_ = static_cast<NodeID>(n);
@@ -79,24 +62,20 @@ public:
 private:
   // The leading comment block is over: its counts become the first estimates.
   void end_header() {
-    in_header_ = false;
-    if (header_.vertices > kMaxNodeID + std::uint64_t{1})
-      throw InputError(path_, 0, io::grammar::too_many_vertices_message(header_.vertices));
+    const io::grammar::EdgeListHeader& header = lines_.header();
+    if (header.vertices > kMaxNodeID + std::uint64_t{1})
+      throw InputError(path_, 0, io::grammar::too_many_vertices_message(header.vertices));
     if (!counts_exact_) {
-      num_nodes_ = static_cast<NodeID>(header_.vertices);
-      num_edges_ = header_.edges;
+      num_nodes_ = static_cast<NodeID>(header.vertices);
+      num_edges_ = header.edges;
     }
   }
 
   FileSource source_;
-  LineReader lines_;
-  bool one_based_;
+  EdgeLines lines_;
   std::size_t batch_edges_;
-  io::grammar::EdgeListHeader header_;
-  io::grammar::EdgeLine line_;
   std::uint64_t max_id_plus_one_ = 0;
   std::uint64_t edges_done_ = 0;
-  bool in_header_ = true;
 };
 
 class BinaryEdgeStream final : public EdgeStream {

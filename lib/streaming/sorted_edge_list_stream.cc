@@ -6,6 +6,7 @@
 
 #include "core/errors.h"
 #include "io/edge_list_grammar.h"
+#include "streaming/edge_lines.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
@@ -14,14 +15,13 @@ namespace {
 class SortedEdgeListStream final : public VertexStream {
 public:
   SortedEdgeListStream(const std::string& path, bool one_based, std::size_t batch_entries)
-      : source_(path), lines_(source_), one_based_(one_based), batch_entries_(batch_entries) {
+      : source_(path), lines_(source_, one_based), batch_entries_(batch_entries) {
     path_ = path;
     count_and_check();
   }
 
   void begin_pass() override {
     lines_.rewind();
-    in_header_ = true;
     next_vertex_ = 0;
     entries_done_ = 0;
     has_pending_ = read_edge(pending_u_, pending_v_);
@@ -47,31 +47,14 @@ public:
   void end_pass() override {}
 
 private:
-  // Next edge line as (u, v) with ids shifted to 0-based; false at the end. The lines go
-  // through io's edge-list grammar; the leading comment block's "# vertices: N" is remembered.
+  // Next edge as (u, v), 0-based; false at the end.
   bool read_edge(NodeID& u, NodeID& v) {
-    using io::grammar::LineKind;
-    std::string_view text;
-    while (lines_.next(text)) {
-      const char* p = text.data();
-      const char* const end = p + text.size();
-      if (in_header_) {
-        if (header_.take(p, end))
-          continue;
-        in_header_ = false;
-      }
-      LineKind kind = io::grammar::parse_edge_line(p, end, line_);
-      if (kind == LineKind::kSkip)
-        continue;
-      if (kind == LineKind::kEdge)
-        kind = io::grammar::check_edge_ids(line_, one_based_, end);
-      if (kind == LineKind::kError)
-        throw InputError(path_, lines_.line_number(), std::move(line_.error));
-      u = static_cast<NodeID>(line_.u);
-      v = static_cast<NodeID>(line_.v);
-      return true;
-    }
-    return false;
+    std::uint64_t a = 0, b = 0;
+    if (!lines_.next(a, b, [] {}))
+      return false;
+    u = static_cast<NodeID>(a);
+    v = static_cast<NodeID>(b);
+    return true;
   }
 
   // One pass before the first: n, the number of entries, sortedness by source, and that every
@@ -83,9 +66,6 @@ private:
       if (id >= balance.size())
         balance.resize(static_cast<std::size_t>(id) + 1, 0);
     };
-    header_ = io::grammar::EdgeListHeader{};
-    header_.csv = io::grammar::is_csv_path(path_);
-    in_header_ = true;
     NodeID u = 0, v = 0;
     NodeID previous = 0;
     bool first = true;
@@ -112,9 +92,9 @@ private:
                              "needs both directions of every edge)");
     if (lines_.line_number() == 0)
       throw InputError(path_, 0, io::grammar::kEmptyInputMessage);
-    const std::uint64_t n = std::max<std::uint64_t>(header_.vertices, balance.size());
-    if (header_.vertices > static_cast<std::uint64_t>(kMaxNodeID) + 1)
-      throw InputError(path_, 0, io::grammar::too_many_vertices_message(header_.vertices));
+    const std::uint64_t n = std::max<std::uint64_t>(lines_.header().vertices, balance.size());
+    if (lines_.header().vertices > static_cast<std::uint64_t>(kMaxNodeID) + 1)
+      throw InputError(path_, 0, io::grammar::too_many_vertices_message(lines_.header().vertices));
     if (n == 0)
       throw InputError(path_, 0, io::grammar::kNoEdgesMessage);
     num_nodes_ = static_cast<NodeID>(n);
@@ -122,12 +102,8 @@ private:
   }
 
   FileSource source_;
-  LineReader lines_;
-  bool one_based_;
+  EdgeLines lines_;
   std::size_t batch_entries_;
-  io::grammar::EdgeListHeader header_;
-  io::grammar::EdgeLine line_;
-  bool in_header_ = true;
   NodeID next_vertex_ = 0;
   bool has_pending_ = false;
   NodeID pending_u_ = 0;

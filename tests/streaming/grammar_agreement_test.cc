@@ -30,23 +30,17 @@ std::string outcome(const std::function<std::uint64_t()>& read) {
   }
 }
 
-std::uint64_t drain_edges(EdgeStream& stream) {
-  EdgeBatch batch;
+// One pass over an edge or vertex stream; its vertex count.
+template <typename Batch, typename Stream> std::uint64_t drain(Stream& stream) {
+  Batch batch;
   stream.begin_pass();
   while (stream.next_batch(batch)) {
   }
   stream.end_pass();
   return stream.num_nodes();
 }
-
-std::uint64_t drain_vertices(VertexStream& stream) {
-  VertexBatch batch;
-  stream.begin_pass();
-  while (stream.next_batch(batch)) {
-  }
-  stream.end_pass();
-  return stream.num_nodes();
-}
+std::uint64_t drain_edges(EdgeStream& stream) { return drain<EdgeBatch>(stream); }
+std::uint64_t drain_vertices(VertexStream& stream) { return drain<VertexBatch>(stream); }
 
 std::vector<std::string> fixtures_with_prefix(const std::string& sub, const std::string& prefix) {
   std::vector<std::string> paths;
