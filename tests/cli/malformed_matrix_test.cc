@@ -94,5 +94,73 @@ INSTANTIATE_TEST_SUITE_P(Fixtures, MalformedMatrix, ::testing::ValuesIn(graph_fi
                            return id;
                          });
 
+std::vector<std::string> fixtures_with(std::initializer_list<const char*> prefixes) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator(kFixtures)) {
+    const std::string name = entry.path().filename();
+    for (const char* prefix : prefixes)
+      if (name.starts_with(prefix) && name != "part_trailing_blank.part") // that one is valid
+        names.push_back(name);
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+// Partition files (read with n = 4, k = 2), vertex sets and value lines (n = 5) through every
+// command that reads them beside a good graph.
+class MalformedSideInputs : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(MalformedSideInputs, EveryPathGivesTheReadersMessage) {
+  const std::string name = GetParam();
+  TempDir in, out;
+  const std::string input = in.file(name);
+  fs::copy_file(kFixtures + name, input);
+  const std::string graph4 = out.file("g4.el"), graph5 = out.file("g5.el");
+  const std::string part5 = out.file("g5.part");
+  write_file(graph4, "# vertices: 4\n0 1\n2 3\n");
+  write_file(graph5, "# vertices: 5\n0 1\n2 3\n3 4\n");
+  write_file(part5, "0\n0\n1\n1\n1\n");
+  const std::vector<std::string> inputs{"g4.el", "g5.el", "g5.part"};
+  std::string expected;
+  std::vector<std::string> commands;
+  try {
+    if (name.starts_with("part_")) {
+      commands = {"evaluate " + graph4 + " " + input + " -k 2",
+                  "layout " + graph4 + " " + input + " -k 2 -o " + out.file("lay")};
+      io::read_partition(input, 4, 2);
+    } else if (name.starts_with("vset_")) {
+      commands = {"partition " + graph5 + " -k 2 --balance-set " + input + " -o " + out.file("p"),
+                  "stream " + graph5 + " -k 2 --batch-size 2 --train " + input + " -o " + out.file("p"),
+                  "layout " + graph5 + " " + part5 + " --train " + input + " -o " + out.file("lay")};
+      io::read_vertex_set(input, 5);
+    } else {
+      commands = {"partition " + graph5 + " -k 2 --vertex-weights " + input + " -o " + out.file("p"),
+                  "evaluate " + graph5 + " " + part5 + " --vertex-weights " + input};
+      io::read_vertex_values(input, 5);
+    }
+  } catch (const InputError& e) {
+    expected = e.what();
+  }
+  ASSERT_FALSE(expected.empty()) << name << " is read without error";
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const Result r = gnnpart(command);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "gnnpart: error: " + expected + "\n");
+    EXPECT_EQ(in.entries(), std::vector<std::string>{name});
+    EXPECT_EQ(out.entries(), inputs);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, MalformedSideInputs,
+                         ::testing::ValuesIn(fixtures_with({"part_", "vset_", "values_"})),
+                         [](const ::testing::TestParamInfo<std::string>& info) {
+                           std::string id = info.param;
+                           for (char& c : id)
+                             if (!std::isalnum(static_cast<unsigned char>(c)))
+                               c = '_';
+                           return id;
+                         });
+
 } // namespace
 } // namespace gnnpart::cli_testing
