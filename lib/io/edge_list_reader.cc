@@ -116,6 +116,7 @@ std::vector<ChunkResult<Id>> parse_edges(const InputBuffer& in, std::size_t begi
   std::vector<ParseFailure> failures(chunks);
   for (std::size_t c = 0; c < chunks; ++c)
     failures[c] = std::move(results[c].failure);
+  failures.push_back(first_long_line(data, {0, begin})); // the header lines
   failures.push_back(first_long_line(data, bounds));
   throw_earliest(in.path(), data, failures);
   // Close the gaps left by comment and blank lines (each chunk moves left, in order).

@@ -127,7 +127,9 @@ RowIndex index_rows(std::string_view data, std::size_t begin, bool skip_blank,
   index.skip_blank = skip_blank;
   index.comments = comments;
   index.bounds = split_at_newlines(data, begin);
-  index.long_line = first_long_line(data, index.bounds);
+  index.long_line = first_long_line(data, {0, begin}); // the header lines
+  if (!index.long_line.failed())
+    index.long_line = first_long_line(data, index.bounds);
   const std::size_t chunks = index.chunks();
   index.first_row.assign(chunks + 1, 0);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
