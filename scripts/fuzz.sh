@@ -39,7 +39,7 @@ run_target() {
   done
   local status=0
   ASAN_OPTIONS=detect_leaks=1:allocator_may_return_null=0 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
-    "$build/fuzz_$t" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+    "$build/fuzz/fuzz_$t" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
     -malloc_limit_mb=2048 -max_len=4096 -print_final_stats=1 -artifact_prefix="$findings" \
     >"$log" 2>&1 || status=$?
   local execs crashes

@@ -93,12 +93,14 @@ void read_all(int fd, const std::string& path, ByteBuffer& out, PrefixCheck& pre
 // Inflates every gzip member of `in` (concatenated members are one stream, as gzip -d does).
 void inflate_all(std::string_view in, const std::string& path, ByteBuffer& out,
                  PrefixCheck& prefix) {
-  // The trailer holds the last member's size mod 2^32: a good first guess for one member.
+  // The trailer holds the last member's size mod 2^32: a good first guess for one member, but
+  // only up to what deflate can expand the input to (1032:1) — a damaged trailer must not
+  // reserve gigabytes for a few bytes of input.
   std::size_t guess = in.size() * 4;
   if (in.size() >= 18) {
     std::uint32_t isize = 0;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    guess = std::max<std::size_t>(guess, isize);
+    guess = std::max<std::size_t>(guess, std::min<std::size_t>(isize, in.size() * 1032));
   }
   out.reserve(std::max<std::size_t>(guess + 1, 1 << 16));
 
