@@ -95,7 +95,7 @@ public:
     num_edges_ = header.m;
     counts_exact_ = true;
     const std::uint64_t expected = kBinaryHeaderBytes + header.m * 2 * sizeof(NodeID);
-    if (source_.file_size() != expected) {
+    if (header.m > (std::uint64_t{1} << 60) || source_.file_size() != expected) {
       throw InputError(path, 0,
                        "file size " + std::to_string(source_.file_size()) + " does not match " +
                            std::to_string(header.m) + " edges in the header");
