@@ -108,7 +108,8 @@ constexpr Named<api::Objective> kObjectives[] = {
     {"soed", api::Objective::kSoed}};
 constexpr Named<api::VertexWeights> kVertexWeights[] = {{"default", api::VertexWeights::kDefault},
                                                         {"degree", api::VertexWeights::kDegree},
-                                                        {"unit", api::VertexWeights::kUnit}};
+                                                        {"unit", api::VertexWeights::kUnit},
+                                                        {"graph", api::VertexWeights::kGraph}};
 constexpr Named<api::Algorithm> kAlgorithms[] = {{"multilevel", api::Algorithm::kMultilevel},
                                                  {"metis", api::Algorithm::kMetis}};
 

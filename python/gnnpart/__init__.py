@@ -130,7 +130,8 @@ def partition(edge_index, num_parts, *, model=None, objective=None, epsilon=None
     threads     worker threads of this call (<= 0: all hardware threads)
     preset      "fast", "default" or "strong"
     algorithm   "multilevel" or "metis" (graph model only)
-    vertex_weights  hypergraph models without node_weights/balance: "degree" or "unit"
+    vertex_weights  hypergraph models: "degree" (deg + 1) or "unit"; with node_weights or
+                balance the models balance those constraints instead
     node_weights    one integer weight per vertex (the CLI's --vertex-weights FILE)
     balance     list of boolean masks (or vertex-id arrays), e.g. [train_mask, val_mask]:
                 one more balance constraint each, so every block gets its share of those
@@ -140,6 +141,12 @@ def partition(edge_index, num_parts, *, model=None, objective=None, epsilon=None
     Unset options take gnnpart.defaults(), the defaults of the CLI."""
     graph, torch_in = _graph_arg(edge_index)
     constraints = _constraints(graph, num_nodes, node_weights, balance)
+    if constraints is not None:
+        # The hypergraph models then balance exactly these constraints (the CLI's rule).
+        if vertex_weights not in (None, "unit", "graph"):
+            raise ValueError(f"vertex_weights='{vertex_weights}' cannot be combined with "
+                             f"node_weights or balance; pass the weights as node_weights")
+        vertex_weights = "graph"
     parts = _core.partition(graph, int(num_parts), num_nodes=num_nodes, constraints=constraints,
                             **_given(model=model, objective=objective, epsilon=epsilon,
                                      seed=seed, threads=threads, preset=preset,
