@@ -120,11 +120,16 @@ if(GNNPART_BUILD_TESTS)
   set_tests_properties(install_and_embed PROPERTIES TIMEOUT 300)
 
   if(TARGET gnnpart_python)
+    # pytest under Debian's python3 with the build tree's package (PYTHONPATH=build/python).
     add_test(NAME python_module
              COMMAND ${GNNPART_PYTHON} -m pytest -q -p no:cacheprovider
                      ${PROJECT_SOURCE_DIR}/tests/python
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-    set_tests_properties(python_module PROPERTIES TIMEOUT 120
-      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;GNNPART_BINARY=$<TARGET_FILE:gnnpart>;GNNPART_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+    set_tests_properties(python_module PROPERTIES TIMEOUT 400
+      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;GNNPART_BINARY=$<TARGET_FILE:gnnpart>;GNNPART_SOURCE_DIR=${PROJECT_SOURCE_DIR};GNNPART_SHARED_DIR=${GNNPART_SHARED_DIR}")
+    add_test(NAME python_install
+             COMMAND bash ${PROJECT_SOURCE_DIR}/tests/python/install_test.sh ${PROJECT_BINARY_DIR}
+                     ${GNNPART_PYTHON} ${GNNPART_PYTHON_INSTALL_DIR})
+    set_tests_properties(python_install PROPERTIES TIMEOUT 120)
   endif()
 endif()
