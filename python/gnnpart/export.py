@@ -131,9 +131,9 @@ def layout_graph(layout_dir):
     for p in range(k):
         block = layout.load(layout_dir, p)
         parts[block.owned] = p
-        local_to_global = torch.cat([block.owned, block.halo])
-        rows.append(torch.repeat_interleave(block.owned, torch.diff(block.row_offsets)))
-        cols.append(local_to_global[block.columns])
+        sources, destinations = block.global_edges()
+        rows.append(sources)
+        cols.append(destinations)
         if block.features is not None:
             if x is None:
                 x = torch.zeros(n, block.features.shape[1], dtype=block.features.dtype)

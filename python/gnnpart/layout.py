@@ -97,6 +97,17 @@ class Block:
                 mask[t[name]] = True
             setattr(self, name + "_mask", mask)
 
+    def local_to_global(self):
+        """Global id of every local id (owned, then halo)."""
+        import torch
+        return torch.cat([self.owned, self.halo])
+
+    def global_edges(self):
+        """(sources, destinations): the block's adjacency entries in global ids, row by row."""
+        import torch
+        rows = torch.repeat_interleave(self.owned, torch.diff(self.row_offsets))
+        return rows, self.local_to_global()[self.columns]
+
     def gcn_adjacency(self, dtype=None):
         """Â = D^-1/2 (A + I) D^-1/2 restricted to the owned rows, D = global degree + 1, as a
         sparse CSR tensor over (owned, owned + halo) columns (self loops included)."""

@@ -56,24 +56,43 @@ def _mix(x):
     return x ^ _shr(x, 31)
 
 
-def random_bits(seed, stream, rows, width):
-    """53 random bits per (global row, column) as int64: a pure function of (seed, stream, row,
-    column), so every partition (and the single-process reference) draws the same values."""
+def random_bits(seed, stream, rows, cols):
+    """53 random bits per (global row, column) pair (broadcast int64 tensors): a pure function
+    of (seed, stream, row, column), so every partition and the single-process reference draw
+    the same values."""
     base = _mix(torch.tensor([_signed(seed * 0x100000001B3 + stream)], dtype=torch.int64))
-    h = rows.to(torch.int64).unsqueeze(1) * _signed(0xD6E8FEB86659FD93) + (
-        torch.arange(width) * _signed(0x9E3779B97F4A7C15) + base)
+    h = rows.to(torch.int64) * _signed(0xD6E8FEB86659FD93) + (
+        cols.to(torch.int64) * _signed(0x9E3779B97F4A7C15) + base)
     h = (h ^ _shr(h, 32)) * _signed(0xD6E8FEB86659FD93)
     h = (h ^ _shr(h, 32)) * _signed(0xD6E8FEB86659FD93)
     return _shr(h ^ _shr(h, 32), 11)
 
 
 def uniform_hash(seed, stream, rows, width):
-    return random_bits(seed, stream, rows, width).to(torch.float64) * 2.0**-53
+    bits = random_bits(seed, stream, rows.unsqueeze(1), torch.arange(width))
+    return bits.to(torch.float64) * 2.0**-53
 
 
-def dropout_scale(seed, epoch, layer, rows, width, rate, dtype):
-    keep = random_bits(seed, (epoch << 8) | layer, rows, width) >= int(rate * 2**53)
+def dropout_scale(seed, epoch, layer, rows, cols, rate, dtype):
+    """0 or 1 / (1 - rate) per (row, column) pair."""
+    keep = random_bits(seed, (epoch << 8) | layer, rows, cols) >= int(rate * 2**53)
     return keep.to(dtype) * (1.0 / (1.0 - rate))
+
+
+class SparseInput:
+    """The input features of some rows as CSR; dropout touches only the stored entries (a zero
+    stays zero), which gives the dense dropout's result at a fraction of the hashing."""
+
+    def __init__(self, dense, rows):
+        csr = dense.to_sparse_csr()
+        self.crow, self.col, self.values = csr.crow_indices(), csr.col_indices(), csr.values()
+        self.entry_rows = rows[torch.repeat_interleave(torch.arange(dense.shape[0]),
+                                                       torch.diff(self.crow))]
+        self.shape = dense.shape
+
+    def matrix(self, scale=None):
+        values = self.values if scale is None else self.values * scale
+        return torch.sparse_csr_tensor(self.crow, self.col, values, size=self.shape)
 
 
 def init_params(widths, seed, dtype):
@@ -89,15 +108,22 @@ def init_params(widths, seed, dtype):
 
 
 def gcn_forward(params, x, a_hat, exchange, rows, epoch, args, train):
-    """Pre-activations of every layer; `exchange` maps owned rows to owned + halo rows."""
-    h, pre = x, []
+    """Pre-activations of every layer; x is a SparseInput, `exchange` maps owned rows to
+    owned + halo rows."""
+    pre, h = [], None
+    drop = train and args.dropout > 0
     for l, (w, b) in enumerate(params):
-        if train and args.dropout > 0:
-            h = h * dropout_scale(args.seed, epoch, l, rows, h.shape[1], args.dropout, h.dtype)
+        if l == 0:
+            scale = (dropout_scale(args.seed, epoch, 0, x.entry_rows, x.col, args.dropout,
+                                   x.values.dtype) if drop else None)
+            h = x.matrix(scale)
+        elif drop:
+            h = h * dropout_scale(args.seed, epoch, l, rows.unsqueeze(1),
+                                  torch.arange(h.shape[1]), args.dropout, h.dtype)
         if w.shape[1] < w.shape[0]:
             z = a_hat @ exchange(h @ w) + b
         else:
-            z = (a_hat @ exchange(h)) @ w + b
+            z = (a_hat @ exchange(h.to_dense() if l == 0 else h)) @ w + b
         pre.append(z)
         h = torch.relu(z) if l + 1 < len(params) else z
     return pre
@@ -129,10 +155,10 @@ def whole_graph(path, manifest, args):
     x, labels, train = None, torch.full((n,), -1, dtype=torch.int64), torch.zeros(n, dtype=bool)
     for p in range(manifest["k"]):
         block = gl.load(path, p)
-        local_to_global = torch.cat([block.owned, block.halo])
-        rows.append(torch.repeat_interleave(block.owned, torch.diff(block.row_offsets)))
-        cols.append(local_to_global[block.columns])
-        degree[local_to_global.numpy()] = block.degree.numpy()
+        sources, destinations = block.global_edges()
+        rows.append(sources)
+        cols.append(destinations)
+        degree[block.local_to_global().numpy()] = block.degree.numpy()
         feats = input_features(block, args, block.owned)
         if x is None:
             x = torch.zeros(n, feats.shape[1], dtype=torch.float64)
@@ -152,11 +178,11 @@ def verify(block, a_hat, x, labels, train, train_total, args):
     """One float64 epoch, distributed and single-process; max |difference| on rank 0."""
     params = init_params(args.widths, args.seed, torch.float64)
     exchange = HaloExchange(block)
-    pre = gcn_forward(params, x, a_hat, exchange, block.owned, 0, args, True)
+    pre = gcn_forward(params, SparseInput(x, block.owned), a_hat, exchange, block.owned, 0, args,
+                      True)
     labelled_loss(pre[-1], labels, train, train_total).backward()
     grads = [p.grad for layer in params for p in layer]
-    for g in grads:
-        dist.all_reduce(g)
+    all_reduce_sum(grads)
     gathered = [None] * args.world_size if block.rank == 0 else None
     dist.gather_object(([z.detach() for z in pre], block.owned), gathered, dst=0)
     if block.rank != 0:
@@ -164,7 +190,8 @@ def verify(block, a_hat, x, labels, train, train_total, args):
     ref_a, ref_x, ref_labels, ref_train = whole_graph(args.layout, block.manifest, args)
     ref_params = init_params(args.widths, args.seed, torch.float64)
     n = block.manifest["n"]
-    ref_pre = gcn_forward(ref_params, ref_x, ref_a, lambda h: h, torch.arange(n), 0, args, True)
+    ref_pre = gcn_forward(ref_params, SparseInput(ref_x, torch.arange(n)), ref_a, lambda h: h,
+                          torch.arange(n), 0, args, True)
     labelled_loss(ref_pre[-1], ref_labels, ref_train, train_total).backward()
     diff = 0.0
     for layer_pre, owned in gathered:
@@ -181,6 +208,26 @@ def accuracy(logits, labels, mask):
                            mask.sum().item()], dtype=torch.float64)
     dist.all_reduce(counts)
     return counts[0].item() / counts[1].item() if counts[1] > 0 else 0.0
+
+
+def all_reduce_vector(values, op=dist.ReduceOp.SUM):
+    t = torch.tensor(values, dtype=torch.float64)
+    dist.all_reduce(t, op=op)
+    return t
+
+
+def all_reduce_sum(tensors, extra=None):
+    """Sums the tensors over all ranks in place with one all_reduce; returns the sum of
+    `extra` (a scalar) when given."""
+    parts = [t.reshape(-1) for t in tensors] + ([extra.reshape(1).to(tensors[0].dtype)]
+                                                if extra is not None else [])
+    flat = torch.cat(parts)
+    dist.all_reduce(flat)
+    offset = 0
+    for t in tensors:
+        t.copy_(flat[offset:offset + t.numel()].view_as(t))
+        offset += t.numel()
+    return flat[-1].item() if extra is not None else None
 
 
 def global_sum(value, op=dist.ReduceOp.SUM):
@@ -209,29 +256,30 @@ def worker(rank, args, port):
         report["verify_max_abs_diff"] = verify(block, a64, x64, block.labels, block.train_mask,
                                                train_total, args)
 
-    a_hat, x = block.gcn_adjacency(torch.float32), x64.to(torch.float32)
+    a_hat = block.gcn_adjacency(torch.float32)
+    x = SparseInput(x64.to(torch.float32), block.owned)
     params = init_params(args.widths, args.seed, torch.float32)
+    flat_params = [p for layer in params for p in layer]
     optimizer = torch.optim.Adam([{"params": params[0], "weight_decay": args.weight_decay},
-                                  {"params": [p for layer in params[1:] for p in layer]}],
-                                 lr=args.lr)
+                                  {"params": flat_params[2:]}], lr=args.lr)
     exchange = HaloExchange(block)
-    rows_by_layer, epoch_times = [], []
+    rows_by_layer, epoch_times, loss_sum = [], [], 0.0
     for epoch in range(args.epochs):
-        dist.barrier()
         start = time.perf_counter()
         optimizer.zero_grad()
         calls = len(exchange.rows_per_call)
         pre = gcn_forward(params, x, a_hat, exchange, block.owned, epoch, args, True)
-        if epoch == 0:  # one forward exchange per layer
-            rows_by_layer = [int(global_sum(r)) for r in exchange.rows_per_call[calls:]]
         loss = labelled_loss(pre[-1], block.labels, block.train_mask, train_total)
         loss.backward()
-        for layer in params:
-            for p in layer:
-                dist.all_reduce(p.grad)
+        # One all_reduce per epoch: every gradient and the loss.
+        loss_sum = all_reduce_sum([p.grad for p in flat_params], loss.detach())
         optimizer.step()
-        epoch_times.append(global_sum(time.perf_counter() - start, dist.ReduceOp.MAX))
-        report["loss"] = global_sum(loss.item())
+        epoch_times.append(time.perf_counter() - start)
+        if epoch == 0:  # one forward exchange per layer
+            rows_by_layer = exchange.rows_per_call[calls:]
+    report["loss"] = loss_sum
+    rows_by_layer = [int(r) for r in all_reduce_vector(rows_by_layer)]
+    slowest = all_reduce_vector(epoch_times, dist.ReduceOp.MAX)  # the slowest rank, per epoch
     with torch.no_grad():
         logits = gcn_forward(params, x, a_hat, exchange, block.owned, 0, args, False)[-1]
     for name in ("train", "val", "test"):
@@ -239,7 +287,7 @@ def worker(rank, args, port):
     report["measured_rows_by_layer"] = rows_by_layer
     report["measured_rows_per_layer"] = rows_by_layer[0] if rows_by_layer else 0
     report["epochs"] = args.epochs
-    report["epoch_time_s"] = sum(epoch_times) / len(epoch_times) if epoch_times else 0.0
+    report["epoch_time_s"] = float(slowest.mean()) if len(slowest) else 0.0
     dist.destroy_process_group()
     if rank == 0:
         finish(report, args)
