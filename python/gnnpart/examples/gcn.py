@@ -17,7 +17,9 @@ parameter gradient with a single-process GCN on the whole graph, reassembled by 
 blocks; it fails (exit code 2) above 1e-5. --json FILE writes the keys of gnnpart-train --json:
 measured_rows_per_layer, measured_rows_by_layer, predicted_rows_per_layer, verify_max_abs_diff,
 train/val/test_accuracy, loss, epoch_time_s (mean over epochs of the slowest rank's time).
-Processes start with torch.multiprocessing.spawn and meet at tcp://127.0.0.1:PORT.
+Processes start with torch.multiprocessing.spawn and meet at tcp://127.0.0.1:PORT (a free
+port); under `mpirun -np K` each process takes its rank from OpenMPI's environment and they
+meet at 127.0.0.1:$MASTER_PORT (default 29533). (Debian's torchrun fails on Python 3.11.)
 """
 import argparse
 import json
@@ -350,6 +352,14 @@ def parse_args(argv):
 
 def main(argv=None):
     args = parse_args(argv)
+    if "OMPI_COMM_WORLD_RANK" in os.environ:  # started by mpirun: one process per rank
+        if int(os.environ["OMPI_COMM_WORLD_SIZE"]) != args.world_size:
+            print(f"gcn: error: mpirun -np must equal --world-size {args.world_size}",
+                  file=sys.stderr)
+            return 2
+        worker(int(os.environ["OMPI_COMM_WORLD_RANK"]), args,
+               int(os.environ.get("MASTER_PORT", "29533")))
+        return 0
     try:
         mp.spawn(worker, args=(args, free_port()), nprocs=args.world_size, join=True)
     except mp.ProcessExitedException as e:
