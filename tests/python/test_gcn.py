@@ -27,3 +27,14 @@ def test_world_size_must_match_the_layout(cora_layouts):
     done = subprocess.run([sys.executable, "-m", "gnnpart.examples.gcn", cora_layouts["graph"],
                            "--world-size", "3"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "must equal the layout's k = 4" in done.stderr
+
+
+def test_a_layout_without_labels_is_refused_before_any_process_starts(tmp_path, cora):
+    import numpy as np
+    import gnnpart
+    edge_index, n = cora
+    parts = np.arange(n) % 4
+    gnnpart.write_layout(edge_index, parts, tmp_path / "plain", num_nodes=n)
+    done = subprocess.run([sys.executable, "-m", "gnnpart.examples.gcn", str(tmp_path / "plain")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "has no labels" in done.stderr

@@ -246,6 +246,9 @@ def worker(rank, args, port):
     if block.labels is None:
         raise SystemExit(f"{args.layout}: the layout has no labels; write it with --labels")
     x64 = input_features(block, args, block.owned)
+    if block.features is None and rank == 0:
+        print(f"gcn: note: {args.layout} has no features (write it with --features); training "
+              f"on random features of width {args.feature_dim}", file=sys.stderr)
     classes = int(global_sum(block.labels.max().item() + 1, dist.ReduceOp.MAX))
     args.widths = [x64.shape[1]] + [args.hidden] * (args.layers - 1) + [classes]
     train_total = global_sum((block.train_mask & (block.labels >= 0)).sum().item())
@@ -340,7 +343,14 @@ def parse_args(argv):
     p.add_argument("--verify", action="store_true")
     p.add_argument("--json", help="write the report to this file")
     args = p.parse_args(argv)
-    k = gl.read_manifest(args.layout)["k"]
+    manifest = gl.read_manifest(args.layout)
+    k = manifest["k"]
+    if manifest["kind"] != "vertex":
+        p.error(f"{args.layout} is an edge layout; the GCN needs a vertex layout")
+    if not manifest.get("labels"):
+        p.error(f"{args.layout} has no labels; write the layout with --labels")
+    if sum(b.get("train", 0) for b in manifest["blocks"]) == 0:
+        p.error(f"{args.layout} has no training vertices; write the layout with --train")
     if args.world_size is None:
         args.world_size = k
     if args.world_size != k:
