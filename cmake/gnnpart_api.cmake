@@ -120,16 +120,26 @@ if(GNNPART_BUILD_TESTS)
   set_tests_properties(install_and_embed PROPERTIES TIMEOUT 300)
 
   if(TARGET gnnpart_python)
+    # A sanitized extension loads into the uninstrumented python3 only with the runtimes first.
+    set(gnnpart_python_sanitizer_env)
+    if(GNNPART_SANITIZE)
+      execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                      OUTPUT_VARIABLE asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+      execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libubsan.so
+                      OUTPUT_VARIABLE ubsan OUTPUT_STRIP_TRAILING_WHITESPACE)
+      set(gnnpart_python_sanitizer_env "LD_PRELOAD=${asan}:${ubsan}" "ASAN_OPTIONS=detect_leaks=0")
+    endif()
     # pytest under Debian's python3 with the build tree's package (PYTHONPATH=build/python).
     add_test(NAME python_module
              COMMAND ${GNNPART_PYTHON} -m pytest -q -p no:cacheprovider
                      ${PROJECT_SOURCE_DIR}/tests/python
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set_tests_properties(python_module PROPERTIES TIMEOUT 400
-      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;GNNPART_BINARY=$<TARGET_FILE:gnnpart>;GNNPART_SOURCE_DIR=${PROJECT_SOURCE_DIR};GNNPART_SHARED_DIR=${GNNPART_SHARED_DIR}")
+      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;GNNPART_BINARY=$<TARGET_FILE:gnnpart>;GNNPART_SOURCE_DIR=${PROJECT_SOURCE_DIR};GNNPART_SHARED_DIR=${GNNPART_SHARED_DIR};${gnnpart_python_sanitizer_env}")
     add_test(NAME python_install
              COMMAND bash ${PROJECT_SOURCE_DIR}/tests/python/install_test.sh ${PROJECT_BINARY_DIR}
                      ${GNNPART_PYTHON} ${GNNPART_PYTHON_INSTALL_DIR})
-    set_tests_properties(python_install PROPERTIES TIMEOUT 120)
+    set_tests_properties(python_install PROPERTIES TIMEOUT 120
+                         ENVIRONMENT "${gnnpart_python_sanitizer_env}")
   endif()
 endif()

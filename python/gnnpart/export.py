@@ -150,8 +150,10 @@ def main(argv):
         print(usage, file=sys.stderr)
         return 2
     try:
+        from . import layout
+        k = layout.read_manifest(args[1])["k"]
         edge_index, parts, x = layout_graph(args[1])
-        k = pyg(edge_index, parts, args[2], num_parts=layout_manifest_k(args[1]), x=x)
+        pyg(edge_index, parts, args[2], num_parts=k, x=x)
     except (OSError, ValueError) as e:
         print(f"gnnpart: error: {e}", file=sys.stderr)
         return 1
@@ -160,11 +162,6 @@ def main(argv):
               f"directed edges in {k} parts (torch_geometric.distributed"
               f"{', node features x' if x is not None else ''})")
     return 0
-
-
-def layout_manifest_k(layout_dir):
-    from . import layout
-    return layout.read_manifest(layout_dir)["k"]
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@
 Forward: every block posts dist.irecv for the halo slots it needs and dist.isend for the owned
 rows its neighbours need, then copies the received rows into their slots. Backward runs the
 same lists the other way: the gradient of each halo slot goes to the slot's owner, which adds
-it into the row it sent. rows_per_call lists the rows this block sent per forward call, so
+it into the row it sent. rows_per_call lists the rows this block posted per forward call, so
 summing one call's count over ranks gives layout.json's predicted rows_per_layer.
 """
 import torch
@@ -17,7 +17,8 @@ import torch.distributed as dist
 
 def _exchange(values, send, recv):
     """Sends values[ids] to q for each (q, ids) of `send`, receives len(ids) rows from q for
-    each (q, ids) of `recv`; returns [(ids, received rows)] once every message completed."""
+    each (q, ids) of `recv`; returns [(ids, received rows)] once every message completed, and
+    the number of rows posted."""
     width = values.shape[1:]
     inbox = [(ids, torch.empty((len(ids),) + width, dtype=values.dtype)) for _, ids in recv]
     requests = [dist.irecv(buf, src=q) for (q, _), (_, buf) in zip(recv, inbox) if len(buf)]
@@ -25,7 +26,7 @@ def _exchange(values, send, recv):
     requests += [dist.isend(rows, dst=q) for q, rows in outbox]
     for request in requests:
         request.wait()
-    return inbox
+    return inbox, sum(rows.shape[0] for _, rows in outbox)
 
 
 class _HaloFunction(torch.autograd.Function):
@@ -34,9 +35,10 @@ class _HaloFunction(torch.autograd.Function):
         ctx.exchange = exchange
         out = owned_rows.new_empty((exchange.num_local,) + owned_rows.shape[1:])
         out[:exchange.num_owned] = owned_rows
-        for slots, rows in _exchange(owned_rows, exchange.send, exchange.recv):
+        inbox, posted = _exchange(owned_rows, exchange.send, exchange.recv)
+        for slots, rows in inbox:
             out[slots] = rows
-        exchange.rows_per_call.append(sum(len(ids) for _, ids in exchange.send))
+        exchange.rows_per_call.append(posted)
         return out
 
     @staticmethod
@@ -46,7 +48,7 @@ class _HaloFunction(torch.autograd.Function):
         grad = grad_out[:exchange.num_owned].clone()
         # Reverse direction: halo slots (recv lists) go back to their owners, who add them
         # into the rows they sent (send lists).
-        for rows_sent, grads in _exchange(grad_out, exchange.recv, exchange.send):
+        for rows_sent, grads in _exchange(grad_out, exchange.recv, exchange.send)[0]:
             grad.index_add_(0, rows_sent, grads)
         return grad, None
 
