@@ -216,8 +216,9 @@ TEST(VertexStream, TruncatedBinaryStream) {
     sorter.finish(path, 50);
   }
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
-  auto stream = open_binary_adjacency_stream(path);
-  EXPECT_THROW(read_all(*stream), InputError);
+  // Found when opened: the header must match the file size.
+  expect_input_error([&] { read_all(*open_binary_adjacency_stream(path)); }, path, 0,
+                     "does not match 50 vertices");
 }
 
 } // namespace
