@@ -17,16 +17,40 @@ namespace {
 
 const std::string kFixtures = std::string(GNNPART_SOURCE_DIR) + "/tests/fixtures/malformed/";
 
-std::vector<std::string> graph_fixtures() {
+std::vector<std::string> fixtures_with(std::initializer_list<const char*> prefixes) {
   std::vector<std::string> names;
   for (const auto& entry : fs::directory_iterator(kFixtures)) {
     const std::string name = entry.path().filename();
-    for (const char* prefix : {"el_", "metis_", "mtx_", "hgr_", "unknown"})
-      if (name.starts_with(prefix))
+    for (const char* prefix : prefixes)
+      if (name.starts_with(prefix) && name != "part_trailing_blank.part") // that one is valid
         names.push_back(name);
   }
   std::sort(names.begin(), names.end());
   return names;
+}
+
+std::string param_name(const ::testing::TestParamInfo<std::string>& info) {
+  std::string id = info.param;
+  for (char& c : id)
+    if (!std::isalnum(static_cast<unsigned char>(c)))
+      c = '_';
+  return id;
+}
+
+// Each command: exit 1, the reader's message as the one stderr line, nothing written (the
+// input's directory holds only the input, the output directory only `out_entries`).
+void expect_reader_message(const std::vector<std::string>& commands, const std::string& expected,
+                           const TempDir& in, const std::string& name, const TempDir& out,
+                           const std::vector<std::string>& out_entries) {
+  ASSERT_FALSE(expected.empty()) << name << " is read without error";
+  for (const std::string& command : commands) {
+    SCOPED_TRACE(command);
+    const Result r = gnnpart(command);
+    EXPECT_EQ(r.code, 1);
+    EXPECT_EQ(r.err, "gnnpart: error: " + expected + "\n");
+    EXPECT_EQ(in.entries(), std::vector<std::string>{name});
+    EXPECT_EQ(out.entries(), out_entries);
+  }
 }
 
 bool one_based(const std::string& name) { return name.find("one_based") != std::string::npos; }
@@ -54,7 +78,6 @@ TEST_P(MalformedMatrix, EveryPathGivesTheReadersMessage) {
   const std::string input = in.file(name);
   fs::copy_file(kFixtures + name, input);
   const std::string expected = reader_message(input, name);
-  ASSERT_FALSE(expected.empty()) << name << " is read without error";
   const std::string partition_file = out.file("p.part");
   write_file(partition_file, "0\n1\n0\n1\n");
   const std::string flags = one_based(name) ? " --one-based" : "";
@@ -75,36 +98,13 @@ TEST_P(MalformedMatrix, EveryPathGivesTheReadersMessage) {
       commands.push_back("stream " + input + " -k 2 --algo ldg --sorted" + flags + " -o " +
                          out.file("out.part"));
   }
-  for (const std::string& command : commands) {
-    SCOPED_TRACE(command);
-    const Result r = gnnpart(command);
-    EXPECT_EQ(r.code, 1);
-    EXPECT_EQ(r.err, "gnnpart: error: " + expected + "\n");
-    EXPECT_EQ(in.entries(), std::vector<std::string>{name});
-    EXPECT_EQ(out.entries(), std::vector<std::string>{"p.part"});
-  }
+  expect_reader_message(commands, expected, in, name, out, {"p.part"});
 }
 
-INSTANTIATE_TEST_SUITE_P(Fixtures, MalformedMatrix, ::testing::ValuesIn(graph_fixtures()),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string id = info.param;
-                           for (char& c : id)
-                             if (!std::isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return id;
-                         });
-
-std::vector<std::string> fixtures_with(std::initializer_list<const char*> prefixes) {
-  std::vector<std::string> names;
-  for (const auto& entry : fs::directory_iterator(kFixtures)) {
-    const std::string name = entry.path().filename();
-    for (const char* prefix : prefixes)
-      if (name.starts_with(prefix) && name != "part_trailing_blank.part") // that one is valid
-        names.push_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  return names;
-}
+INSTANTIATE_TEST_SUITE_P(Fixtures, MalformedMatrix,
+                         ::testing::ValuesIn(fixtures_with({"el_", "metis_", "mtx_", "hgr_",
+                                                            "unknown"})),
+                         param_name);
 
 // Partition files (read with n = 4, k = 2), vertex sets and value lines (n = 5) through every
 // command that reads them beside a good graph.
@@ -141,26 +141,12 @@ TEST_P(MalformedSideInputs, EveryPathGivesTheReadersMessage) {
   } catch (const InputError& e) {
     expected = e.what();
   }
-  ASSERT_FALSE(expected.empty()) << name << " is read without error";
-  for (const std::string& command : commands) {
-    SCOPED_TRACE(command);
-    const Result r = gnnpart(command);
-    EXPECT_EQ(r.code, 1);
-    EXPECT_EQ(r.err, "gnnpart: error: " + expected + "\n");
-    EXPECT_EQ(in.entries(), std::vector<std::string>{name});
-    EXPECT_EQ(out.entries(), inputs);
-  }
+  expect_reader_message(commands, expected, in, name, out, inputs);
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, MalformedSideInputs,
                          ::testing::ValuesIn(fixtures_with({"part_", "vset_", "values_"})),
-                         [](const ::testing::TestParamInfo<std::string>& info) {
-                           std::string id = info.param;
-                           for (char& c : id)
-                             if (!std::isalnum(static_cast<unsigned char>(c)))
-                               c = '_';
-                           return id;
-                         });
+                         param_name);
 
 } // namespace
 } // namespace gnnpart::cli_testing
