@@ -10,8 +10,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace gnnpart;
   const std::string& path = fuzz::input_path(data, size);
   const bool one_based = size % 3 == 0; // both readers, both ways
+  std::uint64_t n = 0;
   const std::string whole = fuzz::outcome([&] {
     const io::EdgeListData read = io::read_edge_list(path, {.one_based = one_based, .threads = 1});
+    n = read.edges.n;
     return "n = " + std::to_string(read.edges.n) + ", m = " + std::to_string(read.edges.sources.size());
   });
   const std::string streamed = fuzz::outcome([&] {
@@ -21,7 +23,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     return "n = " + std::to_string(stream->num_nodes()) + ", m = " + std::to_string(stream->num_edges());
   });
   fuzz::expect_same(whole, streamed, "edge list readers");
-  if (whole.starts_with("error"))
+  // The vertex streams write n degree words: a header declaring millions of isolated vertices
+  // rightly takes seconds, not a finding.
+  if (whole.starts_with("error") || n > (1 << 20))
     return 0;
   fuzz::read_or_reject([&] {
     streaming::VertexStreamOptions options;
