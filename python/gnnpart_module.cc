@@ -89,52 +89,70 @@ GraphArg as_graph(const py::object& graph, std::optional<std::uint64_t> num_node
   return g;
 }
 
+// The names of the API's enum values: parsing and the defaults shown in Python both read these
+// tables; the default values themselves come from api::Options (gnnpart_defaults.h).
+template <typename Enum> struct Named {
+  const char* name;
+  Enum value;
+};
+constexpr Named<api::Model> kModels[] = {{"graph", api::Model::kGraph},
+                                         {"hypergraph", api::Model::kHypergraph},
+                                         {"stochastic", api::Model::kStochastic}};
+constexpr Named<api::Preset> kPresets[] = {{"fast", api::Preset::kFast},
+                                           {"default", api::Preset::kDefault},
+                                           {"strong", api::Preset::kStrong}};
+constexpr Named<api::Objective> kObjectives[] = {
+    {"default", api::Objective::kDefault}, {"cut", api::Objective::kCut},
+    {"volume", api::Objective::kVolume},   {"km1", api::Objective::kKm1},
+    {"soed", api::Objective::kSoed}};
+constexpr Named<api::VertexWeights> kVertexWeights[] = {
+    {"default", api::VertexWeights::kDefault},
+    {"degree", api::VertexWeights::kDegree},
+    {"unit", api::VertexWeights::kUnit}};
+constexpr Named<api::Algorithm> kAlgorithms[] = {{"multilevel", api::Algorithm::kMultilevel},
+                                                 {"metis", api::Algorithm::kMetis}};
+
+template <typename Enum, std::size_t N>
+Enum parse_named(const Named<Enum> (&table)[N], const std::string& name, const char* what) {
+  std::string choices;
+  for (const auto& entry : table) {
+    if (name == entry.name)
+      return entry.value;
+    choices += choices.empty() ? "'" : ", '";
+    choices += entry.name;
+    choices += "'";
+  }
+  throw py::value_error(std::string(what) + " must be one of " + choices + ", not '" + name +
+                        "'");
+}
+
+template <typename Enum, std::size_t N>
+const char* name_of(const Named<Enum> (&table)[N], Enum value) {
+  for (const auto& entry : table)
+    if (entry.value == value)
+      return entry.name;
+  return "default";
+}
+
 api::Model parse_model(const std::string& name) {
-  if (name == "graph")
-    return api::Model::kGraph;
-  if (name == "hypergraph")
-    return api::Model::kHypergraph;
-  if (name == "stochastic")
-    return api::Model::kStochastic;
-  throw py::value_error("model must be 'graph', 'hypergraph' or 'stochastic', not '" + name + "'");
+  return parse_named(kModels, name, "model");
 }
 
 api::Preset parse_preset(const std::string& name) {
-  if (name == "fast")
-    return api::Preset::kFast;
-  if (name == "default")
-    return api::Preset::kDefault;
-  if (name == "strong")
-    return api::Preset::kStrong;
-  throw py::value_error("preset must be 'fast', 'default' or 'strong', not '" + name + "'");
+  return parse_named(kPresets, name, "preset");
 }
 
 api::Objective parse_objective(const std::string& name) {
-  if (name.empty() || name == "default")
-    return api::Objective::kDefault;
-  if (name == "cut")
-    return api::Objective::kCut;
-  if (name == "volume")
-    return api::Objective::kVolume;
-  if (name == "km1")
-    return api::Objective::kKm1;
-  if (name == "soed")
-    return api::Objective::kSoed;
-  throw py::value_error("objective must be cut, volume, km1 or soed, not '" + name + "'");
+  return parse_named(kObjectives, name.empty() ? "default" : name, "objective");
 }
 
 api::VertexWeights parse_vertex_weights(const std::string& name) {
-  if (name.empty() || name == "default")
-    return api::VertexWeights::kDefault;
-  if (name == "degree")
-    return api::VertexWeights::kDegree;
-  if (name == "unit")
-    return api::VertexWeights::kUnit;
-  throw py::value_error("vertex_weights must be 'degree' or 'unit', not '" + name + "'");
+  return parse_named(kVertexWeights, name.empty() ? "default" : name, "vertex_weights");
 }
 
+// None: the API's default (all hardware threads), as the CLI's -t and the C API's.
 int thread_count(std::optional<int> threads) {
-  return threads.value_or(0);
+  return threads.value_or(api::Options{}.threads);
 }
 
 py::array_t<std::int64_t> to_numpy(const std::vector<std::uint32_t>& blocks) {
@@ -185,10 +203,7 @@ py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_p
   options.preset = parse_preset(preset);
   options.objective = parse_objective(objective);
   options.vertex_weights = parse_vertex_weights(vertex_weights);
-  if (algorithm == "metis")
-    options.algorithm = api::Algorithm::kMetis;
-  else if (algorithm != "multilevel")
-    throw py::value_error("algorithm must be 'multilevel' or 'metis', not '" + algorithm + "'");
+  options.algorithm = parse_named(kAlgorithms, algorithm, "algorithm");
   options.epsilon = epsilon;
   options.seed = seed;
   options.threads = thread_count(threads);
@@ -260,27 +275,49 @@ PYBIND11_MODULE(gnnpart, m) {
       PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
+  const api::Options defaults;
+  const std::string default_model = name_of(kModels, defaults.model);
+  const std::string default_preset = name_of(kPresets, defaults.preset);
+  const std::string default_objective = name_of(kObjectives, defaults.objective);
+  const std::string default_algorithm = name_of(kAlgorithms, defaults.algorithm);
+  const std::string default_weights = name_of(kVertexWeights, defaults.vertex_weights);
+  py::dict default_dict;
+  default_dict["model"] = default_model;
+  default_dict["epsilon"] = defaults.epsilon;
+  default_dict["seed"] = defaults.seed;
+  default_dict["threads"] = defaults.threads;
+  default_dict["preset"] = default_preset;
+  default_dict["objective"] = default_objective;
+  default_dict["algorithm"] = default_algorithm;
+  default_dict["vertex_weights"] = default_weights;
+  default_dict["batch_size"] = defaults.batch_size;
+  default_dict["num_batches"] = defaults.num_batches;
+  m.attr("defaults") = default_dict;
   m.def("partition", &partition, py::arg("graph"), py::arg("num_parts"),
-        py::arg("model") = "hypergraph", py::arg("epsilon") = 0.03, py::arg("seed") = 0,
-        py::arg("threads") = py::none(), py::arg("preset") = "default",
-        py::arg("objective") = "default", py::arg("algorithm") = "multilevel",
-        py::arg("vertex_weights") = "default", py::arg("num_nodes") = py::none(),
-        R"(partition(graph, num_parts, model="hypergraph", epsilon=0.03, seed=0, threads=None,
+        py::arg("model") = default_model, py::arg("epsilon") = defaults.epsilon,
+        py::arg("seed") = defaults.seed, py::arg("threads") = py::none(),
+        py::arg("preset") = default_preset, py::arg("objective") = default_objective,
+        py::arg("algorithm") = default_algorithm, py::arg("vertex_weights") = default_weights,
+        py::arg("num_nodes") = py::none(),
+        R"(partition(graph, num_parts, model="graph", epsilon=0.03, seed=0, threads=None,
           preset="default", objective="default", algorithm="multilevel",
           vertex_weights="default", num_nodes=None) -> numpy.ndarray
 
 Partitions the vertices into num_parts blocks; returns one block id per vertex (int64).
+The defaults are the CLI's and the C API's (gnnpart.defaults; include/gnnpart/gnnpart_defaults.h).
 
 graph      edge_index (2 x m) or (indptr, indices)
-model      "graph" (edge cut), "hypergraph" (column-net: exact full-batch GCN communication
-           volume) or "stochastic" (expected mini-batch volume)
+model      "graph" (edge cut; METIS's objective at about its speed), "hypergraph" (column-net:
+           exact full-batch GCN communication volume, about 15% less than METIS at about 3x
+           the time) or "stochastic" (expected mini-batch volume)
 epsilon    allowed imbalance: blocks weigh at most floor((1 + epsilon) * ceil(W / k))
 seed       random seed; the same seed and threads give the same partition
-threads    worker threads of this call (None: all hardware threads)
+threads    worker threads of this call (None: all hardware threads, as the CLI's default)
 preset     "fast", "default" or "strong"
 objective  "cut" or "volume" (graph model), "km1", "cut" or "soed" (hypergraph models)
 algorithm  "multilevel" or "metis" (graph model only)
-vertex_weights  hypergraph models: "degree" (deg + 1, default) or "unit"
+vertex_weights  hypergraph models: "default" (unit: blocks keep their share of vertices),
+           "unit" or "degree" (deg + 1, the SpMM work of a row)
 num_nodes  vertices of an edge_index graph (default: largest id + 1))");
   m.def("evaluate", &evaluate, py::arg("graph"), py::arg("parts"),
         py::arg("num_parts") = py::none(), py::arg("threads") = py::none(),

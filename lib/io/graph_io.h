@@ -14,13 +14,16 @@
 
 namespace gnnpart::io {
 
-enum class GraphFormat { kAuto, kEdgeList, kMetis, kMatrixMarket, kBinary, kHmetis };
+// kBinaryStream: the edge (.bin) or adjacency (.adj) stream `gnnpart generate` writes, read
+// whole (lib/streaming reads it in O(n) memory).
+enum class GraphFormat { kAuto, kEdgeList, kMetis, kMatrixMarket, kBinary, kHmetis, kBinaryStream };
 
 // From the extension (a trailing .gz ignored): .txt/.edges/.el/.csv/.tsv -> edge list,
 // .graph/.metis -> METIS, .mtx -> Matrix Market, .gnnp -> binary cache, .hgr -> hMETIS.
 // Throws InputError for an unknown extension.
 GraphFormat detect_format(const std::string& path);
-GraphFormat parse_format(const std::string& name); // "edgelist", "metis", "mtx", "binary", "hmetis"
+// "edgelist", "metis", "mtx", "binary", "hmetis", "stream"
+GraphFormat parse_format(const std::string& name);
 std::string_view format_name(GraphFormat format);
 
 struct ReadOptions {
