@@ -16,16 +16,8 @@
 namespace gnnpart::api {
 namespace {
 
-// The API's enums and the library's carry the same values (gnnpart_defaults.h).
-static_assert(static_cast<int>(Model::kStochastic) == static_cast<int>(gnnpart::Model::kStochastic));
+// The API's objective and the library's resolved one carry the same values.
 static_assert(static_cast<int>(Objective::kSoed) == static_cast<int>(gnnpart::Objective::kSoed));
-static_assert(static_cast<int>(Preset::kStrong) == static_cast<int>(gnnpart::Preset::kStrong));
-static_assert(static_cast<int>(FlowRefinement::kOff) ==
-              static_cast<int>(gnnpart::FlowRefinement::kOff));
-
-template <typename To, typename From> To same_value(From value) {
-  return static_cast<To>(static_cast<int>(value));
-}
 
 ColumnNetWeights to_column_net_weights(VertexWeights weights, const CsrGraph& graph) {
   switch (weights) {
@@ -48,13 +40,13 @@ PartitionOptions to_partition_options(std::uint32_t k, const Options& options, N
   po.epsilon = options.epsilon;
   po.seed = options.seed;
   po.threads = options.threads;
-  po.model = same_value<gnnpart::Model>(options.model);
-  po.algorithm = same_value<gnnpart::Algorithm>(options.algorithm);
+  po.model = options.model;
+  po.algorithm = options.algorithm;
   po.objective = options.objective == Objective::kDefault
                      ? default_objective(po.model)
-                     : same_value<gnnpart::Objective>(options.objective);
-  po.preset = same_value<gnnpart::Preset>(options.preset);
-  po.flows = same_value<gnnpart::FlowRefinement>(options.flows);
+                     : static_cast<gnnpart::Objective>(options.objective);
+  po.preset = options.preset;
+  po.flows = options.flows;
   validate_options(po, n);
   return po;
 }

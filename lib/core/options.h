@@ -8,37 +8,24 @@
 #include "core/logging.h"
 #include "core/types.h"
 #include "gnnpart/gnnpart_defaults.h"
+#include "gnnpart/gnnpart_enums.hpp"
 
 namespace gnnpart {
 
-// The values are the public API's (include/gnnpart/gnnpart_defaults.h): one set of enums and
-// defaults for the library, the CLI, the C, C++ and Python APIs.
-enum class Model {
-  kGraph = GNNPART_MODEL_GRAPH,
-  kHypergraph = GNNPART_MODEL_HYPERGRAPH,
-  kStochastic = GNNPART_MODEL_STOCHASTIC
-};
-enum class Algorithm { kMultilevel = GNNPART_ALGORITHM_MULTILEVEL, kMetis = GNNPART_ALGORITHM_METIS };
-// kCut: edge cut (graph) or cut-net (hypergraph); kVolume: sum of lambda-1 over the column
-// nets of a graph; kKm1 / kSoed: hypergraph connectivity objectives. (The API's "default"
-// objective is resolved per model by default_objective.)
+// One set of enums for the library, the CLI, the C, C++ and Python APIs
+// (include/gnnpart/gnnpart_enums.hpp; values and defaults: gnnpart_defaults.h).
+using api::Algorithm;
+using api::FlowRefinement;
+using api::Model;
+using api::Preset;
+// The objective an engine minimises, resolved (the API's kDefault is not one): kCut: edge cut
+// (graph) or cut-net (hypergraph); kVolume: sum of lambda-1 over the column nets of a graph;
+// kKm1 / kSoed: hypergraph connectivity objectives.
 enum class Objective {
   kCut = GNNPART_OBJECTIVE_CUT,
   kVolume = GNNPART_OBJECTIVE_VOLUME,
   kKm1 = GNNPART_OBJECTIVE_KM1,
   kSoed = GNNPART_OBJECTIVE_SOED
-};
-enum class Preset {
-  kFast = GNNPART_PRESET_FAST,
-  kDefault = GNNPART_PRESET_DEFAULT,
-  kStrong = GNNPART_PRESET_STRONG
-};
-// Flow-based refinement of the hypergraph models: as the preset says (strong: on; default: on
-// for hypergraph inputs, off on a graph's column-net start; fast: off), or forced.
-enum class FlowRefinement {
-  kPreset = GNNPART_FLOWS_PRESET,
-  kOn = GNNPART_FLOWS_ON,
-  kOff = GNNPART_FLOWS_OFF
 };
 
 struct PartitionOptions {

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import gnnpart
+from test_gnnpart import read_cora_edge_index
 
 SOURCE_DIR = os.environ.get("GNNPART_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 CORA = os.path.join(SOURCE_DIR, "datasets", "cora.edges.gz")
@@ -35,21 +36,6 @@ def test_module_defaults_are_the_headers():
              h["GNNPART_MODEL_STOCHASTIC"]: "stochastic"}[h["GNNPART_DEFAULT_MODEL"]]
     assert d["model"] == model
     assert d["vertex_weights"] == "default" and d["preset"] == "default"
-
-
-def read_cora_edge_index():
-    import gzip
-    src, dst, n = [], [], 0
-    with gzip.open(CORA, "rt") as f:
-        for line in f:
-            if line.startswith("#"):
-                m = re.match(r"#\s*vertices:\s*(\d+)", line)
-                n = int(m.group(1)) if m else n
-                continue
-            u, v = line.split()[:2]
-            src.append(int(u))
-            dst.append(int(v))
-    return np.array([src, dst], dtype=np.int64), n
 
 
 @pytest.mark.skipif(not os.environ.get("GNNPART_BINARY"), reason="needs GNNPART_BINARY (ctest sets it)")
