@@ -75,8 +75,8 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
 
 // The partition of the graph under the chosen model: the graph itself, its column-net
 // hypergraph, or the stochastic hypergraph of sampled mini-batches. For the hypergraph models,
-// model_imbalance receives the imbalance of the model's own vertex weights (deg + 1 by
-// default), the balance the partitioner was bound by.
+// model_imbalance receives the imbalance of the model's own vertex weights (unit unless
+// --vertex-weights or the input says otherwise), the balance the partitioner was bound by.
 Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
                                const PartitionOptions& options, const GlobalFlags& global,
                                std::vector<double>& model_imbalance) {

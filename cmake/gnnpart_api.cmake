@@ -50,6 +50,7 @@ install(TARGETS gnnpart RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart.h
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart.hpp
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_defaults.h
+              ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_enums.hpp
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_metis.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gnnpart)
 install(EXPORT gnnpartTargets NAMESPACE gnnpart::

@@ -16,7 +16,7 @@ endfunction()
 
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${stage}")
 foreach(file include/gnnpart/gnnpart.h include/gnnpart/gnnpart.hpp
-             include/gnnpart/gnnpart_defaults.h lib/cmake/gnnpart/gnnpartConfig.cmake
+             include/gnnpart/gnnpart_defaults.h include/gnnpart/gnnpart_enums.hpp lib/cmake/gnnpart/gnnpartConfig.cmake
              lib/pkgconfig/gnnpart.pc bin/gnnpart ${EXTRA_INSTALLED})
   if(NOT EXISTS "${stage}/${file}")
     message(FATAL_ERROR "install did not put ${file} in place")
