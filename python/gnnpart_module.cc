@@ -200,6 +200,13 @@ py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_p
   const GraphArg g = as_graph(graph, num_nodes);
   api::Options options;
   options.model = parse_model(model);
+  if (options.model == api::Model::kStochastic &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "model='stochastic' samples its mini-batches from all vertices here, not "
+                   "your training set; the CLI's --train FILE gives the stochastic model the "
+                   "real one",
+                   1) < 0)
+    throw py::error_already_set(); // warnings turned into errors
   options.preset = parse_preset(preset);
   options.objective = parse_objective(objective);
   options.vertex_weights = parse_vertex_weights(vertex_weights);
