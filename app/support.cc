@@ -143,6 +143,7 @@ io::ReadOptions read_options(const InputFlags& flags) {
   options.one_based = flags.one_based;
   options.relabel = flags.relabel;
   options.label_map_path = flags.label_map;
+  options.threads = flags.threads; // the command's arena size: no second arena
   return options;
 }
 

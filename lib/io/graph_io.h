@@ -11,6 +11,7 @@
 #include "core/graph_builder.h"
 #include "core/hypergraph.h"
 #include "core/partition.h"
+#include "gnnpart/gnnpart_defaults.h"
 
 namespace gnnpart::io {
 
@@ -33,7 +34,7 @@ struct ReadOptions {
                               // 0..n-1 in increasing order of label (one_based and
                               // the "# vertices:" header are then ignored)
   std::string label_map_path; // with relabel: write "new_id original_label" lines here
-  int threads = 0;            // parser threads inside the caller's arena (0: arena's)
+  int threads = GNNPART_DEFAULT_THREADS; // parser threads (<= 0: all hardware threads)
 };
 
 struct EdgeListData {
