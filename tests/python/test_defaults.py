@@ -1,4 +1,4 @@
-"""The Python module's defaults are the CLI's and the C API's (include/gnnpart/gnnpart_defaults.h):
+"""The Python package's defaults are the CLI's and the C API's (include/gnnpart/gnnpart_defaults.h):
 the same partition for the same flags with every default left alone."""
 import os
 import re
@@ -9,7 +9,6 @@ import numpy as np
 import pytest
 
 import gnnpart
-from test_gnnpart import read_cora_edge_index
 
 SOURCE_DIR = os.environ.get("GNNPART_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 CORA = os.path.join(SOURCE_DIR, "datasets", "cora.edges.gz")
@@ -17,16 +16,16 @@ DEFAULTS_H = os.path.join(SOURCE_DIR, "include", "gnnpart", "gnnpart_defaults.h"
 
 
 def header_defaults():
-    """GNNPART_DEFAULT_* values of the header, enum names resolved to their numbers."""
+    """GNNPART_* values of the header, enum names resolved to their numbers."""
     values = {}
     for name, value in re.findall(r"#define (GNNPART_\w+) (\S+)", open(DEFAULTS_H).read()):
         values[name] = values.get(value, value)
     return values
 
 
-def test_module_defaults_are_the_headers():
+def test_package_defaults_are_the_headers():
     h = header_defaults()
-    d = gnnpart.defaults
+    d = gnnpart.defaults()
     assert d["epsilon"] == float(h["GNNPART_DEFAULT_EPSILON"])
     assert d["seed"] == int(h["GNNPART_DEFAULT_SEED"])
     assert d["threads"] == int(h["GNNPART_DEFAULT_THREADS"])
@@ -40,8 +39,8 @@ def test_module_defaults_are_the_headers():
 
 @pytest.mark.skipif(not os.environ.get("GNNPART_BINARY"), reason="needs GNNPART_BINARY (ctest sets it)")
 @pytest.mark.parametrize("flags", [[], ["--model", "hypergraph"]])
-def test_defaults_give_the_clis_partition(flags):
-    edge_index, n = read_cora_edge_index()
+def test_defaults_give_the_clis_partition(cora, flags):
+    edge_index, n = cora
     kwargs = {"model": flags[1]} if flags else {}
     parts = gnnpart.partition(edge_index, 4, num_nodes=n, **kwargs)
     with tempfile.TemporaryDirectory() as tmp:
