@@ -237,6 +237,8 @@ StreamFormat detect_stream_format(const std::string& path) {
     return StreamFormat::kEdgeList;
   case io::GraphFormat::kMetis:
     return StreamFormat::kMetis;
+  case io::GraphFormat::kBinaryStream: // .bin/.adj without the magic: its reader says so
+    return StreamFormat::kBinary;
   default:
     throw InputError(path, 0,
                      std::string(io::format_name(format)) +
