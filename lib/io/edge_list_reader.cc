@@ -15,6 +15,7 @@
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
 #include "io/output_file.h"
+#include "io/range_parsers.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::io {
@@ -52,7 +53,7 @@ bool parse_vertex_count(std::string_view text, std::uint64_t& count) {
   return parse_unsigned(p, end, false, count) == NumberStatus::kOk;
 }
 
-bool is_csv(const std::string& path) {
+bool is_csv(std::string_view path) {
   std::string_view name = path;
   if (has_gz_suffix(name))
     name.remove_suffix(3);
@@ -60,9 +61,8 @@ bool is_csv(const std::string& path) {
 }
 
 // Reads the leading comment block for a vertex count; skips a CSV column-name row.
-Header scan_header(const InputBuffer& in) {
+Header scan_header(std::string_view data, std::string_view path) {
   Header header;
-  const std::string_view data = in.data();
   const char* begin = data.data();
   const char* end = begin + data.size();
   const char* p = begin;
@@ -83,7 +83,7 @@ Header scan_header(const InputBuffer& in) {
       continue;
     }
     if (line != end && !column_names_seen && std::isalpha(static_cast<unsigned char>(*line)) &&
-        is_csv(in.path())) {
+        is_csv(path)) {
       column_names_seen = true; // "source,target" column names
       p = skip_line(line, end);
       continue;
@@ -341,7 +341,7 @@ EdgeListData read_edge_list(const std::string& path, const ReadOptions& options)
     const InputBuffer in(path);
     if (in.empty())
       throw InputError(path, 0, "empty input");
-    const Header header = scan_header(in);
+    const Header header = scan_header(in.data(), in.path());
     EdgeListData out =
         options.relabel ? read_relabelled(in, header, options) : read_plain(in, header, options);
     if (out.edges.n == 0)
@@ -350,5 +350,33 @@ EdgeListData read_edge_list(const std::string& path, const ReadOptions& options)
     return out;
   });
 }
+
+namespace detail {
+
+std::size_t edge_list_data_begin(std::string_view data, std::string_view path,
+                                 std::uint64_t& declared_vertices) {
+  const Header header = scan_header(data, path);
+  declared_vertices = header.vertices;
+  return header.data_begin;
+}
+
+EdgeRange parse_edge_list_range(std::string_view data, std::size_t begin, std::size_t end,
+                                bool one_based) {
+  EdgeRange out;
+  const std::size_t slots = count_newlines(data, begin, end) + 1;
+  out.sources.resize(slots);
+  out.targets.resize(slots);
+  ChunkResult<NodeID> result;
+  parse_chunk<NodeID>(data, begin, end, one_based, out.sources.data(), out.targets.data(), result);
+  out.sources.resize(result.count);
+  out.targets.resize(result.count);
+  out.weights = std::move(result.weights);
+  out.max_id = result.max_id;
+  out.any = result.any;
+  out.failure = std::move(result.failure);
+  return out;
+}
+
+} // namespace detail
 
 } // namespace gnnpart::io

@@ -12,6 +12,7 @@
 #include "core/random.h"
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
+#include "io/range_parsers.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::io {
@@ -34,24 +35,25 @@ struct Chunk {
   ParseFailure failure;
 };
 
-MetisFormat parse_metis_header(const InputBuffer& in, const HeaderLine& header) {
+MetisFormat parse_metis_header(const std::string& path, std::string_view data,
+                               const HeaderLine& header) {
   const auto values = parse_header_numbers(
-      in.path(), in.data(), header,
+      path, data, header,
       {"the vertex count n", "the edge count m", "the fmt code", "the constraint count ncon"});
-  const std::uint64_t line = line_number_at(in.data(), header.begin);
+  const std::uint64_t line = line_number_at(data, header.begin);
   if (values.size() < 2)
-    throw InputError(in.path(), line, "header must hold at least 'n m', found too few fields");
+    throw InputError(path, line, "header must hold at least 'n m', found too few fields");
   MetisFormat f;
   f.n = values[0];
   f.m = values[1];
   if (f.n > kMaxNodeID + 1)
-    throw InputError(in.path(), line,
+    throw InputError(path, line,
                      "header declares " + std::to_string(f.n) +
                          " vertices, past the 32-bit id range; " + kWideIdHint);
   if (values.size() >= 3) {
     const std::uint64_t fmt = values[2];
     if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
-      throw InputError(in.path(), line,
+      throw InputError(path, line,
                        "fmt code " + std::to_string(fmt) +
                            " is invalid (three 0/1 digits: vertex sizes, vertex weights, "
                            "edge weights)");
@@ -61,9 +63,9 @@ MetisFormat parse_metis_header(const InputBuffer& in, const HeaderLine& header) 
   }
   if (values.size() >= 4) {
     if (values[3] < 1 || values[3] > 1024)
-      throw InputError(in.path(), line, "ncon must be between 1 and 1024");
+      throw InputError(path, line, "ncon must be between 1 and 1024");
     if (!f.vertex_weights && values[3] != 1)
-      throw InputError(in.path(), line, "ncon > 1 but the fmt code has no vertex weights");
+      throw InputError(path, line, "ncon > 1 but the fmt code has no vertex weights");
     f.ncon = static_cast<int>(values[3]);
   }
   return f;
@@ -266,7 +268,7 @@ CsrGraph parse_metis(const InputBuffer& in) {
   const HeaderLine header = find_header_line(data, 0);
   if (header.begin == kNoOffset)
     throw InputError(file, 0, "empty input: no METIS header");
-  const MetisFormat f = parse_metis_header(in, header);
+  const MetisFormat f = parse_metis_header(file, data, header);
   const std::uint64_t header_line = line_number_at(data, header.begin);
 
   const RowIndex rows = index_rows(data, header.next, false);
@@ -352,5 +354,46 @@ CsrGraph read_metis(const std::string& path, const ReadOptions& options) {
     return parse_metis(in);
   });
 }
+
+namespace detail {
+
+MetisHeader read_metis_header(const std::string& path, std::string_view data) {
+  const HeaderLine header = find_header_line(data, 0);
+  if (header.begin == kNoOffset)
+    throw InputError(path, 0, "empty input: no METIS header");
+  const MetisFormat f = parse_metis_header(path, data, header);
+  MetisHeader out;
+  out.n = f.n;
+  out.m = f.m;
+  out.vertex_sizes = f.vertex_sizes;
+  out.vertex_weights = f.vertex_weights;
+  out.edge_weights = f.edge_weights;
+  out.ncon = f.ncon;
+  out.rows_begin = header.next;
+  out.line = line_number_at(data, header.begin);
+  return out;
+}
+
+MetisRange parse_metis_range(std::string_view data, std::size_t begin, std::size_t end,
+                             std::uint64_t first_row, const MetisHeader& header) {
+  MetisFormat f;
+  f.n = header.n;
+  f.m = header.m;
+  f.vertex_sizes = header.vertex_sizes;
+  f.vertex_weights = header.vertex_weights;
+  f.edge_weights = header.edge_weights;
+  f.ncon = header.ncon;
+  Chunk chunk;
+  parse_rows(data, begin, end, first_row, f, chunk);
+  MetisRange out;
+  out.degrees = std::move(chunk.degrees);
+  out.adjacency = std::move(chunk.adjacency);
+  out.edge_weights = std::move(chunk.edge_weights);
+  out.vertex_weights = std::move(chunk.vertex_weights);
+  out.failure = std::move(chunk.failure);
+  return out;
+}
+
+} // namespace detail
 
 } // namespace gnnpart::io
