@@ -114,6 +114,7 @@ int fail(int code, std::string message) {
 
 int run(const Comm& comm, int argc, char** argv) {
   CLI::App app{"gnnpart-mpi: distributed graph partitioning (run under mpirun)", "gnnpart-mpi"};
+  app.fallthrough(); // global flags may follow the subcommand
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("gnnpart-mpi ") + GNNPART_VERSION);
   Args args;
