@@ -98,10 +98,11 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
         moved.push_back(u);
       }
       // Weight changes to the clusters' owners, new labels to the ghost copies.
-      Outbox<WeightDelta> out(comm.size);
-      for (const WeightDelta& d : deltas)
-        out.add(owner_of(graph.vtxdist, d.cluster), d);
-      for (const WeightDelta& d : out.exchange(comm)) {
+      const auto arrived = route<WeightDelta>(comm, [&](auto&& send) {
+        for (const WeightDelta& d : deltas)
+          send(owner_of(graph.vtxdist, d.cluster), d);
+      });
+      for (const WeightDelta& d : arrived) {
         result.owned_weight[d.cluster - graph.first()] += d.weight;
         result.owned_size[d.cluster - graph.first()] += d.size;
       }

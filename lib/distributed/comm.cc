@@ -15,55 +15,24 @@ Comm Comm::world() {
   return c;
 }
 
-std::vector<char> exchange_bytes(const Comm& comm, std::span<const char> send,
-                                 std::span<const std::uint64_t> send_offsets,
-                                 std::vector<std::uint64_t>& recv_offsets) {
-  const std::size_t p = static_cast<std::size_t>(comm.size);
-  std::vector<std::uint64_t> send_counts(p), recv_counts(p);
-  for (std::size_t d = 0; d < p; ++d)
-    send_counts[d] = send_offsets[d + 1] - send_offsets[d];
+std::vector<std::uint64_t> exchange_counts(const Comm& comm,
+                                           const std::vector<std::uint64_t>& send_counts) {
+  std::vector<std::uint64_t> recv_counts(send_counts.size());
   MPI_Alltoall(send_counts.data(), 1, MPI_UINT64_T, recv_counts.data(), 1, MPI_UINT64_T,
                comm.comm);
-  recv_offsets.assign(p + 1, 0);
-  for (std::size_t d = 0; d < p; ++d)
-    recv_offsets[d + 1] = recv_offsets[d] + recv_counts[d];
-  std::vector<char> recv(recv_offsets[p]);
-  // Rounds of at most kExchangeRoundBytes per pair keep every MPI count far below 2^31.
-  std::uint64_t largest = 0;
-  for (std::size_t d = 0; d < p; ++d)
-    largest = std::max({largest, send_counts[d], recv_counts[d]});
-  MPI_Allreduce(MPI_IN_PLACE, &largest, 1, MPI_UINT64_T, MPI_MAX, comm.comm);
-  const std::uint64_t rounds = (largest + kExchangeRoundBytes - 1) / kExchangeRoundBytes;
-  std::vector<int> sc(p), sd(p), rc(p), rd(p);
-  std::vector<char> send_round, recv_round;
-  for (std::uint64_t round = 0; round < rounds; ++round) {
-    const std::uint64_t skip = round * kExchangeRoundBytes;
-    int s_total = 0, r_total = 0;
-    for (std::size_t d = 0; d < p; ++d) {
-      const auto piece = [&](std::uint64_t count) {
-        return static_cast<int>(count > skip ? std::min<std::uint64_t>(count - skip,
-                                                                       kExchangeRoundBytes)
-                                             : 0);
-      };
-      sc[d] = piece(send_counts[d]);
-      rc[d] = piece(recv_counts[d]);
-      sd[d] = s_total;
-      rd[d] = r_total;
-      s_total += sc[d];
-      r_total += rc[d];
-    }
-    send_round.resize(static_cast<std::size_t>(s_total));
-    recv_round.resize(static_cast<std::size_t>(r_total));
-    for (std::size_t d = 0; d < p; ++d)
-      if (sc[d] > 0)
-        std::copy_n(send.data() + send_offsets[d] + skip, sc[d], send_round.data() + sd[d]);
-    MPI_Alltoallv(send_round.data(), sc.data(), sd.data(), MPI_BYTE, recv_round.data(), rc.data(),
-                  rd.data(), MPI_BYTE, comm.comm);
-    for (std::size_t d = 0; d < p; ++d)
-      if (rc[d] > 0)
-        std::copy_n(recv_round.data() + rd[d], rc[d], recv.data() + recv_offsets[d] + skip);
-  }
-  return recv;
+  return recv_counts;
+}
+
+void alltoallv_round(const Comm& comm, const void* send, const std::vector<int>& send_counts,
+                     const std::vector<int>& send_displs, void* recv,
+                     const std::vector<int>& recv_counts, const std::vector<int>& recv_displs,
+                     std::size_t bytes) {
+  MPI_Datatype element;
+  MPI_Type_contiguous(static_cast<int>(bytes), MPI_BYTE, &element);
+  MPI_Type_commit(&element);
+  MPI_Alltoallv(send, send_counts.data(), send_displs.data(), element, recv, recv_counts.data(),
+                recv_displs.data(), element, comm.comm);
+  MPI_Type_free(&element);
 }
 
 std::uint64_t sum_all(const Comm& comm, std::uint64_t value) {

@@ -43,16 +43,21 @@ Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering&
     }
   std::sort(entries.begin(), entries.end(),
             [](const Entry& a, const Entry& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
-  Outbox<Entry> out(comm.size);
+  std::size_t kept = 0;
   for (std::size_t i = 0; i < entries.size();) {
     Entry merged = entries[i++];
     while (i < entries.size() && entries[i].u == merged.u && entries[i].v == merged.v)
       merged.w += entries[i++].w;
-    out.add(owner_of(vtxdist, merged.u), merged);
+    entries[kept++] = merged;
   }
+  entries.resize(kept);
+  std::vector<Entry> arrived = route<Entry>(comm, [&](auto&& send) {
+    for (const Entry& e : entries)
+      send(owner_of(vtxdist, e.u), e);
+  });
   std::vector<Entry>().swap(entries);
   Contraction result;
-  result.coarse = build_dist_graph(comm, std::move(vtxdist), out.exchange(comm),
+  result.coarse = build_dist_graph(comm, std::move(vtxdist), std::move(arrived),
                                    std::move(coarse_weights), true, Merge::kSum);
   result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + n_local);
   return result;

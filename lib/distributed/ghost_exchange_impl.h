@@ -11,21 +11,23 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
     NodeID global;
     T value;
   };
-  Outbox<Update> out(comm.size);
-  std::vector<NodeID> last_sent(static_cast<std::size_t>(comm.size), kInvalidNodeID);
-  for (const NodeID u : changed) {
-    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-      const NodeID v = graph.adjacency[e];
-      if (v < graph.n_local)
-        continue;
-      const int r = graph.ghost_owner[v - graph.n_local];
-      if (last_sent[static_cast<std::size_t>(r)] != u) {
-        last_sent[static_cast<std::size_t>(r)] = u;
-        out.add(r, Update{graph.first() + u, value[u]});
+  std::vector<NodeID> last_sent(static_cast<std::size_t>(comm.size));
+  const std::vector<Update> arrived = route<Update>(comm, [&](auto&& send) {
+    std::fill(last_sent.begin(), last_sent.end(), kInvalidNodeID);
+    for (const NodeID u : changed) {
+      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+        const NodeID v = graph.adjacency[e];
+        if (v < graph.n_local)
+          continue;
+        const int r = graph.ghost_owner[v - graph.n_local];
+        if (last_sent[static_cast<std::size_t>(r)] != u) {
+          last_sent[static_cast<std::size_t>(r)] = u;
+          send(r, Update{graph.first() + u, value[u]});
+        }
       }
     }
-  }
-  for (const Update& update : out.exchange(comm)) {
+  });
+  for (const Update& update : arrived) {
     const auto it = std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(),
                                      update.global);
     value[graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin())] = update.value;

@@ -102,26 +102,24 @@ DistGraph route(const Comm& comm, Parsed parsed, std::uint64_t n, bool symmetriz
                 bool vertex_weighted) {
   const bool weighted = sum_all(comm, std::uint64_t{parsed.weighted ? 1u : 0u}) > 0;
   std::vector<std::uint64_t> vtxdist = uniform_ranges(n, comm.size);
-  std::vector<Entry> received;
-  {
-    Outbox<Entry> out(comm.size);
+  std::vector<Entry> received = route<Entry>(comm, [&](auto&& send) {
     for (const Entry& e : parsed.entries) {
-      out.add(owner_of(vtxdist, e.u), e);
+      send(owner_of(vtxdist, e.u), e);
       if (symmetrize)
-        out.add(owner_of(vtxdist, e.v), Entry{e.v, e.u, e.w});
+        send(owner_of(vtxdist, e.v), Entry{e.v, e.u, e.w});
     }
-    std::vector<Entry>().swap(parsed.entries);
-    received = out.exchange(comm);
-  }
+  });
+  std::vector<Entry>().swap(parsed.entries);
   std::vector<Weight> vertex_weights;
   if (vertex_weighted) {
-    Outbox<VertexWeight> out(comm.size);
-    for (const auto& vw : parsed.vertex_weights)
-      out.add(owner_of(vtxdist, vw.u), vw);
+    const auto arrived = route<VertexWeight>(comm, [&](auto&& send) {
+      for (const VertexWeight& vw : parsed.vertex_weights)
+        send(owner_of(vtxdist, vw.u), vw);
+    });
     const NodeID first = static_cast<NodeID>(vtxdist[comm.rank]);
     vertex_weights.assign(vtxdist[comm.rank + 1] - first, 0);
-    for (const auto& [u, w] : out.exchange(comm))
-      vertex_weights[u - first] = w;
+    for (const VertexWeight& vw : arrived)
+      vertex_weights[vw.u - first] = vw.w;
   }
   DistGraph graph = build_dist_graph(comm, std::move(vtxdist), std::move(received),
                                      std::move(vertex_weights), weighted, Merge::kMax);
@@ -260,24 +258,26 @@ std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const DistGr
 
 DistGraph redistribute(const Comm& comm, const DistGraph& graph,
                        std::vector<std::uint64_t> vtxdist) {
-  Outbox<Entry> out(comm.size);
-  Outbox<VertexWeight> weights(comm.size);
-  for (NodeID u = 0; u < graph.n_local; ++u) {
-    const NodeID gu = graph.first() + u;
-    const int to = owner_of(vtxdist, gu);
-    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-      out.add(to, Entry{gu, graph.global_id(graph.adjacency[e]), graph.edge_weight(e)});
-    if (!graph.vertex_weights.empty())
-      weights.add(to, {gu, graph.vertex_weights[u]});
-  }
-  std::vector<Entry> received = out.exchange(comm);
+  std::vector<Entry> received = route<Entry>(comm, [&](auto&& send) {
+    for (NodeID u = 0; u < graph.n_local; ++u) {
+      const NodeID gu = graph.first() + u;
+      const int to = owner_of(vtxdist, gu);
+      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
+        send(to, Entry{gu, graph.global_id(graph.adjacency[e]), graph.edge_weight(e)});
+    }
+  });
   std::vector<Weight> vertex_weights;
-  const auto received_weights = weights.exchange(comm);
+  const auto received_weights = route<VertexWeight>(comm, [&](auto&& send) {
+    if (!graph.vertex_weights.empty())
+      for (NodeID u = 0; u < graph.n_local; ++u)
+        send(owner_of(vtxdist, graph.first() + u), VertexWeight{graph.first() + u,
+                                                                graph.vertex_weights[u]});
+  });
   if (!graph.vertex_weights.empty()) {
     const std::uint64_t first = vtxdist[comm.rank];
     vertex_weights.assign(vtxdist[comm.rank + 1] - first, 0);
-    for (const auto& [u, w] : received_weights)
-      vertex_weights[u - first] = w;
+    for (const VertexWeight& vw : received_weights)
+      vertex_weights[vw.u - first] = vw.w;
   }
   return build_dist_graph(comm, std::move(vtxdist), std::move(received),
                           std::move(vertex_weights), !graph.edge_weights.empty(), Merge::kSum);
