@@ -9,6 +9,12 @@ packages=(
   openmpi-bin libopenmpi-dev python3-numpy python3-pytest python3-pybind11 python3-dev python3-matplotlib
 )
 
+# Only for benchmarks (scripts/setup.sh --bench): PT-Scotch's dgpart, the distributed
+# baseline of scripts/bench_dist.sh. The build never needs it.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(ptscotch)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
