@@ -4,6 +4,7 @@
 // every rank exits non-zero (1 bad input or failure, 2 usage).
 #include <chrono>
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include <sys/resource.h>
@@ -16,6 +17,7 @@
 #include "distributed/comm.h"
 #include "distributed/context.h"
 #include "distributed/input.h"
+#include "distributed/layout_writer.h"
 #include "distributed/metrics.h"
 #include "distributed/multilevel.h"
 #include "distributed/partition_writer.h"
@@ -34,6 +36,7 @@ constexpr int kExitUsage = 2;
 struct Args {
   std::string graph;
   std::string output;
+  std::string layout;
   std::string json;
   std::string objective = "cut";
   app::InputFlags input;
@@ -41,6 +44,15 @@ struct Args {
   NodeID coarse_per_block = DistContext{}.coarse_per_block;
   bool quiet = false;
 };
+
+// The graph's file name without directories, ".gz" and extensions (as `gnnpart layout`).
+std::string graph_name_of(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  if (name.size() > 3 && name.ends_with(".gz"))
+    name.resize(name.size() - 3);
+  const auto dot = name.find('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
 
 std::int64_t peak_rss_kb() {
   struct rusage usage {};
@@ -68,6 +80,10 @@ int run_partition(const Comm& comm, const Args& args) {
   const double partition_seconds = seconds_since(partition_start);
   const GraphMetrics metrics = compute_distributed_metrics(comm, graph, blocks, ctx.partition.k);
   write_distributed_partition(comm, graph, blocks, output);
+  if (!args.layout.empty())
+    write_distributed_layout(comm, graph, blocks, ctx.partition.k, args.layout,
+                             {graph_name_of(args.graph), "graph",
+                              std::string(to_string(ctx.partition.objective))});
   const double total_seconds = seconds_since(start);
 
   const std::int64_t rss = peak_rss_kb();
@@ -101,6 +117,8 @@ int run_partition(const Comm& comm, const Args& args) {
         app::format_seconds(total_seconds));
     text += app::metrics_text(metrics, 0);
     text += fmt::format("  written to      {}\n", output);
+    if (!args.layout.empty())
+      text += fmt::format("  layout in       {}\n", args.layout);
     std::fputs(text.c_str(), stdout);
   }
   return 0;
@@ -135,6 +153,8 @@ int run(const Comm& comm, int argc, char** argv) {
       ->check(CLI::IsMember({"cut", "volume"}))
       ->capture_default_str();
   cmd->add_option("-o,--output", args.output, "partition file (default: GRAPH.part.K)");
+  cmd->add_option("--layout", args.layout,
+                  "also write the trainer layout of docs/layout.md here (by the ranks)");
   cmd->add_option("--json", args.json, "also write the metrics as JSON to this file");
   cmd->add_option("--coarse-per-block", args.coarse_per_block,
                   "coarsen until at most C * k vertices remain, then partition them on every "

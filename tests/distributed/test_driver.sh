@@ -4,6 +4,8 @@
 #   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis or bin
 #       input): valid, within the bound, no empty block, metrics equal to evalpart's,
 #       the same file on a second run
+#   test_driver.sh layout NAME K P...   --layout written by the ranks: the same files as
+#       `gnnpart layout` writes for the same partition
 #   test_driver.sh malformed FORMAT P...   a bad line in the middle of the last rank's slice:
 #       the error line of `gnnpart partition`, non-zero exit on every rank, no output left
 set -euo pipefail
@@ -66,6 +68,19 @@ assert ref["empty_blocks"] == 0 and ref["min_block_size"] > 0
 print(f"P={p}: edge cut {ours['edge_cut']}, comm volume {ours['comm_volume']}, "
       f"max block {ref['max_block_size']} <= {bound}")
 PY
+  done
+  ;;
+layout)
+  name=$1 k=$2
+  shift 2
+  graph=$(input "$name" plain)
+  for p in "$@"; do
+    base="$WORK/$name.layout.$k.$p"
+    rm -rf "$base" "$base.ref"
+    mpi "$p" partition "$graph" -k "$k" -o "$base.part" --layout "$base" --quiet
+    "$GNNPART" layout "$graph" "$base.part" -o "$base.ref" --objective cut > /dev/null
+    diff -r "$base" "$base.ref" || { echo "P=$p: layouts differ" >&2; exit 1; }
+    echo "P=$p: layout of $k blocks equal to gnnpart layout's ($(ls "$base" | wc -l) entries)"
   done
   ;;
 malformed)
