@@ -42,6 +42,7 @@ struct Args {
   app::InputFlags input;
   PartitionOptions options;
   NodeID coarse_per_block = DistContext{}.coarse_per_block;
+  NodeID coarse_min = DistContext{}.coarse_min;
   bool quiet = false;
 };
 
@@ -69,6 +70,7 @@ int run_partition(const Comm& comm, const Args& args) {
   ctx.partition = args.options;
   ctx.partition.objective = args.objective == "volume" ? Objective::kVolume : Objective::kCut;
   ctx.coarse_per_block = args.coarse_per_block;
+  ctx.coarse_min = args.coarse_min;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
@@ -157,10 +159,12 @@ int run(const Comm& comm, int argc, char** argv) {
                   "also write the trainer layout of docs/layout.md here (by the ranks)");
   cmd->add_option("--json", args.json, "also write the metrics as JSON to this file");
   cmd->add_option("--coarse-per-block", args.coarse_per_block,
-                  "coarsen until at most C * k vertices remain, then partition them on every "
-                  "rank with the shared-memory engine")
+                  "coarsen until at most max(C * k, --coarse-min) vertices remain, then "
+                  "partition them on every rank with the shared-memory engine")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 20));
+  cmd->add_option("--coarse-min", args.coarse_min, "see --coarse-per-block")
+      ->capture_default_str();
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   try {

@@ -9,7 +9,8 @@ namespace gnnpart::distributed {
 
 struct DistContext {
   PartitionOptions partition;   // k, epsilon, seed, objective, threads per rank
-  NodeID coarse_per_block = 400; // coarsen until at most this many vertices per block (C)
+  NodeID coarse_per_block = 400; // coarsen until at most max(C * k, coarse_min) vertices
+  NodeID coarse_min = 20000;     // (a replicated graph of this size is cheap on any rank)
   int cluster_rounds = 5;        // label propagation rounds per level
   int refine_rounds = 6;
   int batches = 8;               // per round: ghost labels and weights synchronised after each

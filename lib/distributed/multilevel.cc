@@ -48,7 +48,8 @@ void check_vertex_weights(const Comm& comm, const DistGraph& graph, const DistCo
 std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& graph,
                                            const DistContext& ctx) {
   check_vertex_weights(comm, graph, ctx);
-  const std::uint64_t limit = std::uint64_t{ctx.coarse_per_block} * ctx.partition.k;
+  const std::uint64_t limit = std::max<std::uint64_t>(
+      std::uint64_t{ctx.coarse_per_block} * ctx.partition.k, ctx.coarse_min);
   std::vector<Level> levels;
   const auto current = [&]() -> const DistGraph& {
     return levels.empty() ? graph : levels.back().graph;

@@ -48,8 +48,11 @@ partition)
   fi
   for p in "$@"; do
     base="$WORK/$name.$format.$k.$p"
-    mpi "$p" partition "$graph" -k "$k" --seed 5 -o "$base.part" --json "$base.json" --quiet
-    mpi "$p" partition "$graph" -k "$k" --seed 5 -o "$base.again" --quiet
+    # A small coarsest graph, so that the distributed levels run on these small graphs too.
+    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.part" --json "$base.json" --quiet
+    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.again" --quiet
     cmp "$base.part" "$base.again" || { echo "P=$p: not deterministic" >&2; exit 1; }
     n_arg=()
     [ "$format" = bin ] && n_arg=(--n 20000)
