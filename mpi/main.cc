@@ -12,6 +12,7 @@
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
 
+#include "../app/cmd_layout.h"
 #include "../app/support.h"
 #include "core/errors.h"
 #include "distributed/comm.h"
@@ -46,15 +47,6 @@ struct Args {
   bool quiet = false;
 };
 
-// The graph's file name without directories, ".gz" and extensions (as `gnnpart layout`).
-std::string graph_name_of(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  if (name.size() > 3 && name.ends_with(".gz"))
-    name.resize(name.size() - 3);
-  const auto dot = name.find('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
 std::int64_t peak_rss_kb() {
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
@@ -84,7 +76,7 @@ int run_partition(const Comm& comm, const Args& args) {
   write_distributed_partition(comm, graph, blocks, output);
   if (!args.layout.empty())
     write_distributed_layout(comm, graph, blocks, ctx.partition.k, args.layout,
-                             {graph_name_of(args.graph), "graph",
+                             {app::graph_name_of(args.graph), "graph",
                               std::string(to_string(ctx.partition.objective))});
   const double total_seconds = seconds_since(start);
 

@@ -159,6 +159,15 @@ DistGraph read_edge_list_text(const Comm& comm, const std::string& path, bool gz
   return route(comm, std::move(parsed), n, true, false);
 }
 
+void broadcast_header(const Comm& comm, io::detail::MetisHeader& header) {
+  std::uint64_t fields[8] = {header.n, header.m, header.vertex_sizes, header.vertex_weights,
+                             header.edge_weights, static_cast<std::uint64_t>(header.ncon),
+                             header.rows_begin, header.line};
+  MPI_Bcast(fields, 8, MPI_UINT64_T, 0, comm.comm);
+  header = {fields[0], fields[1], fields[2] != 0, fields[3] != 0, fields[4] != 0,
+            static_cast<int>(fields[5]), fields[6], fields[7]};
+}
+
 DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip) {
   io::detail::MetisHeader header;
   TextFormat format;
@@ -184,12 +193,7 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip) 
         format.data_begin(head);
       }
     });
-    std::uint64_t fields[8] = {header.n, header.m, header.vertex_sizes, header.vertex_weights,
-                               header.edge_weights, static_cast<std::uint64_t>(header.ncon),
-                               header.rows_begin, header.line};
-    MPI_Bcast(fields, 8, MPI_UINT64_T, 0, comm.comm);
-    header = {fields[0], fields[1], fields[2] != 0, fields[3] != 0, fields[4] != 0,
-              static_cast<int>(fields[5]), fields[6], fields[7]};
+    broadcast_header(comm, header);
     format.data_begin = [&](std::string_view) { return header.rows_begin; };
   }
   Parsed parsed;
@@ -201,12 +205,7 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip) 
       parse_metis_piece(p, header, parsed);
   });
   if (gzip) {
-    std::uint64_t fields[8] = {header.n, header.m, header.vertex_sizes, header.vertex_weights,
-                               header.edge_weights, static_cast<std::uint64_t>(header.ncon),
-                               header.rows_begin, header.line};
-    MPI_Bcast(fields, 8, MPI_UINT64_T, 0, comm.comm);
-    header = {fields[0], fields[1], fields[2] != 0, fields[3] != 0, fields[4] != 0,
-              static_cast<int>(fields[5]), fields[6], fields[7]};
+    broadcast_header(comm, header);
     for (const TextPiece& p : held)
       parse_metis_piece(p, header, parsed);
     held.clear();

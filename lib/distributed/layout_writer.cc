@@ -131,20 +131,6 @@ void write_plan(const fs::path& root, const LayoutPlan& plan) {
   write_ids(dir, "test", plan.test_local);
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (const char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 struct BlockCounts {
   std::uint64_t block, owned, halo, edges, neighbors, send, recv, messages;
 };
@@ -171,8 +157,8 @@ std::string manifest(const DistGraph& graph, BlockID k, const LayoutNames& names
       "{{\n  \"format\": \"gnnpart-layout\",\n  \"format_version\": 1,\n  \"kind\": \"vertex\",\n"
       "  \"graph\": {},\n  \"n\": {},\n  \"m\": {},\n  \"k\": {},\n  \"model\": {},\n"
       "  \"objective\": {},\n",
-      quoted(names.graph), graph.global_n, graph.global_m, k, quoted(names.model),
-      quoted(names.objective));
+      fmt::format("{:?}", names.graph), graph.global_n, graph.global_m, k, fmt::format("{:?}", names.model),
+      fmt::format("{:?}", names.objective));
   json += "  \"features\": false,\n  \"features_source_dim\": 0,\n  \"labels\": false,\n";
   json += fmt::format("  \"predicted\": {{\"rows_per_layer\": {}, \"bytes_per_layer\": {}, "
                       "\"feature_dim\": 1, \"bytes_per_value\": 4, \"max_send_rows\": {}, "

@@ -21,11 +21,8 @@ namespace {
 
 using namespace detail;
 
-struct MetisFormat {
-  std::uint64_t n = 0, m = 0;
-  bool vertex_sizes = false, vertex_weights = false, edge_weights = false;
-  int ncon = 1;
-};
+// The header's fields (detail::MetisHeader, shared with the range parser of lib/distributed).
+using MetisFormat = MetisHeader;
 
 struct Chunk {
   std::vector<EdgeID> degrees; // one per row < n
@@ -361,14 +358,7 @@ MetisHeader read_metis_header(const std::string& path, std::string_view data) {
   const HeaderLine header = find_header_line(data, 0);
   if (header.begin == kNoOffset)
     throw InputError(path, 0, "empty input: no METIS header");
-  const MetisFormat f = parse_metis_header(path, data, header);
-  MetisHeader out;
-  out.n = f.n;
-  out.m = f.m;
-  out.vertex_sizes = f.vertex_sizes;
-  out.vertex_weights = f.vertex_weights;
-  out.edge_weights = f.edge_weights;
-  out.ncon = f.ncon;
+  MetisHeader out = parse_metis_header(path, data, header);
   out.rows_begin = header.next;
   out.line = line_number_at(data, header.begin);
   return out;
@@ -376,22 +366,11 @@ MetisHeader read_metis_header(const std::string& path, std::string_view data) {
 
 MetisRange parse_metis_range(std::string_view data, std::size_t begin, std::size_t end,
                              std::uint64_t first_row, const MetisHeader& header) {
-  MetisFormat f;
-  f.n = header.n;
-  f.m = header.m;
-  f.vertex_sizes = header.vertex_sizes;
-  f.vertex_weights = header.vertex_weights;
-  f.edge_weights = header.edge_weights;
-  f.ncon = header.ncon;
   Chunk chunk;
-  parse_rows(data, begin, end, first_row, f, chunk);
-  MetisRange out;
-  out.degrees = std::move(chunk.degrees);
-  out.adjacency = std::move(chunk.adjacency);
-  out.edge_weights = std::move(chunk.edge_weights);
-  out.vertex_weights = std::move(chunk.vertex_weights);
-  out.failure = std::move(chunk.failure);
-  return out;
+  parse_rows(data, begin, end, first_row, header, chunk);
+  return MetisRange{std::move(chunk.degrees), std::move(chunk.adjacency),
+                    std::move(chunk.edge_weights), std::move(chunk.vertex_weights),
+                    std::move(chunk.failure)};
 }
 
 } // namespace detail
