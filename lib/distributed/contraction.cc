@@ -58,7 +58,7 @@ Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering&
   std::vector<Entry>().swap(entries);
   Contraction result;
   result.coarse = build_dist_graph(comm, std::move(vtxdist), std::move(arrived),
-                                   std::move(coarse_weights), true, Merge::kSum);
+                                   std::move(coarse_weights), Merge::kSum);
   result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + n_local);
   return result;
 }

@@ -1,6 +1,7 @@
 #include "distributed/dist_graph.h"
 
 #include <algorithm>
+#include <type_traits>
 
 namespace gnnpart::distributed {
 
@@ -14,26 +15,26 @@ NodeID local_id(const DistGraph& graph, NodeID global) {
   return graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin());
 }
 
+template <typename T>
 DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
-                           std::vector<Entry> entries, std::vector<Weight> vertex_weights,
-                           bool weighted_edges, Merge merge) {
+                           std::vector<T> entries, std::vector<Weight> vertex_weights, Merge merge) {
+  constexpr bool weighted_edges = std::is_same_v<T, Entry>;
   DistGraph g;
   g.rank = comm.rank;
   g.vtxdist = std::move(vtxdist);
   const NodeID first = static_cast<NodeID>(g.vtxdist[comm.rank]);
   g.n_local = static_cast<NodeID>(g.vtxdist[comm.rank + 1] - first);
-  std::sort(entries.begin(), entries.end(), [](const Entry& a, const Entry& b) {
+  std::sort(entries.begin(), entries.end(), [](const T& a, const T& b) {
     return a.u != b.u ? a.u < b.u : a.v < b.v;
   });
   // Drop self loops, merge parallel entries (in place).
   std::size_t kept = 0;
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
+    const T& e = entries[i];
     if (e.u == e.v)
       continue;
     if (kept > 0 && entries[kept - 1].u == e.u && entries[kept - 1].v == e.v) {
-      Weight& w = entries[kept - 1].w;
-      w = merge == Merge::kMax ? std::max(w, e.w) : w + e.w;
+      add_weight(entries[kept - 1], weight_of(e), merge == Merge::kSum);
       continue;
     }
     entries[kept++] = e;
@@ -42,7 +43,7 @@ DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
   entries.shrink_to_fit();
 
   // Ghosts: off-range targets, sorted and unique.
-  for (const Entry& e : entries)
+  for (const T& e : entries)
     if (e.v < first || e.v >= first + g.n_local)
       g.ghost_global.push_back(e.v);
   std::sort(g.ghost_global.begin(), g.ghost_global.end());
@@ -58,11 +59,11 @@ DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
   if (weighted_edges)
     g.edge_weights.resize(entries.size());
   for (std::size_t i = 0; i < entries.size(); ++i) {
-    const Entry& e = entries[i];
+    const T& e = entries[i];
     ++g.offsets[e.u - first + 1];
     g.adjacency[i] = local_id(g, e.v);
     if (weighted_edges)
-      g.edge_weights[i] = e.w;
+      g.edge_weights[i] = weight_of(e);
   }
   for (NodeID u = 0; u < g.n_local; ++u)
     g.offsets[u + 1] += g.offsets[u];
@@ -76,5 +77,10 @@ DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
   g.total_weight = sum_all(comm, local_weight);
   return g;
 }
+
+template DistGraph build_dist_graph<Entry>(const Comm&, std::vector<std::uint64_t>,
+                                          std::vector<Entry>, std::vector<Weight>, Merge);
+template DistGraph build_dist_graph<Edge>(const Comm&, std::vector<std::uint64_t>,
+                                         std::vector<Edge>, std::vector<Weight>, Merge);
 
 } // namespace gnnpart::distributed

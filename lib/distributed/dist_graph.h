@@ -49,12 +49,21 @@ inline int owner_of(std::span<const std::uint64_t> vtxdist, std::uint64_t v) {
          1;
 }
 
-// A directed entry u -> v (global ids) with its weight, as routed between ranks.
+// A directed entry u -> v (global ids) with its weight, as routed between ranks; unweighted
+// graphs route the 8-byte Edge instead (weight 1).
 struct Entry {
   NodeID u;
   NodeID v;
   Weight w;
 };
+struct Edge {
+  NodeID u;
+  NodeID v;
+};
+inline Weight weight_of(const Entry& e) { return e.w; }
+inline Weight weight_of(const Edge&) { return 1; }
+inline void add_weight(Entry& e, Weight w, bool sum) { e.w = sum ? e.w + w : std::max(e.w, w); }
+inline void add_weight(Edge&, Weight, bool) {}
 
 // A vertex weight routed to the vertex's owner.
 struct VertexWeight {
@@ -65,11 +74,12 @@ struct VertexWeight {
 enum class Merge { kMax, kSum }; // parallel entries: largest weight (input) or sum (contraction)
 
 // Builds this rank's part from entries whose source it owns under vtxdist (any order, self
-// loops dropped, parallel entries merged). vertex_weights: owned, in order, or empty for unit;
-// weighted_edges says whether any rank has edge weights. Collective (global counts).
+// loops dropped, parallel entries merged). vertex_weights: owned, in order, or empty for unit.
+// T = Entry keeps edge weights (the same choice on every rank), T = Edge gives unit weights.
+// Collective (global counts).
+template <typename T>
 DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
-                           std::vector<Entry> entries, std::vector<Weight> vertex_weights,
-                           bool weighted_edges, Merge merge);
+                           std::vector<T> entries, std::vector<Weight> vertex_weights, Merge merge);
 
 // For each owned vertex in `changed`, sends value[u] to every rank holding u as a ghost; there
 // value[ghost] is set. value spans n_total. Collective.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <type_traits>
 
 #include "core/errors.h"
 #include "distributed/binary_slices.h"
@@ -20,7 +21,8 @@ using io::detail::count_newlines;
 // What this rank parsed: edges (edge lists: one entry per line; METIS: one per adjacency
 // entry) in global ids, vertex weights of METIS rows, the first failure in file order.
 struct Parsed {
-  std::vector<Entry> entries;
+  std::vector<NodeID> sources, targets;
+  std::vector<Weight> weights; // empty while every edge read so far weighs 1
   std::vector<VertexWeight> vertex_weights;
   std::uint64_t max_id = 0;
   bool any = false;
@@ -44,11 +46,20 @@ void parse_edge_piece(const TextPiece& piece, bool one_based, Parsed& parsed) {
   io::detail::EdgeRange range =
       io::detail::parse_edge_list_range(piece.bytes, piece.begin, piece.end, one_based);
   record_failure(parsed, piece, range.failure);
-  const std::size_t count = range.sources.size();
-  parsed.entries.reserve(parsed.entries.size() + count);
-  for (std::size_t i = 0; i < count; ++i)
-    parsed.entries.push_back(
-        Entry{range.sources[i], range.targets[i], range.weights.empty() ? 1 : range.weights[i]});
+  if (!range.weights.empty() && parsed.weights.empty())
+    parsed.weights.assign(parsed.sources.size(), 1);
+  if (!parsed.weights.empty()) {
+    if (range.weights.empty())
+      range.weights.assign(range.sources.size(), 1);
+    parsed.weights.insert(parsed.weights.end(), range.weights.begin(), range.weights.end());
+  }
+  if (parsed.sources.empty()) {
+    parsed.sources = std::move(range.sources);
+    parsed.targets = std::move(range.targets);
+  } else {
+    parsed.sources.insert(parsed.sources.end(), range.sources.begin(), range.sources.end());
+    parsed.targets.insert(parsed.targets.end(), range.targets.begin(), range.targets.end());
+  }
   parsed.weighted = parsed.weighted || !range.weights.empty();
   if (range.any) {
     parsed.any = true;
@@ -66,13 +77,17 @@ void parse_metis_piece(const TextPiece& piece, const io::detail::MetisHeader& he
   std::size_t at = 0;
   for (std::size_t row = 0; row < range.degrees.size(); ++row) {
     const NodeID u = static_cast<NodeID>(piece.first_row + row);
-    for (EdgeID i = 0; i < range.degrees[row]; ++i, ++at)
-      parsed.entries.push_back(Entry{u, range.adjacency[at],
-                                     range.edge_weights.empty() ? 1 : range.edge_weights[at]});
+    for (EdgeID i = 0; i < range.degrees[row]; ++i, ++at) {
+      parsed.sources.push_back(u);
+      parsed.targets.push_back(range.adjacency[at]);
+      if (!range.edge_weights.empty())
+        parsed.weights.push_back(range.edge_weights[at]);
+    }
     if (!range.vertex_weights.empty())
       parsed.vertex_weights.push_back({u, range.vertex_weights[row * header.ncon]});
   }
   parsed.entry_count += range.adjacency.size();
+  parsed.weighted = parsed.weighted || !range.edge_weights.empty();
 }
 
 bool starts_with_gzip(const std::string& path) {
@@ -96,20 +111,39 @@ std::vector<std::uint64_t> uniform_ranges(std::uint64_t n, int ranks) {
   return vtxdist;
 }
 
-// Sends every entry to the owner of its source under uniform ranges (both directions of an
-// undirected edge when symmetrize), builds that graph and rebalances it by degree.
+// Sends every parsed edge to the owner of its source under uniform ranges (both directions of
+// an undirected edge when symmetrize) as T (Entry or Edge) and builds that graph.
+template <typename T>
+DistGraph build_uniform(const Comm& comm, Parsed& parsed, std::vector<std::uint64_t> vtxdist,
+                        bool symmetrize, std::vector<Weight> vertex_weights) {
+  const auto make = [&](NodeID u, NodeID v, std::size_t i) {
+    if constexpr (std::is_same_v<T, Entry>)
+      return Entry{u, v, parsed.weights.empty() ? 1 : parsed.weights[i]};
+    else
+      return Edge{u, v};
+  };
+  std::vector<T> received = route<T>(comm, [&](auto&& send) {
+    for (std::size_t i = 0; i < parsed.sources.size(); ++i) {
+      const NodeID u = parsed.sources[i], v = parsed.targets[i];
+      send(owner_of(vtxdist, u), make(u, v, i));
+      if (symmetrize)
+        send(owner_of(vtxdist, v), make(v, u, i));
+    }
+  });
+  std::vector<NodeID>().swap(parsed.sources);
+  std::vector<NodeID>().swap(parsed.targets);
+  std::vector<Weight>().swap(parsed.weights);
+  return build_dist_graph<T>(comm, std::move(vtxdist), std::move(received),
+                             std::move(vertex_weights), Merge::kMax);
+}
+
+// Routes the parsed edges under uniform ranges, then rebalances the ranges by degree.
 DistGraph route(const Comm& comm, Parsed parsed, std::uint64_t n, bool symmetrize,
                 bool vertex_weighted) {
   const bool weighted = sum_all(comm, std::uint64_t{parsed.weighted ? 1u : 0u}) > 0;
+  if (weighted && parsed.weights.empty())
+    parsed.weights.assign(parsed.sources.size(), 1);
   std::vector<std::uint64_t> vtxdist = uniform_ranges(n, comm.size);
-  std::vector<Entry> received = route<Entry>(comm, [&](auto&& send) {
-    for (const Entry& e : parsed.entries) {
-      send(owner_of(vtxdist, e.u), e);
-      if (symmetrize)
-        send(owner_of(vtxdist, e.v), Entry{e.v, e.u, e.w});
-    }
-  });
-  std::vector<Entry>().swap(parsed.entries);
   std::vector<Weight> vertex_weights;
   if (vertex_weighted) {
     const auto arrived = route<VertexWeight>(comm, [&](auto&& send) {
@@ -121,8 +155,11 @@ DistGraph route(const Comm& comm, Parsed parsed, std::uint64_t n, bool symmetriz
     for (const VertexWeight& vw : arrived)
       vertex_weights[vw.u - first] = vw.w;
   }
-  DistGraph graph = build_dist_graph(comm, std::move(vtxdist), std::move(received),
-                                     std::move(vertex_weights), weighted, Merge::kMax);
+  DistGraph graph =
+      weighted ? build_uniform<Entry>(comm, parsed, std::move(vtxdist), symmetrize,
+                                      std::move(vertex_weights))
+               : build_uniform<Edge>(comm, parsed, std::move(vtxdist), symmetrize,
+                                     std::move(vertex_weights));
   if (comm.size == 1)
     return graph;
   return redistribute(comm, graph, degree_balanced_ranges(comm, graph));
@@ -255,22 +292,29 @@ std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const DistGr
   return vtxdist;
 }
 
-DistGraph redistribute(const Comm& comm, const DistGraph& graph,
-                       std::vector<std::uint64_t> vtxdist) {
-  std::vector<Entry> received = route<Entry>(comm, [&](auto&& send) {
+namespace {
+
+template <typename T>
+DistGraph redistribute_as(const Comm& comm, const DistGraph& graph,
+                          std::vector<std::uint64_t> vtxdist) {
+  std::vector<T> received = route<T>(comm, [&](auto&& send) {
     for (NodeID u = 0; u < graph.n_local; ++u) {
       const NodeID gu = graph.first() + u;
       const int to = owner_of(vtxdist, gu);
-      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-        send(to, Entry{gu, graph.global_id(graph.adjacency[e]), graph.edge_weight(e)});
+      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+        if constexpr (std::is_same_v<T, Entry>)
+          send(to, Entry{gu, graph.global_id(graph.adjacency[e]), graph.edge_weight(e)});
+        else
+          send(to, Edge{gu, graph.global_id(graph.adjacency[e])});
+      }
     }
   });
   std::vector<Weight> vertex_weights;
   const auto received_weights = route<VertexWeight>(comm, [&](auto&& send) {
     if (!graph.vertex_weights.empty())
       for (NodeID u = 0; u < graph.n_local; ++u)
-        send(owner_of(vtxdist, graph.first() + u), VertexWeight{graph.first() + u,
-                                                                graph.vertex_weights[u]});
+        send(owner_of(vtxdist, graph.first() + u),
+             VertexWeight{graph.first() + u, graph.vertex_weights[u]});
   });
   if (!graph.vertex_weights.empty()) {
     const std::uint64_t first = vtxdist[comm.rank];
@@ -278,8 +322,16 @@ DistGraph redistribute(const Comm& comm, const DistGraph& graph,
     for (const VertexWeight& vw : received_weights)
       vertex_weights[vw.u - first] = vw.w;
   }
-  return build_dist_graph(comm, std::move(vtxdist), std::move(received),
-                          std::move(vertex_weights), !graph.edge_weights.empty(), Merge::kSum);
+  return build_dist_graph<T>(comm, std::move(vtxdist), std::move(received),
+                             std::move(vertex_weights), Merge::kSum);
+}
+
+} // namespace
+
+DistGraph redistribute(const Comm& comm, const DistGraph& graph,
+                       std::vector<std::uint64_t> vtxdist) {
+  return graph.edge_weights.empty() ? redistribute_as<Edge>(comm, graph, std::move(vtxdist))
+                                    : redistribute_as<Entry>(comm, graph, std::move(vtxdist));
 }
 
 DistGraph read_distributed_graph(const Comm& comm, const std::string& path,
@@ -291,7 +343,8 @@ DistGraph read_distributed_graph(const Comm& comm, const std::string& path,
     Parsed parsed;
     run_phase(comm, [&] {
       read_edge_stream_slice(path, binary, comm.rank, comm.size, [&](NodeID u, NodeID v) {
-        parsed.entries.push_back(Entry{u, v, 1});
+        parsed.sources.push_back(u);
+        parsed.targets.push_back(v);
       });
     });
     return route(comm, std::move(parsed), binary.n, true, false);
