@@ -140,7 +140,7 @@ int run(const Comm& comm, int argc, char** argv) {
                   "edge list or METIS file (plain files are split among the ranks; gzip is "
                   "inflated by rank 0), or a binary edge stream (gnnpart generate -o FILE.bin)")
       ->required();
-  cmd->add_option("-k,--k", o.k, "number of blocks")->required()->check(CLI::Range(1u, 46340u));
+  cmd->add_option("-k,--k", o.k, "number of blocks")->required()->check(CLI::Range(1u, 1u << 30));
   cmd->add_option("-e,--epsilon", o.epsilon, "allowed imbalance")->capture_default_str();
   cmd->add_option("--seed", o.seed, "random seed")->capture_default_str();
   cmd->add_option("--objective", args.objective, "cut or volume")

@@ -15,6 +15,57 @@ struct WeightDelta {
   std::int64_t size;
 };
 
+// Two-hop clustering (as KaMinPar's): vertices still alone after label propagation -- typically
+// the low-degree neighbours of hubs whose clusters are full -- are grouped with the other
+// singletons of this rank that prefer the same cluster (isolated vertices with each other), in
+// clusters named after their first member and bounded by max_weight. Every cluster involved
+// is owned here, so only the ghost labels need an exchange. Collective.
+void cluster_singletons_by_favourite(const Comm& comm, const DistGraph& graph, Weight max_weight,
+                                     Clustering& result) {
+  std::vector<std::pair<NodeID, NodeID>> by_favourite; // (favourite cluster, vertex)
+  std::vector<std::pair<NodeID, Weight>> ratings;
+  for (NodeID u = 0; u < graph.n_local; ++u) {
+    if (result.labels[u] != graph.first() + u || result.owned_size[u] != 1)
+      continue;
+    ratings.clear();
+    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
+      ratings.emplace_back(result.labels[graph.adjacency[e]], graph.edge_weight(e));
+    std::sort(ratings.begin(), ratings.end());
+    NodeID favourite = kInvalidNodeID;
+    Weight best = 0;
+    for (std::size_t i = 0; i < ratings.size();) {
+      Weight sum = 0;
+      const NodeID label = ratings[i].first;
+      for (; i < ratings.size() && ratings[i].first == label; ++i)
+        sum += ratings[i].second;
+      if (sum > best) {
+        best = sum;
+        favourite = label;
+      }
+    }
+    by_favourite.emplace_back(favourite, u);
+  }
+  std::sort(by_favourite.begin(), by_favourite.end());
+  std::vector<NodeID> changed;
+  NodeID leader = kInvalidNodeID;
+  for (std::size_t i = 0; i < by_favourite.size(); ++i) {
+    const NodeID u = by_favourite[i].second;
+    const Weight w = graph.vertex_weight(u);
+    const bool new_group = i == 0 || by_favourite[i - 1].first != by_favourite[i].first;
+    if (new_group || leader == kInvalidNodeID || result.owned_weight[leader] + w > max_weight) {
+      leader = u;
+      continue;
+    }
+    result.labels[u] = graph.first() + leader;
+    result.owned_weight[leader] += w;
+    result.owned_size[leader] += 1;
+    result.owned_weight[u] -= w;
+    result.owned_size[u] -= 1;
+    changed.push_back(u);
+  }
+  update_ghosts<NodeID>(comm, graph, changed, result.labels);
+}
+
 } // namespace
 
 Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
@@ -112,6 +163,7 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
     if (sum_all(comm, moved_round) * 1000 < graph.global_n)
       break;
   }
+  cluster_singletons_by_favourite(comm, graph, max_cluster_weight, result);
   return result;
 }
 
