@@ -23,14 +23,6 @@
 
 namespace gnnpart::app {
 
-std::string graph_name_of(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  if (name.size() > 3 && name.ends_with(".gz"))
-    name.resize(name.size() - 3);
-  const auto dot = name.find('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
-
 LayoutSummary write_layout(const CsrGraph& graph, const Partition& partition,
                            const LayoutRequest& request) {
   const NodeID n = graph.num_nodes();

@@ -11,6 +11,12 @@ packages=(
   clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer (clang -fsanitize=fuzzer)
 )
 
+# Only for benchmarks (scripts/setup.sh --bench): PT-Scotch's dgpart, the distributed
+# baseline of scripts/bench_dist.sh. The build never needs it.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(ptscotch)
+fi
+
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

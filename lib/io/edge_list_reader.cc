@@ -16,6 +16,7 @@
 #include "io/edge_list_grammar.h"
 #include "io/input_buffer.h"
 #include "io/output_file.h"
+#include "io/range_parsers.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::io {
@@ -30,10 +31,9 @@ struct Header {
 };
 
 // Reads the leading comment block for a vertex count; skips a CSV column-name row.
-Header scan_header(const InputBuffer& in) {
+Header scan_header(std::string_view data, std::string_view path) {
   grammar::EdgeListHeader header;
-  header.csv = grammar::is_csv_path(in.path());
-  const std::string_view data = in.data();
+  header.csv = grammar::is_csv_path(std::string(path));
   std::size_t begin = 0;
   for_each_line(data, 0, data.size(), [&](const char* p, const char* e) {
     if (!header.take(p, e))
@@ -226,7 +226,7 @@ EdgeListData read_edge_list(const std::string& path, const ReadOptions& options)
     const InputBuffer in(path);
     if (in.empty())
       throw InputError(path, 0, grammar::kEmptyInputMessage);
-    const Header header = scan_header(in);
+    const Header header = scan_header(in.data(), in.path());
     EdgeListData out =
         options.relabel ? read_relabelled(in, header, options) : read_plain(in, header, options);
     if (out.edges.n == 0)
@@ -235,5 +235,33 @@ EdgeListData read_edge_list(const std::string& path, const ReadOptions& options)
     return out;
   });
 }
+
+namespace detail {
+
+std::size_t edge_list_data_begin(std::string_view data, std::string_view path,
+                                 std::uint64_t& declared_vertices) {
+  const Header header = scan_header(data, path);
+  declared_vertices = header.vertices;
+  return header.data_begin;
+}
+
+EdgeRange parse_edge_list_range(std::string_view data, std::size_t begin, std::size_t end,
+                                bool one_based) {
+  EdgeRange out;
+  const std::size_t slots = count_newlines(data, begin, end) + 1;
+  out.sources.resize(slots);
+  out.targets.resize(slots);
+  ChunkResult<NodeID> result;
+  parse_chunk<NodeID>(data, begin, end, one_based, out.sources.data(), out.targets.data(), result);
+  out.sources.resize(result.count);
+  out.targets.resize(result.count);
+  out.weights = std::move(result.weights);
+  out.max_id = result.max_id;
+  out.any = result.any;
+  out.failure = std::move(result.failure);
+  return out;
+}
+
+} // namespace detail
 
 } // namespace gnnpart::io

@@ -14,6 +14,7 @@
 #include "io/edge_list_grammar.h"
 #include "io/input_buffer.h"
 #include "io/metis_grammar.h"
+#include "io/range_parsers.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::io {
@@ -252,5 +253,39 @@ CsrGraph read_metis(const std::string& path, const ReadOptions& options) {
     return parse_metis(in);
   });
 }
+
+namespace detail {
+
+MetisHeader read_metis_header(const std::string& path, std::string_view data) {
+  const HeaderLine header = find_header_line(data, 0);
+  if (header.begin == kNoOffset)
+    throw InputError(path, 0, grammar::kNoMetisHeaderMessage);
+  const std::uint64_t line = line_number_at(data, header.begin);
+  const MetisFormat f = grammar::parse_metis_header(path, line, data.data() + header.begin,
+                                                    data.data() + header.end);
+  MetisHeader out;
+  out.n = f.n;
+  out.m = f.m;
+  out.vertex_sizes = f.vertex_sizes;
+  out.vertex_weights = f.vertex_weights;
+  out.edge_weights = f.edge_weights;
+  out.ncon = f.ncon;
+  out.rows_begin = header.next;
+  out.line = line;
+  return out;
+}
+
+MetisRange parse_metis_range(std::string_view data, std::size_t begin, std::size_t end,
+                             std::uint64_t first_row, const MetisHeader& header) {
+  const MetisFormat f{header.n, header.m, header.vertex_sizes, header.vertex_weights,
+                      header.edge_weights, header.ncon};
+  Chunk chunk;
+  parse_rows(data, begin, end, first_row, f, chunk);
+  return MetisRange{std::move(chunk.degrees), std::move(chunk.adjacency),
+                    std::move(chunk.edge_weights), std::move(chunk.vertex_weights),
+                    std::move(chunk.failure)};
+}
+
+} // namespace detail
 
 } // namespace gnnpart::io
