@@ -22,10 +22,10 @@ namespace {
 void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     for (int c = 0; c < hg.ncon(); ++c)
-      if (hg.vertex_weight(u, c) > limits.max_of(0, c))
+      if (hg.vertex_weight(u, c) > limits.max(0, c))
         throw InfeasibleBalance(
             fmt::format("vertex {} weighs {} in constraint {}, more than a block may carry ({})", u,
-                        hg.vertex_weight(u, c), c, limits.max_of(0, c)));
+                        hg.vertex_weight(u, c), c, limits.max(0, c)));
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     for (int c = 0; c < hg.ncon(); ++c)
       if (hg.vertex_weight(u, c) < 0)
@@ -47,7 +47,7 @@ std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
       return blocks;
     PartitionedHypergraph phg(hg, ctx.k);
     phg.assign(blocks);
-    const bool balanced = is_balanced(phg, limits.max);
+    const bool balanced = is_balanced(phg, limits.max_weight);
     const Weight objective = phg.objective(ctx.objective);
     if (r == 0 || (balanced && !best_balanced) ||
         (balanced == best_balanced && objective < best_objective)) {
@@ -97,11 +97,11 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     phg.assign(blocks);
     if (!start.empty() && vcycles == 0) // refinement of the start on the input level only
       refine_level(phg, ctx, limits, derive_seed(ctx.seed, 0x5D), cache);
-    fill_empty_blocks(phg, ctx, limits.max);
-    if (!rebalance(phg, ctx, limits.max))
+    fill_empty_blocks(phg, ctx, limits.max_weight);
+    if (!rebalance(phg, ctx, limits.max_weight))
       throw InfeasibleBalance(
           fmt::format("could not balance {} blocks within epsilon = {} (max block weight {})",
-                      options.k, options.epsilon, limits.max_of(0, 0)));
+                      options.k, options.epsilon, limits.max(0, 0)));
     result.blocks.assign(phg.blocks().begin(), phg.blocks().end());
   });
   options.logger.info("hypergraph partition: n = {}, nets = {}, k = {}, {} = {}", n,

@@ -24,14 +24,14 @@ namespace {
 // rebalancing move elsewhere (Mt-KaHyPar's unconstrained FM follows the same idea).
 void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                 std::uint64_t seed, Km1GainCache& cache) {
-  std::vector<Weight> relaxed(limits.max);
+  std::vector<Weight> relaxed(limits.max_weight);
   for (std::size_t i = 0; i < relaxed.size(); ++i)
     relaxed[i] += static_cast<Weight>(
         std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(limits.perfect[i])));
   const std::vector<BlockID> saved(phg.blocks().begin(), phg.blocks().end());
   const Weight before = phg.objective(ctx.objective);
   fm_refine(phg, ctx, relaxed, seed, cache);
-  if (!rebalance(phg, ctx, limits.max) || phg.objective(ctx.objective) >= before)
+  if (!rebalance(phg, ctx, limits.max_weight) || phg.objective(ctx.objective) >= before)
     phg.assign(saved);
 }
 
@@ -39,11 +39,11 @@ void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLim
 
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                   std::uint64_t seed, Km1GainCache& cache) {
-  rebalance(phg, ctx, limits.max);
-  label_propagation_refine(phg, ctx, limits.max, derive_seed(seed, 1));
-  fm_refine(phg, ctx, limits.max, derive_seed(seed, 2), cache);
-  rebalance(phg, ctx, limits.max);
-  if (ctx.refinement.relaxed_fm_slack > 0 && is_balanced(phg, limits.max))
+  rebalance(phg, ctx, limits.max_weight);
+  label_propagation_refine(phg, ctx, limits.max_weight, derive_seed(seed, 1));
+  fm_refine(phg, ctx, limits.max_weight, derive_seed(seed, 2), cache);
+  rebalance(phg, ctx, limits.max_weight);
+  if (ctx.refinement.relaxed_fm_slack > 0 && is_balanced(phg, limits.max_weight))
     relaxed_fm(phg, ctx, limits, derive_seed(seed, 3), cache);
   if (ctx.refinement.flows.enabled)
     flow_refine(phg, ctx, limits, derive_seed(seed, 4));
@@ -60,7 +60,7 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgContext& ctx
   if (k == 1 || hg.num_nodes() == 0)
     return std::vector<BlockID>(hg.num_nodes(), 0);
   const NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
-  const auto total = total_weights(hg);
+  const auto total = vertex_weight_totals(hg);
   std::vector<Weight> max_cluster(total.size());
   for (std::size_t c = 0; c < total.size(); ++c) {
     Weight smallest_block = limits.perfect[c];

@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <metis.h>
 
+#include "core/block_limits.h"
 #include "core/errors.h"
 #include "core/options.h"
 #include "partition/partitioner.h"
@@ -61,10 +62,7 @@ void check_metis_status(int status, std::string_view what) {
 }
 
 std::vector<Weight> balance_bounds(const CsrGraph& graph, BlockID k, double epsilon) {
-  std::vector<Weight> bounds = constraint_totals(graph);
-  for (Weight& b : bounds)
-    b = max_block_weight(b, k, epsilon);
-  return bounds;
+  return balance_bounds(constraint_totals(graph), k, epsilon);
 }
 
 bool is_balanced(const CsrGraph& graph, const Partition& partition,

@@ -42,7 +42,7 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
   ml::MultilevelContext run_ctx = ml::create_context(options);
   run_ctx.coarsening.algorithm = ml::resolve_clustering(graph, run_ctx.coarsening);
   const ml::MultilevelContext& ctx = run_ctx;
-  const ml::BlockLimits limits = ml::uniform_limits(graph, options.k, options.epsilon);
+  const BlockLimits limits = uniform_limits(graph, options.k, options.epsilon);
 
   result.blocks = run_with_threads(options.threads, [&] {
     std::vector<BlockID> blocks =
