@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/multilevel_steps.h"
 #include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
@@ -69,6 +70,9 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start;
     ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
   }
+  Timer timer; // the phases, printed as a tree under -v
+  if (options.logger.enabled(LogLevel::kInfo))
+    ctx.timer = &timer;
   const NodeID n = hypergraph.num_nodes();
   Partition result;
   result.k = options.k;
@@ -85,10 +89,13 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     Km1GainCache cache;
     int vcycles = 0;
     if (start.empty()) {
-      blocks = best_of_runs(hypergraph, ctx, limits, cache);
-      for (; vcycles < ctx.refinement.vcycles; ++vcycles)
-        blocks = vcycle(hypergraph, ctx, limits, std::move(blocks),
-                        derive_seed(ctx.seed, 0x5C, vcycles), cache);
+      vcycles = ctx.refinement.vcycles;
+      blocks = repeat_vcycles(best_of_runs(hypergraph, ctx, limits, cache), vcycles,
+                              [&](std::vector<BlockID> b, int v) {
+                                const auto phase = scoped_phase(ctx.timer, "v-cycle");
+                                return vcycle(hypergraph, ctx, limits, std::move(b),
+                                              derive_seed(ctx.seed, 0x5C, v), cache);
+                              });
     } else {
       blocks.assign(start.begin(), start.end());
       vcycles = graph_start_vcycles(hypergraph, ctx, limits, blocks, cache);
@@ -104,6 +111,8 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
                       options.k, options.epsilon, limits.max(0, 0)));
     result.blocks.assign(phg.blocks().begin(), phg.blocks().end());
   });
+  if (ctx.timer != nullptr)
+    log_phases(options.logger, timer);
   options.logger.info("hypergraph partition: n = {}, nets = {}, k = {}, {} = {}", n,
                       hypergraph.num_nets(), options.k, to_string(ctx.objective),
                       hypergraph_objective(hypergraph, result, ctx.objective));

@@ -2,6 +2,7 @@
 
 #include "hypergraph/gain_computer.h"
 #include "core/indexed_heap.h"
+#include "core/multilevel_steps.h"
 #include "hypergraph/refinement.h"
 
 namespace gnnpart {
@@ -81,32 +82,15 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
 
 void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,
                        std::span<const Weight> max_weights) {
-  const NodeID n = phg.num_nodes();
-  const BlockID k = phg.k();
-  std::vector<NodeID> count(k, 0);
-  for (NodeID u = 0; u < n; ++u)
-    ++count[phg.block(u)];
-  GainComputer gc(k);
-  for (BlockID b = 0; b < k; ++b) {
-    if (count[b] > 0)
-      continue;
-    NodeID best = kInvalidNodeID;
-    Weight best_gain = 0;
-    for (NodeID u = 0; u < n; ++u) {
-      if (count[phg.block(u)] < 2 || !phg.fits(u, b, max_weights))
-        continue;
-      const Weight g = gc.gain(phg, u, b, ctx.objective);
-      if (best == kInvalidNodeID || g > best_gain) {
-        best = u;
-        best_gain = g;
-      }
-    }
-    if (best == kInvalidNodeID)
-      continue;
-    --count[phg.block(best)];
-    ++count[b];
-    phg.move(best, b, ctx.objective);
-  }
+  // The best-gain vertex from a block with more than one vertex.
+  GainComputer gc(phg.k());
+  gnnpart::fill_empty_blocks(
+      phg.num_nodes(), phg.k(), [&](NodeID u) { return phg.block(u); },
+      [&](NodeID u, BlockID b, std::span<const NodeID> sizes) {
+        return sizes[phg.block(u)] >= 2 && phg.fits(u, b, max_weights);
+      },
+      [&](NodeID u, BlockID b) { return -gc.gain(phg, u, b, ctx.objective); },
+      [&](NodeID u, BlockID b) { phg.move(u, b, ctx.objective); });
 }
 
 } // namespace gnnpart
