@@ -6,7 +6,7 @@
 
 #include "core/partition.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 BlockLimits bisection_limits(const Hypergraph& hg, const BlockLimits& limits, BlockID k0) {
   const BlockID k = limits.k;
@@ -43,4 +43,4 @@ BlockLimits bisection_limits(const Hypergraph& hg, const BlockLimits& limits, Bl
   return l;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -8,7 +8,7 @@
 
 #include "core/random.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -124,4 +124,4 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
   return cluster;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

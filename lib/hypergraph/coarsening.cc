@@ -6,7 +6,7 @@
 #include "hypergraph/clustering.h"
 #include "hypergraph/contraction.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                     std::uint64_t seed, std::span<const BlockID> given) {
@@ -48,4 +48,4 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
   return h;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

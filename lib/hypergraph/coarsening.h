@@ -9,7 +9,7 @@
 #include "core/hypergraph.h"
 #include "hypergraph/context.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1];
 // maps[i] takes a vertex of level i to its vertex of level i + 1.
@@ -29,4 +29,4 @@ struct HgHierarchy {
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                     std::uint64_t seed, std::span<const BlockID> given);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

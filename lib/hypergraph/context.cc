@@ -3,7 +3,7 @@
 // A preset names only what differs from the defaults in context.h.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -58,4 +58,4 @@ HgContext make_context(const PartitionOptions& options) {
   return ctx;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

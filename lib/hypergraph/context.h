@@ -10,7 +10,7 @@
 #include "core/timer.h"
 #include "core/types.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct CoarseningContext {
   NodeID contraction_limit_multiplier = 160; // stop near 160 * k vertices
@@ -130,4 +130,4 @@ struct HgContext {
 // seed, objective and --flows.
 HgContext make_context(const PartitionOptions& options);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -17,7 +17,7 @@
 #include "hypergraph/flow_problem.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -298,4 +298,4 @@ FlowRefinementStats flow_refine(PartitionedHypergraph& phg, const HgContext& ctx
   return refiner.run(seed);
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -13,7 +13,7 @@
 #include "hypergraph/context.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct FlowRefinementStats {
   Weight gain = 0;               // objective decrease, measured by the moves
@@ -28,4 +28,4 @@ struct FlowRefinementStats {
 FlowRefinementStats flow_refine(PartitionedHypergraph& phg, const HgContext& ctx,
                                 const BlockLimits& limits, std::uint64_t seed);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -18,6 +18,8 @@
 
 namespace gnnpart {
 
+using namespace hg; // the engine behind the public functions
+
 namespace {
 
 void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {

@@ -10,7 +10,7 @@
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -163,4 +163,4 @@ std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
   return best;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -5,7 +5,7 @@
 #include "hypergraph/initial_bisection.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -87,4 +87,4 @@ int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockL
   return vcycles;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -15,7 +15,7 @@
 #include "hypergraph/recursive_bipartition.h"
 #include "hypergraph/refiners.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // `cache` is the FM gain cache whose memory the levels share (see Km1GainCache).
 
@@ -56,4 +56,4 @@ HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput&
 // Refines the coarsest partition, then projects and refines level by level to the input.
 std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput& in);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

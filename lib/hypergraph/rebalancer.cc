@@ -5,7 +5,7 @@
 #include "core/multilevel_steps.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 bool is_balanced(const PartitionedHypergraph& phg, std::span<const Weight> max_weights) {
   for (BlockID b = 0; b < phg.k(); ++b)
@@ -93,4 +93,4 @@ void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,
       [&](NodeID u, BlockID b) { phg.move(u, b, ctx.objective); });
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -6,7 +6,7 @@
 #include "hypergraph/multilevel.h"
 #include "hypergraph/subhypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -49,4 +49,4 @@ std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext
   return bipartition_recursively(hg, ctx, limits, seed, 0);
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -8,10 +8,10 @@
 #include "core/hypergraph.h"
 #include "hypergraph/context.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // Recursive bipartitioning of hg into limits.k blocks.
 std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
                                            const BlockLimits& limits, std::uint64_t seed);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

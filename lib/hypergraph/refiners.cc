@@ -7,7 +7,7 @@
 #include "hypergraph/flow_refiner.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -61,4 +61,4 @@ void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockL
     run_refiner(refiner, phg, ctx, limits, seed, cache);
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

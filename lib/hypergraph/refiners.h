@@ -8,7 +8,7 @@
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // Runs one refiner. Each refiner's seed is derived from `seed` and its kind. The factory: a new
 // refiner is one case here and one enum value (context.h).
@@ -19,4 +19,4 @@ void run_refiner(Refiner refiner, PartitionedHypergraph& phg, const HgContext& c
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                   std::uint64_t seed, Km1GainCache& cache);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -21,7 +21,7 @@
 #include "hypergraph/refinement.h"
 #include "hypergraph_test_util.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 using testing::brute_force_metrics;
@@ -408,4 +408,4 @@ TEST(FlowRefiner, ColumnNetPathWithFlows) {
 }
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg
