@@ -8,8 +8,11 @@
 #include <utility>
 #include <vector>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
 
+#include "core/options.h"
 #include "core/types.h"
 
 namespace gnnpart {
@@ -50,6 +53,48 @@ std::vector<BlockID> uncoarsen_levels(std::size_t coarsest, std::vector<BlockID>
       blocks = project(level, std::move(blocks));
   }
   return blocks;
+}
+
+// Synchronous sub-rounds (label propagation, clustering): sub-round `index` of `count` covers
+// positions [begin, end) of a vertex order of n; body(blocked_range) runs over them in parallel,
+// and the caller then applies their moves in order.
+struct SubRound {
+  std::size_t begin;
+  std::size_t end;
+};
+inline SubRound sub_round(std::size_t n, int index, int count) {
+  return {n * static_cast<std::size_t>(index) / static_cast<std::size_t>(count),
+          n * static_cast<std::size_t>(index + 1) / static_cast<std::size_t>(count)};
+}
+template <typename Body>
+void parallel_over(SubRound sub, Body&& body) {
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(sub.begin, sub.end, 256), body);
+}
+
+// The preset's literal among the three of an engine.
+template <typename Context>
+const Context& select_preset(Preset preset, const Context& fast, const Context& normal,
+                             const Context& strong) {
+  switch (preset) {
+  case Preset::kFast:
+    return fast;
+  case Preset::kStrong:
+    return strong;
+  case Preset::kDefault:
+    break;
+  }
+  return normal;
+}
+
+// A copy of an engine's preset with the run's k, epsilon, seed and objective.
+template <typename Context>
+Context context_for_run(const Context& preset, const PartitionOptions& options) {
+  Context ctx = preset;
+  ctx.k = options.k;
+  ctx.epsilon = options.epsilon;
+  ctx.seed = options.seed;
+  ctx.objective = options.objective;
+  return ctx;
 }
 
 // `count` V-cycles: blocks = cycle(blocks, v) for v = 0, 1, ...

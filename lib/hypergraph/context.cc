@@ -1,5 +1,7 @@
 #include "hypergraph/context.h"
 
+#include "core/multilevel_steps.h"
+
 // A preset names only what differs from the defaults in context.h.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
@@ -32,26 +34,13 @@ const HgContext kStrong{
                    .flows = {.on_graph_start = true}},
 };
 
-const HgContext& preset(Preset p) {
-  switch (p) {
-  case Preset::kFast:
-    return kFast;
-  case Preset::kStrong:
-    return kStrong;
-  case Preset::kDefault:
-    break;
-  }
-  return kDefault;
-}
 
 } // namespace
 
 HgContext make_context(const PartitionOptions& options) {
-  HgContext ctx = preset(options.preset);
-  ctx.k = options.k;
-  ctx.epsilon = options.epsilon;
-  ctx.seed = options.seed;
-  ctx.objective = options.objective == Objective::kVolume ? Objective::kKm1 : options.objective;
+  HgContext ctx = context_for_run(select_preset(options.preset, kFast, kDefault, kStrong), options);
+  if (ctx.objective == Objective::kVolume) // the column-net model's km1 is the volume
+    ctx.objective = Objective::kKm1;
   if (options.flows != FlowRefinement::kPreset)
     ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start =
         options.flows == FlowRefinement::kOn;

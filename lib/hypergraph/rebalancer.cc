@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <utility>
 
 #include "hypergraph/gain_computer.h"
 #include "core/indexed_heap.h"
@@ -41,30 +42,29 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
     return true;
   GainComputer gc(k);
   IndexedMaxHeap heap(n);
+  // u's best move out of an overloaded block and its priority (to == kInvalidBlockID: none).
+  auto scored_move = [&](NodeID u) -> std::pair<MoveCandidate, Weight> {
+    if (!phg.overloaded(phg.block(u), max_weights))
+      return {{kInvalidBlockID, 0}, 0};
+    const Weight r = relief(phg, u, max_weights);
+    if (r == 0)
+      return {{kInvalidBlockID, 0}, 0};
+    const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+    return {mc, priority(mc.gain, r)};
+  };
   for (int pass = 0; pass < 8; ++pass) {
     heap.clear();
     for (NodeID u = 0; u < n; ++u) {
-      if (!phg.overloaded(phg.block(u), max_weights))
-        continue;
-      const Weight r = relief(phg, u, max_weights);
-      if (r == 0)
-        continue;
-      const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+      const auto [mc, p] = scored_move(u);
       if (mc.to != kInvalidBlockID)
-        heap.push(u, priority(mc.gain, r));
+        heap.push(u, p);
     }
     bool progress = false;
     while (!heap.empty()) {
       const NodeID u = heap.pop();
-      if (!phg.overloaded(phg.block(u), max_weights))
-        continue;
-      const Weight r = relief(phg, u, max_weights);
-      if (r == 0)
-        continue;
-      const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+      const auto [mc, p] = scored_move(u);
       if (mc.to == kInvalidBlockID)
         continue;
-      const Weight p = priority(mc.gain, r);
       if (!heap.empty() && p < heap.top_key()) {
         heap.push(u, p);
         continue;

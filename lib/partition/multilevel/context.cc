@@ -1,5 +1,7 @@
 #include "partition/multilevel/context.h"
 
+#include "core/multilevel_steps.h"
+
 // A preset names only what differs from the defaults in context.h.
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
 
@@ -71,26 +73,12 @@ const MultilevelContext kStrong{
                    .relaxed_fm_passes = 4},
 };
 
-const MultilevelContext& preset(Preset p) {
-  switch (p) {
-  case Preset::kFast:
-    return kFast;
-  case Preset::kStrong:
-    return kStrong;
-  case Preset::kDefault:
-    break;
-  }
-  return kDefault;
-}
 
 } // namespace
 
 MultilevelContext create_context(const PartitionOptions& options) {
-  MultilevelContext ctx = preset(options.preset);
-  ctx.k = options.k;
-  ctx.epsilon = options.epsilon;
-  ctx.seed = options.seed;
-  ctx.objective = options.objective;
+  MultilevelContext ctx =
+      context_for_run(select_preset(options.preset, kFast, kDefault, kStrong), options);
   ctx.logger = options.logger;
   return ctx;
 }
