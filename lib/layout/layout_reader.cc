@@ -2,6 +2,7 @@
 // against each other.
 #include <filesystem>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -96,18 +97,25 @@ void check_lists(const fs::path& dir, const char* offsets_name, const std::vecto
     check(l >= lo && l < hi, dir, list_name, "local id out of range");
 }
 
-} // namespace
-
-LayoutPlan read_layout_plan(const std::string& dir, BlockID block) {
-  const LayoutManifest manifest = read_layout_manifest(dir);
-  if (manifest.kind != "vertex") {
-    throw InputError((fs::path(dir) / "layout.json").string(), 0, "not a vertex layout");
+// The manifest of a layout of `kind` with at least block + 1 blocks, and the block's folder.
+std::pair<LayoutManifest, fs::path> open_block(const std::string& dir, const char* kind,
+                                               BlockID block) {
+  LayoutManifest manifest = read_layout_manifest(dir);
+  if (manifest.kind != kind) {
+    throw InputError((fs::path(dir) / "layout.json").string(), 0,
+                     fmt::format("not a{} {} layout", kind[0] == 'e' ? "n" : "", kind));
   }
   if (block >= manifest.k) {
     throw InvalidParameter("layout has " + std::to_string(manifest.k) + " blocks, asked for " +
                            std::to_string(block));
   }
-  const fs::path bdir = layout_block_dir(dir, block);
+  return {std::move(manifest), fs::path(layout_block_dir(dir, block))};
+}
+
+} // namespace
+
+LayoutPlan read_layout_plan(const std::string& dir, BlockID block) {
+  const auto [manifest, bdir] = open_block(dir, "vertex", block);
   LayoutPlan plan;
   plan.block = block;
   plan.k = manifest.k;
@@ -179,15 +187,7 @@ FeatureSlice read_feature_slice(const std::string& dir, BlockID block) {
 }
 
 EdgeLayoutBlock read_edge_layout_block(const std::string& dir, BlockID block) {
-  const LayoutManifest manifest = read_layout_manifest(dir);
-  if (manifest.kind != "edge") {
-    throw InputError((fs::path(dir) / "layout.json").string(), 0, "not an edge layout");
-  }
-  if (block >= manifest.k) {
-    throw InvalidParameter("layout has " + std::to_string(manifest.k) + " blocks, asked for " +
-                           std::to_string(block));
-  }
-  const fs::path bdir = layout_block_dir(dir, block);
+  const auto [manifest, bdir] = open_block(dir, "edge", block);
   EdgeLayoutBlock b;
   b.block = block;
   b.k = manifest.k;
