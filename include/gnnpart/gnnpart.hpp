@@ -82,6 +82,8 @@ struct EdgeView {
   IndexArray sources;
   IndexArray targets;
   std::uint64_t num_nodes = 0;
+  IndexArray vertex_weights = {}; // ncon values per vertex, row-major, as in CsrView
+  int ncon = 1;
 };
 
 enum class Model { kGraph, kHypergraph, kStochastic };
@@ -132,6 +134,9 @@ struct Metrics {
   std::uint32_t empty_blocks = 0;
   std::vector<std::int64_t> block_sizes;
   std::vector<double> imbalance; // per constraint
+  std::uint64_t num_comm_pairs = 0; // ordered block pairs (p, q) with p sending rows to q
+  double halo_ratio = 0;            // halo vertices over all blocks / n
+  double imbalance_vertices = 0;    // by vertex count, as evalpart
 };
 
 struct Result {

@@ -1,4 +1,5 @@
-// Python module `gnnpart` (pybind11): partition / evaluate / write_layout over NumPy arrays.
+// gnnpart._core (pybind11): partition / evaluate / write_layout over NumPy arrays; the package
+// python/gnnpart wraps it (torch tensors, balance masks, docstrings).
 // int32/int64/uint32/uint64 C-contiguous arrays are read in place (zero-copy); other dtypes or
 // layouts are converted once. The GIL is released while the library works.
 #include <cstdint>
@@ -11,6 +12,8 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include "core/errors.h"
+#include "export/distdgl_export.h"
 #include "gnnpart/gnnpart.hpp"
 
 namespace py = pybind11;
@@ -27,7 +30,7 @@ struct Ints {
 Ints as_ints(const py::handle& object, const char* what) {
   py::array array = py::array::ensure(object);
   if (!array)
-    throw py::value_error(std::string(what) + " must be an integer array");
+    throw py::type_error(std::string(what) + " must be an integer array");
   if (array.ndim() != 1)
     throw py::value_error(std::string(what) + " must be one-dimensional");
   const auto contiguous = py::array::c_style;
@@ -43,8 +46,8 @@ Ints as_ints(const py::handle& object, const char* what) {
       return {array, api::IndexArray(array.data(), n, api::IndexArray::Kind::kUInt64)};
   }
   if (array.dtype().kind() != 'i' && array.dtype().kind() != 'u')
-    throw py::value_error(std::string(what) + " must hold integers, not " +
-                          std::string(py::str(array.dtype())));
+    throw py::type_error(std::string(what) + " must hold integers, not " +
+                         std::string(py::str(array.dtype())));
   auto copy = py::array_t<std::int64_t, py::array::c_style | py::array::forcecast>::ensure(array);
   return {copy, api::IndexArray(copy.data(), static_cast<std::size_t>(copy.size()),
                                 api::IndexArray::Kind::kInt64)};
@@ -89,52 +92,63 @@ GraphArg as_graph(const py::object& graph, std::optional<std::uint64_t> num_node
   return g;
 }
 
-api::Model parse_model(const std::string& name) {
-  if (name == "graph")
-    return api::Model::kGraph;
-  if (name == "hypergraph")
-    return api::Model::kHypergraph;
-  if (name == "stochastic")
-    return api::Model::kStochastic;
-  throw py::value_error("model must be 'graph', 'hypergraph' or 'stochastic', not '" + name + "'");
+// Names of the API's enum values, one table per option; parsing and defaults() both read them.
+template <typename Enum> struct Named {
+  const char* name;
+  Enum value;
+};
+constexpr Named<api::Model> kModels[] = {{"graph", api::Model::kGraph},
+                                         {"hypergraph", api::Model::kHypergraph},
+                                         {"stochastic", api::Model::kStochastic}};
+constexpr Named<api::Preset> kPresets[] = {
+    {"fast", api::Preset::kFast}, {"default", api::Preset::kDefault}, {"strong", api::Preset::kStrong}};
+constexpr Named<api::Objective> kObjectives[] = {
+    {"default", api::Objective::kDefault}, {"cut", api::Objective::kCut},
+    {"volume", api::Objective::kVolume},   {"km1", api::Objective::kKm1},
+    {"soed", api::Objective::kSoed}};
+constexpr Named<api::VertexWeights> kVertexWeights[] = {{"default", api::VertexWeights::kDefault},
+                                                        {"degree", api::VertexWeights::kDegree},
+                                                        {"unit", api::VertexWeights::kUnit},
+                                                        {"graph", api::VertexWeights::kGraph}};
+constexpr Named<api::Algorithm> kAlgorithms[] = {{"multilevel", api::Algorithm::kMultilevel},
+                                                 {"metis", api::Algorithm::kMetis}};
+
+template <typename Enum, std::size_t N>
+Enum parse_name(const Named<Enum> (&table)[N], const std::string& value, const char* what) {
+  std::string names;
+  for (const auto& entry : table) {
+    if (value == entry.name)
+      return entry.value;
+    names += (names.empty() ? "'" : ", '") + std::string(entry.name) + "'";
+  }
+  throw py::value_error(std::string(what) + " must be one of " + names + ", not '" + value + "'");
 }
 
-api::Preset parse_preset(const std::string& name) {
-  if (name == "fast")
-    return api::Preset::kFast;
-  if (name == "default")
-    return api::Preset::kDefault;
-  if (name == "strong")
-    return api::Preset::kStrong;
-  throw py::value_error("preset must be 'fast', 'default' or 'strong', not '" + name + "'");
+template <typename Enum, std::size_t N>
+const char* name_of(const Named<Enum> (&table)[N], Enum value) {
+  for (const auto& entry : table)
+    if (entry.value == value)
+      return entry.name;
+  return "?";
 }
 
-api::Objective parse_objective(const std::string& name) {
-  if (name.empty() || name == "default")
-    return api::Objective::kDefault;
-  if (name == "cut")
-    return api::Objective::kCut;
-  if (name == "volume")
-    return api::Objective::kVolume;
-  if (name == "km1")
-    return api::Objective::kKm1;
-  if (name == "soed")
-    return api::Objective::kSoed;
-  throw py::value_error("objective must be cut, volume, km1 or soed, not '" + name + "'");
-}
-
-api::VertexWeights parse_vertex_weights(const std::string& name) {
-  if (name.empty() || name == "default")
-    return api::VertexWeights::kDefault;
-  if (name == "degree")
-    return api::VertexWeights::kDegree;
-  if (name == "unit")
-    return api::VertexWeights::kUnit;
-  throw py::value_error("vertex_weights must be 'degree' or 'unit', not '" + name + "'");
+// The C++ API's defaults (api::Options{}), the one source the Python signatures follow.
+py::dict defaults() {
+  const api::Options o;
+  py::dict d;
+  d["model"] = name_of(kModels, o.model);
+  d["algorithm"] = name_of(kAlgorithms, o.algorithm);
+  d["objective"] = name_of(kObjectives, o.objective);
+  d["preset"] = name_of(kPresets, o.preset);
+  d["vertex_weights"] = name_of(kVertexWeights, o.vertex_weights);
+  d["epsilon"] = o.epsilon;
+  d["seed"] = o.seed;
+  d["threads"] = o.threads;
+  return d;
 }
 
 int thread_count(std::optional<int> threads) {
-  return threads.value_or(0);
+  return threads.value_or(api::Options{}.threads);
 }
 
 py::array_t<std::int64_t> to_numpy(const std::vector<std::uint32_t>& blocks) {
@@ -145,7 +159,8 @@ py::array_t<std::int64_t> to_numpy(const std::vector<std::uint32_t>& blocks) {
   return out;
 }
 
-py::dict to_dict(const api::Metrics& m) {
+// The keys of `gnnpart evaluate --json` (app/support.cc add_metrics).
+py::dict to_dict(const api::Metrics& m, std::uint64_t feature_dim) {
   py::dict d;
   d["n"] = m.n;
   d["m"] = m.m;
@@ -155,10 +170,17 @@ py::dict to_dict(const api::Metrics& m) {
   d["comm_volume"] = m.comm_volume;
   d["max_send_volume"] = m.max_send_volume;
   d["max_recv_volume"] = m.max_recv_volume;
+  d["num_comm_pairs"] = m.num_comm_pairs;
   d["boundary_vertices"] = m.boundary_vertices;
+  d["halo_ratio"] = m.halo_ratio;
+  d["imbalance_vertices"] = m.imbalance_vertices;
+  d["imbalance"] = m.imbalance;
   d["empty_blocks"] = m.empty_blocks;
   d["block_sizes"] = m.block_sizes;
-  d["imbalance"] = m.imbalance.empty() ? 0.0 : m.imbalance.front();
+  if (feature_dim > 0) {
+    d["feature_dim"] = feature_dim;
+    d["bytes_per_layer"] = static_cast<std::uint64_t>(m.comm_volume) * feature_dim * 4;
+  }
   return d;
 }
 
@@ -173,22 +195,40 @@ std::uint32_t parts_of(const Ints& parts, std::optional<std::uint32_t> num_parts
   return static_cast<std::uint32_t>(max_block + 1);
 }
 
+// The vertex-weight matrix (n x ncon, C order) of the balance constraints, or None.
+void set_constraints(GraphArg& g, const py::object& constraints) {
+  if (constraints.is_none())
+    return;
+  py::array matrix = py::array::ensure(constraints);
+  if (!matrix || matrix.ndim() != 2)
+    throw py::value_error("constraints must be an (n, ncon) integer array");
+  const int ncon = static_cast<int>(matrix.shape(1));
+  py::object flat = py::module_::import("numpy").attr("ascontiguousarray")(matrix).attr("ravel")();
+  g.keep.push_back(as_ints(flat, "constraints"));
+  if (g.csr) {
+    g.csr_view.vertex_weights = g.keep.back().view;
+    g.csr_view.ncon = ncon;
+  } else {
+    g.edge_view.vertex_weights = g.keep.back().view;
+    g.edge_view.ncon = ncon;
+  }
+}
+
 py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_parts,
                                     const std::string& model, double epsilon, std::uint64_t seed,
                                     std::optional<int> threads, const std::string& preset,
                                     const std::string& objective, const std::string& algorithm,
                                     const std::string& vertex_weights,
-                                    std::optional<std::uint64_t> num_nodes) {
-  const GraphArg g = as_graph(graph, num_nodes);
+                                    std::optional<std::uint64_t> num_nodes,
+                                    const py::object& constraints) {
+  GraphArg g = as_graph(graph, num_nodes);
+  set_constraints(g, constraints);
   api::Options options;
-  options.model = parse_model(model);
-  options.preset = parse_preset(preset);
-  options.objective = parse_objective(objective);
-  options.vertex_weights = parse_vertex_weights(vertex_weights);
-  if (algorithm == "metis")
-    options.algorithm = api::Algorithm::kMetis;
-  else if (algorithm != "multilevel")
-    throw py::value_error("algorithm must be 'multilevel' or 'metis', not '" + algorithm + "'");
+  options.model = parse_name(kModels, model, "model");
+  options.preset = parse_name(kPresets, preset, "preset");
+  options.objective = parse_name(kObjectives, objective, "objective");
+  options.vertex_weights = parse_name(kVertexWeights, vertex_weights, "vertex_weights");
+  options.algorithm = parse_name(kAlgorithms, algorithm, "algorithm");
   options.epsilon = epsilon;
   options.seed = seed;
   options.threads = thread_count(threads);
@@ -203,7 +243,7 @@ py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_p
 
 py::dict evaluate(const py::object& graph, const py::object& parts,
                   std::optional<std::uint32_t> num_parts, std::optional<int> threads,
-                  std::optional<std::uint64_t> num_nodes) {
+                  std::optional<std::uint64_t> num_nodes, std::uint64_t feature_dim) {
   const GraphArg g = as_graph(graph, num_nodes);
   const Ints p = as_ints(parts, "parts");
   const std::uint32_t k = parts_of(p, num_parts);
@@ -213,7 +253,7 @@ py::dict evaluate(const py::object& graph, const py::object& parts,
     metrics = g.csr ? api::evaluate(g.csr_view, p.view, k, thread_count(threads))
                     : api::evaluate(g.edge_view, p.view, k, thread_count(threads));
   }
-  return to_dict(metrics);
+  return to_dict(metrics, feature_dim);
 }
 
 py::dict write_layout(const py::object& graph, const py::object& parts,
@@ -243,14 +283,32 @@ py::dict write_layout(const py::object& graph, const py::object& parts,
   return d;
 }
 
+// DistDGL's partition assignment directory (lib/export); returns the number of parts.
+std::uint32_t write_distdgl(const py::object& parts, const std::string& directory,
+                            std::optional<std::uint32_t> num_parts, const std::string& node_type) {
+  const Ints p = as_ints(parts, "parts");
+  gnnpart::Partition partition;
+  partition.k = parts_of(p, num_parts);
+  partition.blocks.resize(p.view.size());
+  for (std::size_t u = 0; u < p.view.size(); ++u) {
+    const std::int64_t b = p.view[u];
+    if (b < 0 || b >= static_cast<std::int64_t>(partition.k))
+      throw py::value_error("vertex " + std::to_string(u) + " has block " + std::to_string(b) +
+                            " outside [0, " + std::to_string(partition.k) + ")");
+    partition.blocks[u] = static_cast<gnnpart::BlockID>(b);
+  }
+  {
+    py::gil_scoped_release release;
+    gnnpart::exporting::write_distdgl_partition(partition, directory, node_type);
+  }
+  return partition.k;
+}
+
 } // namespace
 
-PYBIND11_MODULE(gnnpart, m) {
-  m.doc() = "gnnpart: (hyper)graph partitioning for distributed GNN training.\n\n"
-            "Graphs are given as a PyG-style edge_index (NumPy array of shape (2, m); directed\n"
-            "edges are symmetrized, duplicates and self loops dropped) or as a CSR pair\n"
-            "(indptr, indices) storing every edge in both directions. int32/int64 arrays are read\n"
-            "without copying. Errors raise ValueError with the library's message.";
+PYBIND11_MODULE(_core, m) {
+  m.doc() = "gnnpart._core: the pybind11 binding of the C++ API (include/gnnpart/gnnpart.hpp).\n"
+            "Use the package `gnnpart`, which adds torch tensors and balance masks.";
   m.attr("__version__") = api::version();
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -258,47 +316,32 @@ PYBIND11_MODULE(gnnpart, m) {
         std::rethrow_exception(p);
     } catch (const api::Error& e) {
       PyErr_SetString(PyExc_ValueError, e.what());
+    } catch (const gnnpart::SystemError& e) {
+      PyErr_SetString(PyExc_OSError, e.what());
+    } catch (const gnnpart::Error& e) {
+      PyErr_SetString(PyExc_ValueError, e.what());
     }
   });
+  // Keyword defaults are those of api::Options{} and api::LayoutOptions{}.
+  const api::Options o;
+  const api::LayoutOptions lo;
+  m.def("defaults", &defaults, "The C++ API's option defaults (api::Options{}) as a dict.");
   m.def("partition", &partition, py::arg("graph"), py::arg("num_parts"),
-        py::arg("model") = "hypergraph", py::arg("epsilon") = 0.03, py::arg("seed") = 0,
-        py::arg("threads") = py::none(), py::arg("preset") = "default",
-        py::arg("objective") = "default", py::arg("algorithm") = "multilevel",
-        py::arg("vertex_weights") = "default", py::arg("num_nodes") = py::none(),
-        R"(partition(graph, num_parts, model="hypergraph", epsilon=0.03, seed=0, threads=None,
-          preset="default", objective="default", algorithm="multilevel",
-          vertex_weights="default", num_nodes=None) -> numpy.ndarray
-
-Partitions the vertices into num_parts blocks; returns one block id per vertex (int64).
-
-graph      edge_index (2 x m) or (indptr, indices)
-model      "graph" (edge cut), "hypergraph" (column-net: exact full-batch GCN communication
-           volume) or "stochastic" (expected mini-batch volume)
-epsilon    allowed imbalance: blocks weigh at most floor((1 + epsilon) * ceil(W / k))
-seed       random seed; the same seed and threads give the same partition
-threads    worker threads of this call (None: all hardware threads)
-preset     "fast", "default" or "strong"
-objective  "cut" or "volume" (graph model), "km1", "cut" or "soed" (hypergraph models)
-algorithm  "multilevel" or "metis" (graph model only)
-vertex_weights  hypergraph models: "degree" (deg + 1, default) or "unit"
-num_nodes  vertices of an edge_index graph (default: largest id + 1))");
+        py::arg("model") = name_of(kModels, o.model), py::arg("epsilon") = o.epsilon,
+        py::arg("seed") = o.seed, py::arg("threads") = py::none(),
+        py::arg("preset") = name_of(kPresets, o.preset),
+        py::arg("objective") = name_of(kObjectives, o.objective),
+        py::arg("algorithm") = name_of(kAlgorithms, o.algorithm),
+        py::arg("vertex_weights") = name_of(kVertexWeights, o.vertex_weights),
+        py::arg("num_nodes") = py::none(), py::arg("constraints") = py::none());
   m.def("evaluate", &evaluate, py::arg("graph"), py::arg("parts"),
         py::arg("num_parts") = py::none(), py::arg("threads") = py::none(),
-        py::arg("num_nodes") = py::none(),
-        R"(evaluate(graph, parts, num_parts=None, threads=None, num_nodes=None) -> dict
-
-Metrics of a partition: edge_cut, weighted_edge_cut, comm_volume (sum over vertices of the
-blocks among the vertex and its neighbours minus one: feature rows sent per GCN layer),
-max_send_volume, max_recv_volume, boundary_vertices, empty_blocks, block_sizes, imbalance
-(max block size / ceil(n / k) - 1), n, m, k. num_parts defaults to max(parts) + 1.)");
+        py::arg("num_nodes") = py::none(), py::arg("feature_dim") = 0);
   m.def("write_layout", &write_layout, py::arg("graph"), py::arg("parts"), py::arg("directory"),
-        py::arg("num_parts") = py::none(), py::arg("graph_name") = "graph",
-        py::arg("model") = "graph", py::arg("objective") = "unspecified",
-        py::arg("threads") = py::none(), py::arg("num_nodes") = py::none(),
-        R"(write_layout(graph, parts, directory, num_parts=None, graph_name="graph",
-             model="graph", objective="unspecified", threads=None, num_nodes=None) -> dict
-
-Writes the trainer layout directory (layout.json, assignment.txt, part<p>/*.npy; see
-docs/layout.md) atomically, replacing an existing layout. Returns the predicted traffic:
-rows_per_layer, max_send_rows, max_recv_rows, messages.)");
+        py::arg("num_parts") = py::none(), py::arg("graph_name") = lo.graph_name,
+        py::arg("model") = lo.model, py::arg("objective") = lo.objective,
+        py::arg("threads") = py::none(), py::arg("num_nodes") = py::none());
+  m.def("write_distdgl", &write_distdgl, py::arg("parts"), py::arg("directory"),
+        py::arg("num_parts") = py::none(),
+        py::arg("node_type") = gnnpart::exporting::kDglHomogeneousNodeType);
 }
