@@ -30,10 +30,10 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
-// Median over kRepeats of the slowest rank's time of `body` (all ranks start together).
-double timed(MPI_Comm comm, const std::function<void()>& body) {
+// Median over `repeats` of the slowest rank's time of `body` (all ranks start together).
+double timed(MPI_Comm comm, const std::function<void()>& body, int repeats = kRepeats) {
   std::vector<double> samples;
-  for (int i = 0; i < kRepeats; ++i) {
+  for (int i = 0; i < repeats; ++i) {
     MPI_Barrier(comm);
     const auto start = Clock::now();
     body();
@@ -230,6 +230,32 @@ void measure_network(MPI_Comm comm, int size, cost::CostProfile& p) {
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   });
   p.overlap = std::clamp((compute_alone + exchange_alone - both) / compute_alone, 0.0, 1.0);
+  // Synchronisation: rounds of about 10 ms of local SpMM (a trainer segment's length), each
+  // ending in a tiny exchange, against the same SpMM alone. On an idle machine they take the
+  // same time; where other jobs share the cores, a rank that arrives first waits for a
+  // descheduled partner, for a share of the segment's length.
+  const int sync_rounds = 4;
+  const std::size_t sync_width = std::clamp<std::size_t>(0.01 / per_column, 1, 512);
+  const Matrix segment = random_matrix(block.plan.num_owned(), sync_width, 3);
+  // Alternating measurements, the median ratio: the load changes from second to second.
+  std::vector<double> ratios;
+  for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
+    const double alone = timed(
+        comm,
+        [&] {
+          for (int i = 0; i < sync_rounds; ++i)
+            aggregate_owned(block, segment, o);
+        },
+        1);
+    const double synced = timed(comm, [&] {
+      for (int i = 0; i < sync_rounds; ++i) {
+        aggregate_owned(block, segment, o);
+        all_exchange(comm, out, in, 8);
+      }
+    }, 1);
+    ratios.push_back((synced - alone - sync_rounds * p.latency_s) / alone);
+  }
+  p.sync_jitter = std::max(0.0, median(ratios));
   // Allreduce of doubles over sizes up to a large GCN's gradient.
   std::vector<double> ax, ay;
   for (int count : {1, 1 << 10, 1 << 14, 1 << 17}) {
@@ -264,9 +290,9 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
-                "(%.2f GB/s), overlap %.2f, SpMM %.3g s per nonzero x column at width 64\n",
+                "(%.2f GB/s), sync jitter %.3f, overlap %.2f, SpMM %.3g s per nonzero x column at width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
-                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.overlap,
+                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_jitter, p.overlap,
                 cost::rate_at(p.spmm, 64));
   }
   return 0;

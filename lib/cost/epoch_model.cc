@@ -66,8 +66,9 @@ public:
     }
     work(parameters() * p_.adam_s);
     compute.push_back(pending_);
-    comm.push_back(0);
+    comm.push_back(p_.sync_jitter * pending_); // the allreduce synchronises too
     time.compute += pending_;
+    time.exposed_comm += comm.back();
   }
 
   double parameters() const {
@@ -106,7 +107,8 @@ private:
     work(local);
     const double send = out_msgs * p_.latency_s + out_rows * bytes * p_.seconds_per_byte;
     const double receive = in_msgs * p_.latency_s + in_rows * bytes * p_.seconds_per_byte;
-    const double exposed = std::max(0.0, std::max(send, receive) - p_.overlap * local);
+    const double exposed = std::max(0.0, std::max(send, receive) - p_.overlap * local) +
+                           p_.sync_jitter * pending_;
     compute.push_back(pending_);
     comm.push_back(exposed);
     time.compute += pending_;
@@ -142,6 +144,10 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
     RankPricer pricer(blocks[r], shape, profile);
     pricer.price(compute[r], comm[r], prediction.ranks[r]);
     parameters = pricer.parameters();
+    if (k == 1) { // one rank exchanges nothing and waits for no one
+      std::fill(comm[r].begin(), comm[r].end(), 0.0);
+      prediction.ranks[r] = RankTime{prediction.ranks[r].compute};
+    }
   }
   // Gradients plus the loss and the correct count, as one allreduce of doubles.
   prediction.allreduce_seconds =

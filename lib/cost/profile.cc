@@ -103,6 +103,7 @@ CostProfile read_profile(const std::string& path) {
   p.ranks = static_cast<int>(seconds(path, root, "ranks"));
   p.latency_s = seconds(path, root, "latency_s");
   p.seconds_per_byte = seconds(path, root, "seconds_per_byte");
+  p.sync_jitter = seconds(path, root, "sync_jitter");
   p.allreduce_latency_s = seconds(path, root, "allreduce_latency_s");
   p.allreduce_seconds_per_byte = seconds(path, root, "allreduce_seconds_per_byte");
   p.overlap = seconds(path, root, "overlap");
@@ -121,13 +122,13 @@ CostProfile read_profile(const std::string& path) {
 std::string profile_json(const CostProfile& p) {
   return fmt::format(
       "{{\n  \"name\": {},\n  \"source\": {},\n  \"transport\": {},\n  \"ranks\": {},\n"
-      "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n"
+      "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n  \"sync_jitter\": {:.4f},\n"
       "  \"allreduce_latency_s\": {:.6g},\n  \"allreduce_seconds_per_byte\": {:.6g},\n"
       "  \"overlap\": {:.4f},\n  \"spmm\": {},\n  \"gemm\": {},\n  \"gemm_at_b\": {},\n"
       "  \"gemm_a_bt\": {},\n  \"elementwise_s\": {:.6g},\n  \"dropout_s\": {:.6g},\n"
       "  \"adam_s\": {:.6g}\n}}\n",
       quoted(p.name), quoted(p.source), quoted(p.transport), p.ranks, p.latency_s,
-      p.seconds_per_byte, p.allreduce_latency_s, p.allreduce_seconds_per_byte, p.overlap,
+      p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s, p.allreduce_seconds_per_byte, p.overlap,
       table_json(p.spmm), table_json(p.gemm), table_json(p.gemm_at_b), table_json(p.gemm_a_bt),
       p.elementwise_s, p.dropout_s, p.adam_s);
 }

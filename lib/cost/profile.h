@@ -24,6 +24,10 @@ struct CostProfile {
   int ranks = 0;             // ranks of the calibration run
   double latency_s = 0;      // alpha: per message sent or received
   double seconds_per_byte = 0; // beta: per byte sent or received (streaming, all ranks busy)
+  // Per synchronising exchange (and the allreduce): the wait for a partner that is late for
+  // reasons outside the model (other jobs on the cores, OS noise), as a fraction of the compute
+  // since the last synchronisation; about 0 on an idle machine.
+  double sync_jitter = 0;
   double allreduce_latency_s = 0;
   double allreduce_seconds_per_byte = 0;
   // Fraction of a rank's local SpMM that hides the halo exchange posted before it (0: none; the
