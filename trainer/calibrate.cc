@@ -120,8 +120,8 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
   return {std::max(0.0, my - slope * mx), std::max(0.0, slope)};
 }
 
-void measure_kernels(MPI_Comm comm, cost::CostProfile& p) {
-  const NodeID rows = 20000, degree = 8;
+void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
+  const NodeID degree = 8;
   const BlockData block = synthetic_block(rows, degree, 7);
   const double nnz = static_cast<double>(block.plan.columns.size() + rows);
   p.spmm = kernel_table([&](double w) {
@@ -129,9 +129,9 @@ void measure_kernels(MPI_Comm comm, cost::CostProfile& p) {
     Matrix out;
     return timed(comm, [&] { aggregate_owned(block, src, out); }) / (nnz * w);
   });
-  // GEMMs with 128-wide operands and about 2e7 multiply-adds per call.
+  // GEMMs with 128-wide operands and about 1000 * rows multiply-adds per call.
   const std::size_t a = 128;
-  auto gemm_rows = [&](double w) { return std::max<std::size_t>(64, 2e7 / (a * w)); };
+  auto gemm_rows = [&](double w) { return std::max<std::size_t>(64, 1e3 * rows / (a * w)); };
   p.gemm = kernel_table([&](double w) {
     const std::size_t n = gemm_rows(w);
     const Matrix h = random_matrix(n, a, 2), weight = random_matrix(a, w, 3);
@@ -171,7 +171,7 @@ void measure_kernels(MPI_Comm comm, cost::CostProfile& p) {
   p.adam_s = timed(comm, [&] { adam.step(layers, grads); }) / grads.size();
 }
 
-void measure_network(MPI_Comm comm, int size, cost::CostProfile& p) {
+void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p) {
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   // Latency: simultaneous ping-pongs of 8 bytes between ranks 2i and 2i+1.
@@ -202,7 +202,7 @@ void measure_network(MPI_Comm comm, int size, cost::CostProfile& p) {
   // Overlap: an exchange of 1 MiB posted before a local SpMM of about the exchange's length.
   const int bytes = 1 << 20;
   const double exchange_alone = timed(comm, [&] { all_exchange(comm, out, in, bytes); });
-  const BlockData block = synthetic_block(20000, 8, 9);
+  const BlockData block = synthetic_block(rows, 8, 9);
   const double per_column = timed(comm, [&] {
     Matrix o;
     aggregate_owned(block, random_matrix(block.plan.num_owned(), 1, 1), o);
@@ -285,8 +285,8 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   p.source = "measured";
   p.transport = options.transport;
   p.ranks = size;
-  measure_network(comm, size, p);
-  measure_kernels(comm, p);
+  measure_network(comm, size, options.calibrate_rows, p);
+  measure_kernels(comm, options.calibrate_rows, p);
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "

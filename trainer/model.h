@@ -29,6 +29,7 @@ struct TrainOptions {
   bool calibrate = false; // measure a cost profile instead of training
   std::string output;     // --calibrate: the profile to write
   std::string transport;  // --calibrate: recorded in the profile (free text)
+  std::uint32_t calibrate_rows = 20000; // --calibrate: rows of the synthetic kernel block
 };
 
 struct Layer {
