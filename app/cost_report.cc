@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "cost/profile.h"
+#include "io/json_reader.h"
 
 namespace gnnpart::app {
 namespace {
@@ -17,17 +18,6 @@ std::vector<std::size_t> fastest_first(const std::vector<CostCase>& cases) {
     return cases[a].prediction.epoch_seconds < cases[b].prediction.epoch_seconds;
   });
   return order;
-}
-
-std::string json_string(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (static_cast<unsigned char>(c) >= 0x20)
-      out += c;
-  }
-  return out + "\"";
 }
 
 std::string case_json(const CostCase& c) {
@@ -47,7 +37,7 @@ std::string case_json(const CostCase& c) {
   }
   return fmt::format("{{\"partition\": {}, \"k\": {}, \"predicted_epoch_s\": {:.6g}, "
                      "\"critical_rank\": {}, \"allreduce_s\": {:.6g}, \"ranks\": [{}]}}",
-                     json_string(c.name), p.ranks.size(), p.epoch_seconds, p.critical_rank,
+                     io::json_quoted(c.name), p.ranks.size(), p.epoch_seconds, p.critical_rank,
                      p.allreduce_seconds, ranks);
 }
 
@@ -69,8 +59,9 @@ void add_cost_flags(CLI::App& command, CostFlags& flags) {
   command.add_option("--dropout", flags.shape.dropout, "--cost: dropout rate of the trainer")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 0.95));
-  command.add_option("--feature-density", flags.shape.feature_density,
-                     "--cost: nonzero share of the input features (random features: 1)")
+  command
+      .add_option("--feature-density", flags.shape.feature_density,
+                  "--cost: nonzero share of the input features (random features: 1)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
 }
@@ -92,10 +83,10 @@ std::vector<CostCase> predict_cases(const CsrGraph& graph, const std::vector<std
 
 std::string cost_text(const std::vector<CostCase>& cases, const CostFlags& flags) {
   const cost::GcnShape& s = flags.shape;
-  std::string text = fmt::format("  cost model      {} layers, {} -> {} -> {} classes, dropout {}, "
-                                 "profile {}\n",
-                                 s.layers, s.feature_dim, s.hidden, s.classes, s.dropout,
-                                 flags.profile);
+  std::string text =
+      fmt::format("  cost model      {} layers, {} -> {} -> {} classes, dropout {}, "
+                  "profile {}\n",
+                  s.layers, s.feature_dim, s.hidden, s.classes, s.dropout, flags.profile);
   if (cases.size() == 1) {
     const cost::EpochPrediction& p = cases[0].prediction;
     text += fmt::format("  predicted epoch {:.6f} s (critical rank {}, allreduce {:.6f} s)\n",
@@ -124,7 +115,8 @@ std::string cost_text(const std::vector<CostCase>& cases, const CostFlags& flags
 std::string cost_json(const std::vector<CostCase>& cases, const CostFlags& flags) {
   if (cases.size() == 1)
     return case_json(cases[0]);
-  std::string out = fmt::format("{{\"profile\": {}, \"ranking\": [", json_string(flags.profile));
+  std::string out =
+      fmt::format("{{\"profile\": {}, \"ranking\": [", io::json_quoted(flags.profile));
   const std::vector<std::size_t> order = fastest_first(cases);
   for (std::size_t i = 0; i < order.size(); ++i)
     out += (i ? ", " : "") + case_json(cases[order[i]]);

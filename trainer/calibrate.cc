@@ -82,25 +82,31 @@ cost::RateTable kernel_table(const std::function<double(double)>& seconds_per_un
   return table;
 }
 
-// Every rank sends `bytes` to every other rank and receives as much from each.
-void all_exchange(MPI_Comm comm, std::vector<char>& out, std::vector<char>& in, int bytes) {
+// Every rank sends `bytes` to every other rank and receives as much from each; wait with
+// MPI_Waitall on the returned requests.
+std::vector<MPI_Request> post_exchange(MPI_Comm comm, std::vector<char>& out, std::vector<char>& in,
+                                       int bytes) {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
   std::vector<MPI_Request> requests;
-  for (int peer = 0; peer < size; ++peer) {
-    if (peer == rank)
-      continue;
-    requests.emplace_back();
-    MPI_Irecv(in.data() + static_cast<std::size_t>(peer) * bytes, bytes, MPI_CHAR, peer, kDataTag,
-              comm, &requests.back());
+  for (int pass = 0; pass < 2; ++pass) { // receives first, then sends
+    for (int peer = 0; peer < size; ++peer) {
+      if (peer == rank)
+        continue;
+      requests.emplace_back();
+      if (pass == 0)
+        MPI_Irecv(in.data() + static_cast<std::size_t>(peer) * bytes, bytes, MPI_CHAR, peer,
+                  kDataTag, comm, &requests.back());
+      else
+        MPI_Isend(out.data(), bytes, MPI_CHAR, peer, kDataTag, comm, &requests.back());
+    }
   }
-  for (int peer = 0; peer < size; ++peer) {
-    if (peer == rank)
-      continue;
-    requests.emplace_back();
-    MPI_Isend(out.data(), bytes, MPI_CHAR, peer, kDataTag, comm, &requests.back());
-  }
+  return requests;
+}
+
+void all_exchange(MPI_Comm comm, std::vector<char>& out, std::vector<char>& in, int bytes) {
+  std::vector<MPI_Request> requests = post_exchange(comm, out, in, bytes);
   MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
 }
 
@@ -149,21 +155,23 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
   });
   // A copy plus a ReLU pass, counted as two entries each.
   const Matrix z = random_matrix(rows, 256, 8);
-  p.elementwise_s = timed(comm, [&] {
-                      Matrix h = z;
-                      for (double& x : h.data)
-                        x = x > 0 ? x : 0;
-                    }) /
+  p.elementwise_s = timed(comm,
+                          [&] {
+                            Matrix h = z;
+                            for (double& x : h.data)
+                              x = x > 0 ? x : 0;
+                          }) /
                     (2.0 * z.data.size());
-  p.dropout_s = timed(comm, [&] {
-                  std::uint64_t kept = 0;
-                  for (NodeID i = 0; i < rows; ++i) {
-                    for (std::size_t j = 0; j < 64; ++j)
-                      kept += dropout_keep(1, 0, 1, i, j, 0.5);
-                  }
-                  volatile std::uint64_t sink = kept;
-                  (void)sink;
-                }) /
+  p.dropout_s = timed(comm,
+                      [&] {
+                        std::uint64_t kept = 0;
+                        for (NodeID i = 0; i < rows; ++i) {
+                          for (std::size_t j = 0; j < 64; ++j)
+                            kept += dropout_keep(1, 0, 1, i, j, 0.5);
+                        }
+                        volatile std::uint64_t sink = kept;
+                        (void)sink;
+                      }) /
                 (rows * 64.0);
   std::vector<Layer> layers = init_layers({512, 256, 16}, 1);
   Adam adam(layers, 0.01);
@@ -212,20 +220,7 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
   Matrix o;
   const double compute_alone = timed(comm, [&] { aggregate_owned(block, src, o); });
   const double both = timed(comm, [&] {
-    std::vector<MPI_Request> requests;
-    for (int q = 0; q < size; ++q) {
-      if (q == rank)
-        continue;
-      requests.emplace_back();
-      MPI_Irecv(in.data() + static_cast<std::size_t>(q) * bytes, bytes, MPI_CHAR, q, kDataTag,
-                comm, &requests.back());
-    }
-    for (int q = 0; q < size; ++q) {
-      if (q == rank)
-        continue;
-      requests.emplace_back();
-      MPI_Isend(out.data(), bytes, MPI_CHAR, q, kDataTag, comm, &requests.back());
-    }
+    std::vector<MPI_Request> requests = post_exchange(comm, out, in, bytes);
     aggregate_owned(block, src, o);
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   });
@@ -247,12 +242,15 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
             aggregate_owned(block, segment, o);
         },
         1);
-    const double synced = timed(comm, [&] {
-      for (int i = 0; i < sync_rounds; ++i) {
-        aggregate_owned(block, segment, o);
-        all_exchange(comm, out, in, 8);
-      }
-    }, 1);
+    const double synced = timed(
+        comm,
+        [&] {
+          for (int i = 0; i < sync_rounds; ++i) {
+            aggregate_owned(block, segment, o);
+            all_exchange(comm, out, in, 8);
+          }
+        },
+        1);
     ratios.push_back((synced - alone - sync_rounds * p.latency_s) / alone);
   }
   p.sync_jitter = std::max(0.0, median(ratios));
@@ -290,7 +288,8 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
-                "(%.2f GB/s), sync jitter %.3f, overlap %.2f, SpMM %.3g s per nonzero x column at width 64\n",
+                "(%.2f GB/s), sync jitter %.3f, overlap %.2f, SpMM %.3g s per nonzero x column at "
+                "width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
                 p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_jitter, p.overlap,
                 cost::rate_at(p.spmm, 64));

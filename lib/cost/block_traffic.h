@@ -12,12 +12,12 @@
 namespace gnnpart::cost {
 
 struct BlockTraffic {
-  std::uint64_t rows = 0;       // owned vertices
-  std::uint64_t halo = 0;       // remote vertices adjacent to owned ones
-  std::uint64_t local_nnz = 0;  // A_hat entries with an owned column, self loops included
-  std::uint64_t halo_nnz = 0;   // A_hat entries with a halo column
-  std::uint64_t send_rows = 0;  // per forward exchange (sum over neighbours)
-  std::uint64_t recv_rows = 0;  // = halo
+  std::uint64_t rows = 0;      // owned vertices
+  std::uint64_t halo = 0;      // remote vertices adjacent to owned ones
+  std::uint64_t local_nnz = 0; // A_hat entries with an owned column, self loops included
+  std::uint64_t halo_nnz = 0;  // A_hat entries with a halo column
+  std::uint64_t send_rows = 0; // per forward exchange (sum over neighbours)
+  std::uint64_t recv_rows = 0; // = halo
   std::uint64_t send_messages = 0;
   std::uint64_t recv_messages = 0;
 };

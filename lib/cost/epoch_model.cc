@@ -107,8 +107,8 @@ private:
     work(local);
     const double send = out_msgs * p_.latency_s + out_rows * bytes * p_.seconds_per_byte;
     const double receive = in_msgs * p_.latency_s + in_rows * bytes * p_.seconds_per_byte;
-    const double exposed = std::max(0.0, std::max(send, receive) - p_.overlap * local) +
-                           p_.sync_jitter * pending_;
+    const double exposed =
+        std::max(0.0, std::max(send, receive) - p_.overlap * local) + p_.sync_jitter * pending_;
     compute.push_back(pending_);
     comm.push_back(exposed);
     time.compute += pending_;
@@ -165,8 +165,8 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
     prediction.segment_seconds.push_back(slowest);
     prediction.epoch_seconds += slowest;
     for (std::size_t r = 0; r < k; ++r) {
-      const double own = compute[r][s] + comm[r][s] +
-                         (s + 1 == segments ? prediction.allreduce_seconds : 0);
+      const double own =
+          compute[r][s] + comm[r][s] + (s + 1 == segments ? prediction.allreduce_seconds : 0);
       prediction.ranks[r].wait += slowest - own;
     }
   }

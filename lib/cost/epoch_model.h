@@ -18,18 +18,18 @@ struct GcnShape {
   std::uint32_t feature_dim = 16;
   std::uint32_t hidden = 16;
   std::uint32_t classes = 4;
-  double dropout = 0.5;         // gnnpart-train's default
-  double feature_density = 1.0; // nonzero share of the input features (random ones: 1)
+  double dropout = 0.5;          // gnnpart-train's default
+  double feature_density = 1.0;  // nonzero share of the input features (random ones: 1)
   std::uint32_t value_bytes = 8; // the trainer exchanges doubles
 };
 
 struct RankTime {
-  double compute = 0; // kernels, including the local SpMM that hides communication
-  double send = 0;    // alpha * messages + beta * bytes sent, over all exchanges
-  double receive = 0; // the same for what it receives
+  double compute = 0;      // kernels, including the local SpMM that hides communication
+  double send = 0;         // alpha * messages + beta * bytes sent, over all exchanges
+  double receive = 0;      // the same for what it receives
   double exposed_comm = 0; // communication time not hidden by the local SpMM
-  double wait = 0;    // idle while slower neighbours finish a segment
-  double total = 0;   // compute + exposed_comm + wait + allreduce = the epoch
+  double wait = 0;         // idle while slower neighbours finish a segment
+  double total = 0;        // compute + exposed_comm + wait + allreduce = the epoch
 };
 
 struct EpochPrediction {

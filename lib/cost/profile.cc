@@ -48,19 +48,6 @@ RateTable rate_table(const std::string& path, const Json& object, const std::str
   return table;
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20)
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-    else
-      out += c;
-  }
-  return out + "\"";
-}
-
 std::string table_json(const RateTable& table) {
   std::string out = "[";
   for (std::size_t i = 0; i < table.size(); ++i) {
@@ -127,10 +114,10 @@ std::string profile_json(const CostProfile& p) {
       "  \"overlap\": {:.4f},\n  \"spmm\": {},\n  \"gemm\": {},\n  \"gemm_at_b\": {},\n"
       "  \"gemm_a_bt\": {},\n  \"elementwise_s\": {:.6g},\n  \"dropout_s\": {:.6g},\n"
       "  \"adam_s\": {:.6g}\n}}\n",
-      quoted(p.name), quoted(p.source), quoted(p.transport), p.ranks, p.latency_s,
-      p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s, p.allreduce_seconds_per_byte, p.overlap,
-      table_json(p.spmm), table_json(p.gemm), table_json(p.gemm_at_b), table_json(p.gemm_a_bt),
-      p.elementwise_s, p.dropout_s, p.adam_s);
+      io::json_quoted(p.name), io::json_quoted(p.source), io::json_quoted(p.transport), p.ranks,
+      p.latency_s, p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s,
+      p.allreduce_seconds_per_byte, p.overlap, table_json(p.spmm), table_json(p.gemm),
+      table_json(p.gemm_at_b), table_json(p.gemm_a_bt), p.elementwise_s, p.dropout_s, p.adam_s);
 }
 
 void write_profile(const std::string& path, const CostProfile& profile) {

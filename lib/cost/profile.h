@@ -18,11 +18,11 @@ using RateTable = std::vector<RatePoint>;
 double rate_at(const RateTable& table, double width);
 
 struct CostProfile {
-  std::string name;          // e.g. the host, or "example: 100 Gb/s InfiniBand cluster"
-  std::string source;        // "measured" (gnnpart-train --calibrate) or "assumed"
-  std::string transport;     // how the ranks talked when measured (free text)
-  int ranks = 0;             // ranks of the calibration run
-  double latency_s = 0;      // alpha: per message sent or received
+  std::string name;            // e.g. the host, or "example: 100 Gb/s InfiniBand cluster"
+  std::string source;          // "measured" (gnnpart-train --calibrate) or "assumed"
+  std::string transport;       // how the ranks talked when measured (free text)
+  int ranks = 0;               // ranks of the calibration run
+  double latency_s = 0;        // alpha: per message sent or received
   double seconds_per_byte = 0; // beta: per byte sent or received (streaming, all ranks busy)
   // Per synchronising exchange (and the allreduce): the wait for a partner that is late for
   // reasons outside the model (other jobs on the cores, OS noise), as a fraction of the compute

@@ -7,6 +7,8 @@
 #include <sstream>
 #include <utility>
 
+#include <fmt/format.h>
+
 #include "core/errors.h"
 
 namespace gnnpart::io {
@@ -171,6 +173,22 @@ std::string read_text_file(const std::string& path) {
   return ss.str();
 }
 
-Json read_json_file(const std::string& path) { return parse_json(path, read_text_file(path)); }
+std::string json_quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+Json read_json_file(const std::string& path) {
+  return parse_json(path, read_text_file(path));
+}
 
 } // namespace gnnpart::io

@@ -12,7 +12,7 @@ struct Json {
   enum class Type { kNull, kBool, kNumber, kString, kArray, kObject } type = Type::kNull;
   bool boolean = false;
   double number = 0;
-  std::string text; // string value, or the number as written
+  std::string text;       // string value, or the number as written
   std::uint64_t line = 0; // where the value starts in its file (1-based)
   std::vector<Json> items;
   std::map<std::string, Json> fields;
@@ -27,5 +27,7 @@ Json parse_json(const std::string& path, std::string text);
 // The whole file as text (InputError when it cannot be opened).
 std::string read_text_file(const std::string& path);
 Json read_json_file(const std::string& path);
+// s as a JSON string literal (quotes, escapes), for writers.
+std::string json_quoted(const std::string& s);
 
 } // namespace gnnpart::io

@@ -43,20 +43,6 @@ std::string json_string(const std::string& path, const Json& object, const std::
   return v->text;
 }
 
-std::string quoted(const std::string& s) {
-  std::string out = "\"";
-  for (char c : s) {
-    if (c == '"' || c == '\\')
-      out += '\\';
-    if (static_cast<unsigned char>(c) < 0x20) {
-      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-      continue;
-    }
-    out += c;
-  }
-  return out + "\"";
-}
-
 // ---- Atomic directory writing. ----
 class StagingDir {
 public:
@@ -157,8 +143,8 @@ std::string manifest_head(const LayoutWriteOptions& options, const char* kind, N
       "{{\n  \"format\": \"gnnpart-layout\",\n  \"format_version\": {},\n  \"kind\": \"{}\",\n"
       "  \"graph\": {},\n  \"n\": {},\n  \"m\": {},\n  \"k\": {},\n  \"model\": {},\n"
       "  \"objective\": {},\n",
-      kLayoutFormatVersion, kind, quoted(options.graph_name), n, m, k, quoted(options.model),
-      quoted(options.objective));
+      kLayoutFormatVersion, kind, json_quoted(options.graph_name), n, m, k,
+      json_quoted(options.model), json_quoted(options.objective));
 }
 
 std::string predicted_json(const LayoutSummary& s, std::uint32_t dim, std::uint32_t bytes,

@@ -13,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include "../partition/multilevel_test_graphs.h"
 #include "core/errors.h"
 #include "core/graph.h"
 #include "cost/block_traffic.h"
@@ -25,39 +26,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-CsrGraph graph_from_edges(NodeID n, const std::vector<std::pair<NodeID, NodeID>>& edges) {
-  std::vector<std::vector<NodeID>> adjacency(n);
-  for (auto [u, v] : edges) {
-    adjacency[u].push_back(v);
-    adjacency[v].push_back(u);
-  }
-  std::vector<EdgeID> offsets{0};
-  std::vector<NodeID> targets;
-  for (auto& row : adjacency) {
-    std::sort(row.begin(), row.end());
-    targets.insert(targets.end(), row.begin(), row.end());
-    offsets.push_back(targets.size());
-  }
-  return CsrGraph(std::move(offsets), std::move(targets));
-}
-
-// A 6 x 5 grid with diagonals in one corner: irregular enough for uneven blocks.
-CsrGraph test_graph() {
-  std::vector<std::pair<NodeID, NodeID>> edges;
-  const NodeID w = 6, h = 5;
-  for (NodeID y = 0; y < h; ++y) {
-    for (NodeID x = 0; x < w; ++x) {
-      const NodeID u = y * w + x;
-      if (x + 1 < w)
-        edges.emplace_back(u, u + 1);
-      if (y + 1 < h)
-        edges.emplace_back(u, u + w);
-      if (x + 1 < w && y + 1 < h && x < 2)
-        edges.emplace_back(u, u + w + 1);
-    }
-  }
-  return graph_from_edges(w * h, edges);
-}
+using ml_test::graph_from_edges;
 
 // A profile where only the rates a test sets are non-zero.
 CostProfile zero_profile() {
@@ -70,7 +39,7 @@ CostProfile zero_profile() {
 }
 
 TEST(BlockTraffic, MatchesTheTrainersLayoutPlans) {
-  const CsrGraph graph = test_graph();
+  const CsrGraph graph = ml_test::random_graph(60, 150, 3);
   Partition partition{3, {}};
   for (NodeID u = 0; u < graph.num_nodes(); ++u)
     partition.blocks.push_back((u * 7 + u / 4) % 3);
