@@ -3,7 +3,7 @@
 of predicted and measured epoch times and whether the predicted fastest partition is the
 measured fastest or within 3% of it; geometric-mean |error| over runs with at most one rank per
 core and, apart, over oversubscribed runs. Optionally an SVG scatter plot (no dependencies).
-  cost_summary.py ROWS.csv [--summary OUT.csv] [--svg OUT.svg]"""
+  cost_summary.py ROWS.csv [--summary OUT.csv] [--svg OUT.svg] [--markdown OUT.md]"""
 import argparse, csv, math, sys
 from collections import defaultdict
 
@@ -81,6 +81,7 @@ def main():
     ap.add_argument("rows")
     ap.add_argument("--summary")
     ap.add_argument("--svg")
+    ap.add_argument("--markdown")
     args = ap.parse_args()
     rows = list(csv.DictReader(open(args.rows)))
     if not rows:
@@ -118,6 +119,33 @@ def main():
         sys.stdout.write(text)
     if args.svg:
         svg(rows, args.svg)
+    if args.markdown:
+        markdown(rows, lines, args.markdown)
+
+
+def markdown(rows, summary_lines, path):
+    """Per (network, graph, k): predicted / measured seconds of every partitioner, then the
+    summary columns."""
+    parts = []
+    for r in rows:
+        if r["partitioner"] not in parts:
+            parts.append(r["partitioner"])
+    out = ["| network | graph | k | ranks/core | " + " | ".join(parts) + " |",
+           "|---|---|---|---|" + "---|" * len(parts)]
+    cells = defaultdict(dict)
+    for r in rows:
+        cells[(r["network"], r["graph"], r["k"], r["ranks_per_core"])][r["partitioner"]] = r
+    for key, by in cells.items():
+        row = [f"{float(by[p]['predicted_s']):.3f} / {float(by[p]['measured_s']):.3f}"
+               if p in by else "" for p in parts]
+        out.append("| " + " | ".join(key) + " | " + " | ".join(row) + " |")
+    out.append("")
+    header = summary_lines[0].split(",")
+    out.append("| " + " | ".join(header) + " |")
+    out.append("|" + "---|" * len(header))
+    for line in summary_lines[1:]:
+        out.append("| " + " | ".join(line.split(",")) + " |")
+    open(path, "w").write("\n".join(out) + "\n")
 
 
 if __name__ == "__main__":
