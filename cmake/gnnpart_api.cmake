@@ -1,6 +1,7 @@
 # Embedding pieces (included from the top-level CMakeLists.txt after tests/):
 #   gnnpart_metis  METIS_PartGraphKway shim (lib/api/metis_shim, outside gnnpart_api's glob)
-#   gnnpart_python the pybind11 module `gnnpart` (python/), when pybind11 is installed
+#   gnnpart_python the package `gnnpart` (python/: the pybind11 extension gnnpart._core and the
+#                  pure-Python modules), when pybind11 is installed
 #   install rules, gnnpartConfig.cmake, gnnpart.pc, and the tests of all of these.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -28,11 +29,43 @@ if(EXISTS "${GNNPART_PYTHON}")
   find_package(pybind11 CONFIG QUIET PATHS /usr/lib/cmake/pybind11)
 endif()
 if(pybind11_FOUND AND EXISTS "${GNNPART_PYTHON}")
-  file(GLOB python_sources CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/python/*.cc)
-  pybind11_add_module(gnnpart_python ${python_sources})
-  target_link_libraries(gnnpart_python PRIVATE gnnpart_api)
-  set_target_properties(gnnpart_python PROPERTIES OUTPUT_NAME gnnpart
-                        LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python)
+  # The package gnnpart: python/gnnpart/*.py plus the extension gnnpart._core, assembled in
+  # build/python/gnnpart (PYTHONPATH=build/python) and installed into the python3 site directory.
+  pybind11_add_module(gnnpart_python ${PROJECT_SOURCE_DIR}/python/core_module.cc)
+  target_link_libraries(gnnpart_python PRIVATE gnnpart_api gnnpart_export)
+  set_target_properties(gnnpart_python PROPERTIES OUTPUT_NAME _core
+                        LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/python/gnnpart)
+  file(GLOB_RECURSE gnnpart_python_files CONFIGURE_DEPENDS
+       RELATIVE ${PROJECT_SOURCE_DIR}/python/gnnpart ${PROJECT_SOURCE_DIR}/python/gnnpart/*.py)
+  set(gnnpart_python_copies)
+  foreach(file ${gnnpart_python_files})
+    set(copy ${PROJECT_BINARY_DIR}/python/gnnpart/${file})
+    add_custom_command(OUTPUT ${copy}
+                       COMMAND ${CMAKE_COMMAND} -E copy ${PROJECT_SOURCE_DIR}/python/gnnpart/${file} ${copy}
+                       DEPENDS ${PROJECT_SOURCE_DIR}/python/gnnpart/${file} VERBATIM)
+    list(APPEND gnnpart_python_copies ${copy})
+  endforeach()
+  add_custom_target(gnnpart_python_package ALL DEPENDS ${gnnpart_python_copies})
+  add_dependencies(gnnpart_python gnnpart_python_package)
+
+  # Debian's python3 reads /usr/lib/python3/dist-packages and, for other prefixes,
+  # PREFIX/lib/python3.X/dist-packages (/usr/local's is on its sys.path).
+  execute_process(COMMAND ${GNNPART_PYTHON} -c
+                          "import sys; print(f'{sys.version_info[0]}.{sys.version_info[1]}')"
+                  OUTPUT_VARIABLE gnnpart_python_version OUTPUT_STRIP_TRAILING_WHITESPACE)
+  if(CMAKE_INSTALL_PREFIX STREQUAL "/usr")
+    set(gnnpart_site_default "lib/python3/dist-packages")
+  else()
+    set(gnnpart_site_default "lib/python${gnnpart_python_version}/dist-packages")
+  endif()
+  set(GNNPART_PYTHON_INSTALL_DIR "${gnnpart_site_default}" CACHE STRING
+      "where cmake --install puts the package gnnpart, relative to the prefix")
+  install(TARGETS gnnpart_python LIBRARY DESTINATION ${GNNPART_PYTHON_INSTALL_DIR}/gnnpart)
+  # `gnnpart export --to pyg` runs this Python on the package beside the binary.
+  target_compile_definitions(gnnpart PRIVATE GNNPART_PYTHON_EXECUTABLE="${GNNPART_PYTHON}"
+                             GNNPART_PYTHON_SITE_DIR="${GNNPART_PYTHON_INSTALL_DIR}")
+  install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/gnnpart DESTINATION ${GNNPART_PYTHON_INSTALL_DIR}
+          FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 endif()
 
 # ---- Install -------------------------------------------------------------------------------
@@ -49,6 +82,8 @@ install(TARGETS ${gnnpart_export_targets} EXPORT gnnpartTargets
 install(TARGETS gnnpart RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart.h
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart.hpp
+              ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_defaults.h
+              ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_enums.hpp
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_metis.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gnnpart)
 install(EXPORT gnnpartTargets NAMESPACE gnnpart::
@@ -83,15 +118,31 @@ if(GNNPART_BUILD_TESTS)
   add_test(NAME install_and_embed
            COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR}
                    -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DBUILD_TYPE=${CMAKE_BUILD_TYPE}
+                   "-DEXTRA_INSTALLED=$<$<TARGET_EXISTS:gnnpart-train>:bin/gnnpart-train>"
                    -P ${PROJECT_SOURCE_DIR}/cmake/run_embed_test.cmake)
   set_tests_properties(install_and_embed PROPERTIES TIMEOUT 300)
 
   if(TARGET gnnpart_python)
+    # A sanitized extension loads into the uninstrumented python3 only with the runtimes first.
+    set(gnnpart_python_sanitizer_env)
+    if(GNNPART_SANITIZE)
+      execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libasan.so
+                      OUTPUT_VARIABLE asan OUTPUT_STRIP_TRAILING_WHITESPACE)
+      execute_process(COMMAND ${CMAKE_CXX_COMPILER} -print-file-name=libubsan.so
+                      OUTPUT_VARIABLE ubsan OUTPUT_STRIP_TRAILING_WHITESPACE)
+      set(gnnpart_python_sanitizer_env "LD_PRELOAD=${asan}:${ubsan}" "ASAN_OPTIONS=detect_leaks=0")
+    endif()
+    # pytest under Debian's python3 with the build tree's package (PYTHONPATH=build/python).
     add_test(NAME python_module
              COMMAND ${GNNPART_PYTHON} -m pytest -q -p no:cacheprovider
                      ${PROJECT_SOURCE_DIR}/tests/python
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-    set_tests_properties(python_module PROPERTIES TIMEOUT 120
-      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;GNNPART_BINARY=$<TARGET_FILE:gnnpart>;GNNPART_SOURCE_DIR=${PROJECT_SOURCE_DIR}")
+    set_tests_properties(python_module PROPERTIES TIMEOUT 400
+      ENVIRONMENT "PYTHONPATH=${PROJECT_BINARY_DIR}/python;GNNPART_BINARY=$<TARGET_FILE:gnnpart>;GNNPART_SOURCE_DIR=${PROJECT_SOURCE_DIR};GNNPART_SHARED_DIR=${GNNPART_SHARED_DIR};${gnnpart_python_sanitizer_env}")
+    add_test(NAME python_install
+             COMMAND bash ${PROJECT_SOURCE_DIR}/tests/python/install_test.sh ${PROJECT_BINARY_DIR}
+                     ${GNNPART_PYTHON} ${GNNPART_PYTHON_INSTALL_DIR})
+    set_tests_properties(python_install PROPERTIES TIMEOUT 120
+                         ENVIRONMENT "${gnnpart_python_sanitizer_env}")
   endif()
 endif()

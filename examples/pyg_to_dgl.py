@@ -1,23 +1,25 @@
 #!/usr/bin/env python3
-"""PyG edge_index in, DGL-pipeline assignment files out.
+"""PyG edge_index in, DistDGL partition assignment out.
 
-Partitions a graph given as a PyG-style edge_index (2 x m, int64) with gnnpart and writes what
-DGL's ParMETIS-free pipeline (dgl.distributed partition_graph with part_method="custom" /
-the "chunked graph" pipeline) reads: one file per node type, one block id per line, line i
-being the block of node i.
+Partitions a graph given as a PyG-style edge_index (2 x m, int64) with gnnpart's default model
+(the CLI's), one unit of weight per node, and writes what step 1 of DGL's distributed partitioning pipeline writes: OUT_DIR/_N.txt
+(one partition id per line, node type "_N" of a homogeneous graph) and partition_meta.json, the
+--partitions-dir of DGL's tools/distpartitioning/dispatch_data.py (docs/export.md).
 
-    /usr/bin/python3 examples/pyg_to_dgl.py datasets/cora.edges.gz 8 out_dir
-    # -> out_dir/_N.txt (homogeneous graph: node type "_N")
+    PYTHONPATH=build/python /usr/bin/python3 examples/pyg_to_dgl.py datasets/cora.edges.gz 8 out_dir
+    # installed (cmake --install): PYTHONPATH=PREFIX/lib/python3.11/dist-packages, or nothing
+    # for the prefixes on python3's path (/usr/local, /usr)
 
-With PyTorch Geometric installed, pass data.edge_index.numpy() to assign() directly.
+With PyTorch Geometric installed, pass data.edge_index (a torch tensor) to assign() directly,
+and balance=[data.train_mask] to give every part its share of training nodes.
 """
 import gzip
-import os
 import sys
 
 import numpy as np
 
 import gnnpart
+import gnnpart.export
 
 
 def read_edge_index(path):
@@ -38,20 +40,11 @@ def read_edge_index(path):
     return edge_index, n
 
 
-def assign(edge_index, num_parts, num_nodes=None, seed=0, threads=None):
-    """Block id per node, minimising full-batch GCN communication volume."""
-    return gnnpart.partition(edge_index, num_parts, model="hypergraph", seed=seed,
-                             threads=threads, num_nodes=num_nodes)
-
-
-def write_dgl_assignment(parts, out_dir, node_type="_N"):
-    """DGL pipeline format: <out_dir>/<node_type>.txt, one block id per line (atomic)."""
-    os.makedirs(out_dir, exist_ok=True)
-    path = os.path.join(out_dir, node_type + ".txt")
-    tmp = path + ".tmp"
-    np.savetxt(tmp, parts, fmt="%d")
-    os.replace(tmp, path)
-    return path
+def assign(edge_index, num_parts, num_nodes=None, seed=0, threads=None, balance=None):
+    """Block id per node with gnnpart's default model and objective (gnnpart.defaults()).
+    DistDGL balances node counts, so the nodes weigh 1 each (vertex_weights="unit")."""
+    return gnnpart.partition(edge_index, num_parts, seed=seed, threads=threads,
+                             num_nodes=num_nodes, balance=balance, vertex_weights="unit")
 
 
 def main(argv):
@@ -60,11 +53,13 @@ def main(argv):
         print("usage: pyg_to_dgl.py EDGES K OUT_DIR", file=sys.stderr)
         return 2
     edge_index, n = read_edge_index(argv[1])
-    parts = assign(edge_index, int(argv[2]), num_nodes=n)
-    path = write_dgl_assignment(parts, argv[3])
-    metrics = gnnpart.evaluate(edge_index, parts, num_parts=int(argv[2]), num_nodes=n)
-    print(f"{path}: {len(parts)} nodes, comm volume {metrics['comm_volume']} rows/layer, "
-          f"imbalance {metrics['imbalance']:.3f}")
+    k = int(argv[2])
+    parts = assign(edge_index, k, num_nodes=n)
+    gnnpart.export.distdgl(parts, argv[3], num_parts=k)
+    metrics = gnnpart.evaluate(edge_index, parts, num_parts=k, num_nodes=n)
+    print(f"{argv[3]}/_N.txt: {len(parts)} nodes in {k} parts, comm volume "
+          f"{metrics['comm_volume']} rows/layer, imbalance {metrics['imbalance_vertices']:.3f} "
+          f"(vertices)")
     return 0
 
 

@@ -7,6 +7,7 @@ packages=(
   libboost-graph-dev libtbb-dev libmetis-dev metis libcli11-dev libfmt-dev
   googletest libgtest-dev zlib1g-dev
   openmpi-bin libopenmpi-dev python3-numpy python3-pytest python3-pybind11 python3-dev python3-matplotlib
+  python3-torch
 )
 
 missing=()

@@ -18,6 +18,26 @@ NodeID checked_num_nodes(std::uint64_t n) {
   return static_cast<NodeID>(n);
 }
 
+// ncon weights per vertex (row-major) widened to Weight; empty when none are given.
+std::vector<Weight> checked_vertex_weights(IndexArray weights, int ncon, NodeID n) {
+  if (ncon < 1)
+    throw InvalidParameter(fmt::format("ncon = {} must be >= 1", ncon));
+  if (!weights.empty() && weights.size() != static_cast<std::uint64_t>(n) * ncon)
+    throw InvalidParameter(fmt::format("{} vertex weights, expected n * ncon = {}",
+                                       weights.size(), static_cast<std::uint64_t>(n) * ncon));
+  if (weights.empty() && ncon != 1)
+    throw InvalidParameter(fmt::format("ncon = {} needs vertex weights", ncon));
+  std::vector<Weight> values(weights.size());
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    values[i] = weights[i];
+    if (values[i] < 0)
+      throw InvalidParameter(fmt::format("vertex weight {} of vertex {} (constraint {}) is "
+                                         "negative",
+                                         values[i], i / ncon, i % ncon));
+  }
+  return values;
+}
+
 } // namespace
 
 CsrGraph to_graph(const CsrView& view) {
@@ -25,9 +45,8 @@ CsrGraph to_graph(const CsrView& view) {
     throw InvalidParameter("offsets (xadj) must hold n + 1 entries");
   if (!view.adjacency.empty() && view.adjacency.data() == nullptr)
     throw InvalidParameter("adjacency (adjncy) is NULL");
-  if (view.ncon < 1)
-    throw InvalidParameter(fmt::format("ncon = {} must be >= 1", view.ncon));
   const NodeID n = checked_num_nodes(view.offsets.size() - 1);
+  std::vector<Weight> vertex_weights = checked_vertex_weights(view.vertex_weights, view.ncon, n);
   if (view.offsets[0] != 0)
     throw InvalidParameter(fmt::format("offsets[0] = {} must be 0", view.offsets[0]));
   for (NodeID u = 0; u < n; ++u)
@@ -41,13 +60,6 @@ CsrGraph to_graph(const CsrView& view) {
   if (edge_weighted && view.edge_weights.size() != view.adjacency.size())
     throw InvalidParameter(fmt::format("{} edge weights for {} adjacency entries",
                                        view.edge_weights.size(), view.adjacency.size()));
-  if (!view.vertex_weights.empty() &&
-      view.vertex_weights.size() != static_cast<std::uint64_t>(n) * view.ncon)
-    throw InvalidParameter(fmt::format("{} vertex weights, expected n * ncon = {}",
-                                       view.vertex_weights.size(),
-                                       static_cast<std::uint64_t>(n) * view.ncon));
-  if (view.vertex_weights.empty() && view.ncon != 1)
-    throw InvalidParameter(fmt::format("ncon = {} needs vertex weights", view.ncon));
 
   std::vector<EdgeID> offsets(static_cast<std::size_t>(n) + 1, 0);
   std::vector<NodeID> adjacency;
@@ -72,14 +84,6 @@ CsrGraph to_graph(const CsrView& view) {
         edge_weights.push_back(view.edge_weights[e]);
     }
     offsets[u + 1] = adjacency.size();
-  }
-  std::vector<Weight> vertex_weights(view.vertex_weights.size());
-  for (std::size_t i = 0; i < vertex_weights.size(); ++i) {
-    vertex_weights[i] = view.vertex_weights[i];
-    if (vertex_weights[i] < 0)
-      throw InvalidParameter(fmt::format("vertex weight {} of vertex {} (constraint {}) is "
-                                         "negative",
-                                         vertex_weights[i], i / view.ncon, i % view.ncon));
   }
   const int ncon = vertex_weights.empty() ? 1 : view.ncon;
   CsrGraph graph(std::move(offsets), std::move(adjacency), std::move(edge_weights), ncon,
@@ -119,7 +123,11 @@ CsrGraph to_graph(const EdgeView& view) {
     list.sources[i] = static_cast<NodeID>(view.sources[i]);
     list.targets[i] = static_cast<NodeID>(view.targets[i]);
   }
-  return build_csr(list);
+  std::vector<Weight> vertex_weights = checked_vertex_weights(view.vertex_weights, view.ncon, list.n);
+  CsrGraph graph = build_csr(list);
+  if (!vertex_weights.empty())
+    graph.set_vertex_weights(view.ncon, std::move(vertex_weights));
+  return graph;
 }
 
 Partition to_partition(IndexArray blocks, BlockID k, NodeID n) {
@@ -155,6 +163,9 @@ Metrics to_metrics(const GraphMetrics& m) {
   out.empty_blocks = m.empty_blocks;
   out.block_sizes.assign(m.block_sizes.begin(), m.block_sizes.end());
   out.imbalance = m.imbalance;
+  out.num_comm_pairs = m.num_comm_pairs;
+  out.halo_ratio = m.halo_ratio;
+  out.imbalance_vertices = m.imbalance_vertices;
   return out;
 }
 
