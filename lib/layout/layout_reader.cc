@@ -19,11 +19,10 @@ using layout::Json;
 using layout::json_string;
 using layout::json_uint;
 using layout::parse_json;
-using layout::read_text;
 
 LayoutManifest read_layout_manifest(const std::string& dir) {
   const std::string path = (fs::path(dir) / "layout.json").string();
-  const Json root = parse_json(path, read_text(path));
+  const Json root = parse_json(path, read_text_file(path));
   if (root.type != Json::Type::kObject)
     throw InputError(path, 1, "manifest is not an object");
   LayoutManifest m;

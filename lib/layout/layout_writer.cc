@@ -18,7 +18,6 @@ namespace gnnpart::io {
 namespace {
 
 using layout::make_block_dir;
-using layout::quoted;
 using layout::StagingDir;
 using layout::write_text;
 namespace fs = std::filesystem;
@@ -33,8 +32,8 @@ std::string manifest_head(const LayoutWriteOptions& options, const char* kind, N
       "{{\n  \"format\": \"gnnpart-layout\",\n  \"format_version\": {},\n  \"kind\": \"{}\",\n"
       "  \"graph\": {},\n  \"n\": {},\n  \"m\": {},\n  \"k\": {},\n  \"model\": {},\n"
       "  \"objective\": {},\n",
-      kLayoutFormatVersion, kind, quoted(options.graph_name), n, m, k, quoted(options.model),
-      quoted(options.objective));
+      kLayoutFormatVersion, kind, json_quoted(options.graph_name), n, m, k,
+      json_quoted(options.model), json_quoted(options.objective));
 }
 
 std::string predicted_json(const LayoutSummary& s, std::uint32_t dim, std::uint32_t bytes,
