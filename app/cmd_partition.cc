@@ -113,7 +113,9 @@ int run_partition_hypergraph_file(const PartitionArgs& args, const PartitionOpti
   }();
   check_options(options, hypergraph.num_nodes());
   Progress partitioning(global, fmt::format("partitioning into {} blocks", options.k));
-  const Partition partition = partition_hypergraph(hypergraph, options);
+  PartitionOptions reporting = options;
+  reporting.progress = partitioning.status();
+  const Partition partition = partition_hypergraph(hypergraph, reporting);
   const double seconds = partitioning.finish();
   const HypergraphMetrics metrics = compute_hypergraph_metrics(hypergraph, partition);
   io::write_partition(partition, output);
@@ -173,7 +175,10 @@ int run_partition(const PartitionArgs& args, const GlobalFlags& global) {
                                       to_string(options.model), to_string(options.algorithm),
                                       to_string(options.preset)));
     std::vector<double> model_imbalance;
-    const Partition partition = partition_with_model(graph, args, options, global, model_imbalance);
+    PartitionOptions reporting = options;
+    reporting.progress = partitioning.status();
+    const Partition partition =
+        partition_with_model(graph, args, reporting, global, model_imbalance);
     const double partition_seconds = partitioning.finish();
 
     const GraphMetrics metrics = compute_graph_metrics(graph, partition);

@@ -79,8 +79,10 @@ Progress::Progress(const GlobalFlags& flags, std::string what)
 void Progress::heartbeat() {
   const double seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
-  std::fprintf(stderr, "gnnpart: %s: %s so far, %s resident\n", what_.c_str(),
-               format_seconds(seconds).c_str(), format_bytes(resident_bytes()).c_str());
+  const std::string step = status_.get();
+  std::fprintf(stderr, "gnnpart: %s: %s so far, %s resident%s%s\n", what_.c_str(),
+               format_seconds(seconds).c_str(), format_bytes(resident_bytes()).c_str(),
+               step.empty() ? "" : ", now at ", step.c_str());
   std::fflush(stderr);
 }
 

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.h"
+#include "core/progress_status.h"
 #include "gnnpart/gnnpart_defaults.h"
 #include "core/graph.h"
 #include "core/logging.h"
@@ -41,6 +42,8 @@ public:
   Progress& operator=(const Progress&) = delete;
   // Seconds since the start; prints "done" when the phase was announced.
   double finish();
+  // Where the run reports its current step (PartitionOptions::progress); the heartbeat prints it.
+  ProgressStatus* status() { return &status_; }
 
 private:
   void announce();
@@ -54,6 +57,7 @@ private:
   bool announced_ = false;
   double seconds_ = 0;
   std::thread watcher_;
+  ProgressStatus status_;
 };
 
 // --format, --one-based, --relabel, --label-map, -t/--threads.

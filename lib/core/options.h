@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/logging.h"
+#include "core/progress_status.h"
 #include "core/types.h"
 #include "gnnpart/gnnpart_defaults.h"
 #include "gnnpart/gnnpart_enums.hpp"
@@ -39,6 +40,7 @@ struct PartitionOptions {
   Preset preset = static_cast<Preset>(GNNPART_DEFAULT_PRESET);
   FlowRefinement flows = static_cast<FlowRefinement>(GNNPART_DEFAULT_FLOWS);
   Logger logger;  // quiet unless the caller asks
+  ProgressStatus* progress = nullptr; // where the run reports its current phase (null: nowhere)
 };
 
 // The objective a model minimises unless told otherwise: cut for the graph model, km1 (the

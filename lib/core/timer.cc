@@ -27,6 +27,7 @@ void Timer::start(std::string_view name) {
   current_ = child;
   ++nodes_[child].count;
   nodes_[child].started = Clock::now();
+  report();
 }
 
 void Timer::stop() {
@@ -35,6 +36,25 @@ void Timer::stop() {
   Node& node = nodes_[current_];
   node.seconds += std::chrono::duration<double>(Clock::now() - node.started).count();
   current_ = node.parent;
+  report();
+}
+
+void Timer::detail(std::string_view text) { report(text); }
+
+std::string Timer::running_path() const {
+  std::string path;
+  for (int node = current_; node > 0; node = nodes_[node].parent)
+    path = path.empty() ? nodes_[node].name : nodes_[node].name + "/" + path;
+  return path;
+}
+
+void Timer::report(std::string_view detail) {
+  if (status_ == nullptr)
+    return;
+  std::string text = running_path();
+  if (!detail.empty())
+    text += fmt::format(": {}", detail);
+  status_->set(std::move(text));
 }
 
 int Timer::find(std::string_view path) const {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "core/logging.h"
+#include "core/progress_status.h"
 
 namespace gnnpart {
 
@@ -45,6 +46,12 @@ public:
     return Scope(*this);
   }
 
+  // Every start and stop, and every detail, also sets `status` to the running phase's path
+  // ("partition/uncoarsen"), so that another thread can report it; null stops that.
+  void report_to(ProgressStatus* status) { status_ = status; }
+  // What the running phase is at ("level 3 of 9, 120411 vertices"), for the status only.
+  void detail(std::string_view text);
+
   // Seconds accumulated by the phase at a path such as "partition/coarsen" (0 if unknown).
   double seconds(std::string_view path) const;
   // How often that phase was started.
@@ -68,8 +75,12 @@ private:
   int find(std::string_view path) const;
   void append(std::string& out, int node, int depth) const;
 
+  std::string running_path() const;
+  void report(std::string_view detail = {});
+
   std::vector<Node> nodes_; // nodes_[0] is the unnamed root
   int current_ = 0;
+  ProgressStatus* status_ = nullptr;
 };
 
 // The phase tree on the logger's info level (-v), under a heading.

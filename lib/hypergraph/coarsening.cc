@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include "core/random.h"
 #include "hypergraph/clustering.h"
 #include "hypergraph/contraction.h"
@@ -27,6 +29,8 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
   const Hypergraph* current = &hg;
   for (int level = 0; current->num_nodes() > limit; ++level) {
     const NodeID n = current->num_nodes();
+    if (ctx.timer != nullptr)
+      ctx.timer->detail(fmt::format("level {}, {} vertices", level + 1, n));
     const NodeID target =
         std::max<NodeID>(limit, static_cast<NodeID>(n / ctx.coarsening.max_shrink_per_pass));
     NodeID clusters = 0;

@@ -73,8 +73,9 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
   }
   Timer timer; // the phases, printed as a tree under -v
-  if (options.logger.enabled(LogLevel::kInfo))
+  if (options.logger.enabled(LogLevel::kInfo) || options.progress != nullptr)
     ctx.timer = &timer;
+  timer.report_to(options.progress);
   const NodeID n = hypergraph.num_nodes();
   Partition result;
   result.k = options.k;

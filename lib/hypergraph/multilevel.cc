@@ -1,5 +1,7 @@
 #include "hypergraph/multilevel.h"
 
+#include <fmt/format.h>
+
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "hypergraph/initial_bisection.h"
@@ -31,9 +33,13 @@ HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput&
 std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput& in) {
   const auto phase = scoped_phase(in.ctx.timer, "uncoarsen");
   HgHierarchy& h = coarsest.hierarchy;
+  const std::size_t levels = h.coarsest() + 1; // for the progress line (levels are freed)
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
+        if (in.ctx.timer != nullptr)
+          in.ctx.timer->detail(fmt::format("level {} of {}, {} vertices", levels - level, levels,
+                                           h.level(level).num_nodes()));
         PartitionedHypergraph phg(h.level(level), in.limits.k);
         phg.assign(blocks);
         refine_level(phg, in.ctx, in.limits, derive_seed(in.seed, 0xF0, level), in.cache);

@@ -51,5 +51,22 @@ TEST(Timer, StopWithoutStartThrows) {
   EXPECT_THROW(timer.stop(), InvalidParameter);
 }
 
+TEST(Timer, ReportsTheRunningPhaseAndItsDetail) {
+  ProgressStatus status;
+  Timer timer;
+  timer.report_to(&status);
+  EXPECT_EQ(status.get(), "");
+  timer.start("partition");
+  timer.start("uncoarsen");
+  EXPECT_EQ(status.get(), "partition/uncoarsen");
+  timer.detail("level 2 of 5, 100 vertices");
+  EXPECT_EQ(status.get(), "partition/uncoarsen: level 2 of 5, 100 vertices");
+  timer.stop();
+  EXPECT_EQ(status.get(), "partition");
+  timer.report_to(nullptr);
+  timer.stop();
+  EXPECT_EQ(status.get(), "partition"); // no longer reported
+}
+
 } // namespace
 } // namespace gnnpart

@@ -1,5 +1,7 @@
 #include "partition/multilevel/multilevel.h"
 
+#include <fmt/format.h>
+
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "partition/multilevel/coarsening/coarsener.h"
@@ -30,9 +32,13 @@ std::vector<BlockID> uncoarsen(CoarsestPartition coarsest, const CycleInput& in)
   const auto phase = scoped_phase(in.ctx.timer, "uncoarsen");
   Hierarchy& h = coarsest.hierarchy;
   const BlockID k = in.limits.k;
+  const std::size_t levels = h.coarsest() + 1; // for the progress line (levels are freed)
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
+        if (in.ctx.timer != nullptr)
+          in.ctx.timer->detail(fmt::format("level {} of {}, {} vertices", levels - level, levels,
+                                           h.graph(level).num_nodes()));
         PartitionedGraph p(h.graph(level), k, std::move(blocks));
         p.fix(h.fixed(level));
         refine_level(p, in.limits, in.ctx, derive_seed(in.seed, 60, level));

@@ -43,8 +43,9 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
   ml::MultilevelContext run_ctx = ml::create_context(options);
   run_ctx.coarsening.algorithm = ml::resolve_clustering(graph, run_ctx.coarsening);
   Timer timer; // the phases, printed as a tree under -v
-  if (options.logger.enabled(LogLevel::kInfo))
+  if (options.logger.enabled(LogLevel::kInfo) || options.progress != nullptr)
     run_ctx.timer = &timer;
+  timer.report_to(options.progress);
   const ml::MultilevelContext& ctx = run_ctx;
   const BlockLimits limits = uniform_limits(graph, options.k, options.epsilon);
 
