@@ -7,6 +7,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "streaming/batch_model.h"
+#include "streaming/batch_restream.h"
 #include "streaming/block_loads.h"
 #include "streaming/indexed_heap.h"
 #include "streaming/progress.h"
@@ -239,12 +240,24 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   Partition partition;
   partition.k = options.k;
   partition.blocks = partitioner.take_blocks();
-  if (options.passes > 1) {
-    StreamOptions restream = options;
-    restream.algorithm = StreamAlgorithm::kFennel;
-    restream.passes = options.passes - 1;
-    partition = stream_partition_vertices(stream, restream, net_weights, progress, stats,
-                                          std::move(partition.blocks));
+  for (int pass = 1; pass < options.passes; ++pass) {
+    const auto pass_start = std::chrono::steady_clock::now();
+    const double pass_cpu_start = thread_cpu_seconds();
+    if (progress != nullptr) {
+      progress->begin("buffered pass " + std::to_string(pass + 1) + "/" +
+                          std::to_string(options.passes),
+                      stream.num_edges(), false);
+    }
+    const RestreamCounts counts = restream_batches(stream, options, pass, partition.blocks);
+    if (progress != nullptr)
+      progress->end(stream.entries_done() / 2, stream.entries_done() / 2);
+    if (stats != nullptr) {
+      stats->pass_seconds.push_back(
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - pass_start).count());
+      stats->pass_cpu_seconds.push_back(thread_cpu_seconds() - pass_cpu_start);
+      stats->batches += counts.batches;
+      stats->engine_fallbacks += counts.fallbacks;
+    }
   }
   return partition;
 }
