@@ -8,6 +8,7 @@
 #include "core/errors.h"
 #include "core/parallel.h"
 #include "io/graph_io.h"
+#include "outputs.h"
 #include "support.h"
 
 namespace gnnpart::app {
@@ -22,6 +23,8 @@ struct ConvertArgs {
 };
 
 int run_convert(const ConvertArgs& args, const GlobalFlags& global) {
+  CommandOutputs outputs;
+  outputs.file(args.output); // before the input is read, not after
   return run_with_threads(args.flags.threads, [&] {
     const io::GraphFormat in_format = args.flags.format.empty()
                                           ? io::detect_format(args.input)

@@ -31,11 +31,21 @@ struct EvaluateArgs {
   std::uint64_t seed = 0;
 };
 
+// Without -k, a stray block id (9 in an 8-block file) silently makes k = 10 with empty blocks.
+void warn_inferred_k(const EvaluateArgs& args, const GlobalFlags& global, BlockID k,
+                     std::uint64_t empty_blocks) {
+  if (args.k == 0 && empty_blocks > 0)
+    warn(global, fmt::format("no -k given: k = {} (the largest block id + 1) leaves {} block(s) "
+                             "empty; pass -k K if the partition has fewer blocks",
+                             k, empty_blocks));
+}
+
 // km1, cut and soed of a partition of an hMETIS hypergraph.
 int evaluate_hypergraph_file(const EvaluateArgs& args, const GlobalFlags& global) {
   const Hypergraph hypergraph = io::read_hmetis(args.graph, read_options(args.input));
   const Partition partition = io::read_partition(args.partition, hypergraph.num_nodes(), args.k);
   const HypergraphMetrics metrics = compute_hypergraph_metrics(hypergraph, partition);
+  warn_inferred_k(args, global, metrics.k, metrics.empty_blocks);
   if (args.json) {
     JsonObject json;
     json.add("hypergraph", args.graph)
@@ -72,6 +82,7 @@ int run_evaluate(const EvaluateArgs& args, const GlobalFlags& global) {
     apply_weight_flags(graph, args.weights);
     const Partition partition = io::read_partition(args.partition, graph.num_nodes(), args.k);
     const GraphMetrics metrics = compute_graph_metrics(graph, partition);
+    warn_inferred_k(args, global, metrics.k, metrics.empty_blocks);
     MinibatchEstimate estimate;
     if (args.minibatch) {
       const StochasticOptions sampling = stochastic_options(graph, args.sampling, args.seed,

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "outputs.h"
 #include "core/errors.h"
 #include "streaming/generator.h"
 
@@ -23,7 +24,7 @@ struct GenerateArgs {
   std::string output;
   std::string format = "auto";
   bool shuffle = false;
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
   std::uint64_t memory_mb = 512;
   std::string temp_dir;
 };
@@ -54,6 +55,8 @@ int run_generate(const GenerateArgs& args, const GlobalFlags& global) {
   } else {
     format = parse_generated_format(args.format);
   }
+  CommandOutputs outputs;
+  outputs.file(args.output); // before generating, not after
   const auto start = std::chrono::steady_clock::now();
   if (global.verbosity > 0) {
     fmt::print(stderr, "generating {} graph: n = {}, m = {}, seed {}\n", args.kind, options.n,

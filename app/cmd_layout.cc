@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "outputs.h"
 #include "core/errors.h"
 #include "core/parallel.h"
 #include "hypergraph/stochastic_model.h"
@@ -90,6 +91,8 @@ int run_layout(LayoutArgs& args, const GlobalFlags& global) {
   request.threads = args.input.threads;
   if (request.graph_name.empty())
     request.graph_name = graph_name_of(args.graph);
+  CommandOutputs outputs;
+  outputs.directory(request.dir); // before the graph is read, not after
   return run_with_threads(request.threads, [&] {
     LayoutSummary summary;
     BlockID k = 0;

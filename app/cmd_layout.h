@@ -8,6 +8,7 @@
 #include "core/graph.h"
 #include "core/layout.h"
 #include "core/partition.h"
+#include "gnnpart/gnnpart_defaults.h"
 
 namespace gnnpart::app {
 
@@ -29,7 +30,7 @@ struct LayoutRequest {
   std::vector<int> fanouts;
   std::uint32_t samples = 200;
   std::uint64_t seed = 0;
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
 };
 
 // Builds the plans of every block, attaches the side files and writes the directory.

@@ -21,6 +21,7 @@
 #include "streaming/temp_file.h"
 #include "streaming/training_weights.h"
 #include "streaming/vertex_partitioner.h"
+#include "outputs.h"
 #include "support.h"
 
 namespace gnnpart::app {
@@ -79,8 +80,7 @@ int run_vertex(const StreamArgs& args, const GlobalFlags& global, streaming::Pro
           ? stream_partition_buffered(stream, options, net_weights, &meter, &stats)
           : stream_partition_vertices(stream, options, net_weights, &meter, &stats);
   const double part_seconds = seconds_since(part_start);
-  const std::string output =
-      args.output.empty() ? fmt::format("{}.part.{}", args.input, options.k) : args.output;
+  const std::string& output = args.output;
   {
     io::OutputFile out(output, false);
     LineNumberWriter writer(out);
@@ -147,8 +147,7 @@ int run_edge(const StreamArgs& args, const GlobalFlags& global, streaming::Progr
   using namespace streaming;
   const StreamOptions& options = args.options;
   auto stream = open_edge_stream(args.input, parse_stream_format(args.format), args.one_based);
-  const std::string output =
-      args.output.empty() ? fmt::format("{}.epart.{}", args.input, options.k) : args.output;
+  const std::string& output = args.output;
   io::OutputFile out(output, false);
   LineNumberWriter writer(out);
   const auto start = Clock::now();
@@ -216,11 +215,21 @@ int run_stream(StreamArgs& args, const GlobalFlags& global) {
   args.options.objective =
       args.objective == "volume" ? StreamObjective::kVolume : StreamObjective::kCut;
   check_stream_options(args.options);
+  const bool edges = is_edge_partitioner(args.options.algorithm);
+  const bool default_output = args.output.empty();
+  if (default_output)
+    args.output = default_output_path(
+        args.input, fmt::format("{}.{}", edges ? ".epart" : ".part", args.options.k));
+  CommandOutputs outputs;
+  outputs.file(args.output); // before the stream is read, not after
   const bool show = !global.quiet && (global.verbosity > 0 || ::isatty(STDERR_FILENO) != 0);
   ProgressMeter meter(show ? stderr : nullptr, ::isatty(STDERR_FILENO) != 0);
-  if (is_edge_partitioner(args.options.algorithm))
-    return run_edge(args, global, meter);
-  return run_vertex(args, global, meter);
+  const int status = edges ? run_edge(args, global, meter) : run_vertex(args, global, meter);
+  outputs.keep();
+  if (default_output)
+    note(global, fmt::format("no -o given: the partition is {} in the current directory",
+                             args.output));
+  return status;
 }
 
 CommandRunner setup_stream(CLI::App& parent, const GlobalFlags& global) {
@@ -278,7 +287,7 @@ CommandRunner setup_stream(CLI::App& parent, const GlobalFlags& global) {
                 "vertex partitioners: the text edge list is sorted by source and lists both "
                 "directions of every edge; stream it as it is instead of sorting it");
   cmd->add_option("-o,--output", args->output,
-                  "output (default FILE.part.K, edge partitions FILE.epart.K)");
+                  "output (default: ./BASENAME.part.K, edge partitions ./BASENAME.epart.K)");
   cmd->add_flag("--json", args->json, "print one JSON object");
   cmd->add_flag("--no-metrics", args->no_metrics, "skip the metrics pass (vertex partitioners)");
   return [args, &global] { return run_stream(*args, global); };

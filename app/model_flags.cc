@@ -31,9 +31,10 @@ StochasticOptions stochastic_options(const CsrGraph& graph, const MinibatchFlags
   return options;
 }
 
-ColumnNetWeights column_net_weights(const WeightFlags& flags) {
+ColumnNetWeights column_net_weights(const WeightFlags& flags, const CsrGraph& graph) {
   if (!flags.balance_sets.empty()) return ColumnNetWeights::kGraph;
-  if (flags.vertex_weights.empty()) return ColumnNetWeights::kDegree;
+  if (flags.vertex_weights.empty())
+    return graph.has_vertex_weights() ? ColumnNetWeights::kGraph : ColumnNetWeights::kUnit;
   if (flags.vertex_weights == "unit") return ColumnNetWeights::kUnit;
   return ColumnNetWeights::kGraph;
 }

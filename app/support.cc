@@ -1,5 +1,7 @@
 #include "support.h"
 
+#include <unistd.h>
+
 #include <cstdio>
 
 #include <fmt/format.h>
@@ -9,6 +11,26 @@
 #include "partition/vertex_weights.h"
 
 namespace gnnpart::app {
+namespace {
+
+constexpr auto kHeartbeat = std::chrono::seconds(5);
+
+// The process's resident memory now (/proc/self/statm), 0 where that is unreadable.
+std::uint64_t resident_bytes() {
+  std::FILE* file = std::fopen("/proc/self/statm", "r");
+  if (file == nullptr)
+    return 0;
+  unsigned long long pages = 0, resident = 0;
+  const int read = std::fscanf(file, "%llu %llu", &pages, &resident);
+  std::fclose(file);
+  return read == 2 ? resident * static_cast<std::uint64_t>(::sysconf(_SC_PAGESIZE)) : 0;
+}
+
+std::string format_bytes(std::uint64_t bytes) {
+  return fmt::format("{:.1f} MiB", static_cast<double>(bytes) / (1 << 20));
+}
+
+} // namespace
 
 Logger make_logger(const GlobalFlags& flags) {
   if (flags.quiet)
@@ -17,6 +39,16 @@ Logger make_logger(const GlobalFlags& flags) {
                          : flags.verbosity == 1 ? LogLevel::kInfo
                                                 : LogLevel::kWarning;
   return Logger(level, stderr);
+}
+
+void note(const GlobalFlags& flags, const std::string& text) {
+  if (!flags.quiet)
+    std::fprintf(stderr, "gnnpart: note: %s\n", text.c_str());
+}
+
+void warn(const GlobalFlags& flags, const std::string& text) {
+  if (!flags.quiet)
+    std::fprintf(stderr, "gnnpart: warning: %s\n", text.c_str());
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -28,13 +60,27 @@ Progress::Progress(const GlobalFlags& flags, std::string what)
   }
   if (flags.verbosity >= 1) {
     announce();
-    return;
+    // -v: the heartbeat starts at once
   }
   watcher_ = std::thread([this] {
     std::unique_lock lock(mutex_);
-    if (!cv_.wait_for(lock, std::chrono::seconds(1), [this] { return finished_; }))
+    if (!announced_) {
+      if (cv_.wait_for(lock, std::chrono::seconds(1), [this] { return finished_; }))
+        return;
       announce();
+    }
+    // A heartbeat while the phase runs, so a long phase never goes silent for a minute.
+    while (!cv_.wait_for(lock, kHeartbeat, [this] { return finished_; }))
+      heartbeat();
   });
+}
+
+void Progress::heartbeat() {
+  const double seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+  std::fprintf(stderr, "gnnpart: %s: %s so far, %s resident\n", what_.c_str(),
+               format_seconds(seconds).c_str(), format_bytes(resident_bytes()).c_str());
+  std::fflush(stderr);
 }
 
 void Progress::announce() {
@@ -74,9 +120,9 @@ Progress::~Progress() {
 void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads) {
   command
       .add_option("--format", flags.format,
-                  "input format: edgelist, metis, mtx, binary, hmetis (default: from the "
-                  "extension)")
-      ->check(CLI::IsMember({"edgelist", "metis", "mtx", "binary", "hmetis"}));
+                  "input format: edgelist, metis, mtx, binary (.gnnp), hmetis, stream (generate's "
+                  ".bin/.adj) (default: from the extension)")
+      ->check(CLI::IsMember({"edgelist", "metis", "mtx", "binary", "hmetis", "stream"}));
   command.add_flag("--one-based", flags.one_based, "edge list ids start at 1");
   command.add_flag("--relabel", flags.relabel,
                    "edge list ids are arbitrary labels; compact them to 0..n-1");
@@ -97,6 +143,7 @@ io::ReadOptions read_options(const InputFlags& flags) {
   options.one_based = flags.one_based;
   options.relabel = flags.relabel;
   options.label_map_path = flags.label_map;
+  options.threads = flags.threads; // the command's arena size: no second arena
   return options;
 }
 

@@ -13,6 +13,7 @@
 #include <CLI/CLI.hpp>
 
 #include "command.h"
+#include "gnnpart/gnnpart_defaults.h"
 #include "core/graph.h"
 #include "core/logging.h"
 #include "core/metrics.h"
@@ -24,8 +25,14 @@ namespace gnnpart::app {
 // --quiet; always on stderr.
 Logger make_logger(const GlobalFlags& flags);
 
+// One line on stderr, "gnnpart: note: ..." / "gnnpart: warning: ...", unless --quiet: said when
+// a default decided something the user should know about.
+void note(const GlobalFlags& flags, const std::string& text);
+void warn(const GlobalFlags& flags, const std::string& text);
+
 // Progress of one long phase on stderr: announced at once with -v, or once it has run for
-// about a second otherwise; silent with --quiet. finish() (or the destructor) ends it.
+// about a second otherwise, then a line every 5 s with the elapsed time and resident memory;
+// silent with --quiet. finish() (or the destructor) ends it.
 class Progress {
 public:
   Progress(const GlobalFlags& flags, std::string what);
@@ -37,6 +44,8 @@ public:
 
 private:
   void announce();
+  void heartbeat(); // elapsed time and resident memory, every few seconds
+
   std::string what_;
   std::chrono::steady_clock::time_point start_;
   std::mutex mutex_;
@@ -53,7 +62,7 @@ struct InputFlags {
   bool one_based = false;
   bool relabel = false;
   std::string label_map;
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
 };
 void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads = true);
 io::ReadOptions read_options(const InputFlags& flags);

@@ -82,6 +82,8 @@ install(TARGETS ${gnnpart_export_targets} EXPORT gnnpartTargets
 install(TARGETS gnnpart RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 install(FILES ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart.h
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart.hpp
+              ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_defaults.h
+              ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_enums.hpp
               ${PROJECT_SOURCE_DIR}/include/gnnpart/gnnpart_metis.h
         DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/gnnpart)
 install(EXPORT gnnpartTargets NAMESPACE gnnpart::
@@ -116,6 +118,7 @@ if(GNNPART_BUILD_TESTS)
   add_test(NAME install_and_embed
            COMMAND ${CMAKE_COMMAND} -DBUILD_DIR=${PROJECT_BINARY_DIR}
                    -DSOURCE_DIR=${PROJECT_SOURCE_DIR} -DBUILD_TYPE=${CMAKE_BUILD_TYPE}
+                   "-DEXTRA_INSTALLED=$<$<TARGET_EXISTS:gnnpart-train>:bin/gnnpart-train>"
                    -P ${PROJECT_SOURCE_DIR}/cmake/run_embed_test.cmake)
   set_tests_properties(install_and_embed PROPERTIES TIMEOUT 300)
 

@@ -1,5 +1,7 @@
 # ctest install_and_embed: cmake --install into BUILD_DIR/stage, then configure, build and run
-# examples/embed (a separate project using find_package(gnnpart CONFIG)) against the stage.
+# examples/embed (a separate project using find_package(gnnpart CONFIG)) against the stage,
+# run the installed gnnpart and gnnpart-train, and build examples/embed_c/embed.c with `cc` and
+# the flags of `pkg-config --cflags --libs gnnpart` alone.
 set(stage "${BUILD_DIR}/stage")
 set(embed_build "${BUILD_DIR}/embed-build")
 file(REMOVE_RECURSE "${stage}" "${embed_build}")
@@ -13,8 +15,9 @@ function(run)
 endfunction()
 
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${stage}")
-foreach(file include/gnnpart/gnnpart.h include/gnnpart/gnnpart.hpp lib/cmake/gnnpart/gnnpartConfig.cmake
-             lib/pkgconfig/gnnpart.pc)
+foreach(file include/gnnpart/gnnpart.h include/gnnpart/gnnpart.hpp
+             include/gnnpart/gnnpart_defaults.h include/gnnpart/gnnpart_enums.hpp lib/cmake/gnnpart/gnnpartConfig.cmake
+             lib/pkgconfig/gnnpart.pc bin/gnnpart ${EXTRA_INSTALLED})
   if(NOT EXISTS "${stage}/${file}")
     message(FATAL_ERROR "install did not put ${file} in place")
   endif()
@@ -28,19 +31,35 @@ if(NOT last_output MATCHES "PASS")
   message(FATAL_ERROR "embed did not verify its partition:\n${last_output}")
 endif()
 
-# The same program built with the flags of gnnpart.pc alone.
+# The installed programs run from the prefix.
+run("${stage}/bin/gnnpart" --version)
+if(EXTRA_INSTALLED MATCHES "gnnpart-train")
+  run("${stage}/bin/gnnpart-train" --help)
+endif()
+
+# The same program built with the flags of gnnpart.pc alone (plus -std=c++20 for C++), and a
+# plain C program built by `cc` with nothing but those flags.
 find_program(PKG_CONFIG pkg-config)
 find_program(CXX_COMPILER c++)
-if(PKG_CONFIG AND CXX_COMPILER)
-  set(ENV{PKG_CONFIG_PATH} "${stage}/lib/pkgconfig")
-  run(${PKG_CONFIG} --cflags --libs gnnpart)
-  separate_arguments(pc_flags UNIX_COMMAND "${last_output}")
-  run(${CXX_COMPILER} -O1 "${SOURCE_DIR}/examples/embed/embed.cc" -o "${embed_build}/embed_pc"
-      ${pc_flags})
-  run("${embed_build}/embed_pc" 3)
-  if(NOT last_output MATCHES "PASS")
-    message(FATAL_ERROR "embed (pkg-config build) failed:\n${last_output}")
-  endif()
+find_program(C_COMPILER cc)
+if(NOT PKG_CONFIG OR NOT CXX_COMPILER OR NOT C_COMPILER)
+  message(FATAL_ERROR "pkg-config, c++ and cc are needed to check gnnpart.pc")
+endif()
+set(ENV{PKG_CONFIG_PATH} "${stage}/lib/pkgconfig")
+run(${PKG_CONFIG} --cflags --libs gnnpart)
+separate_arguments(pc_flags UNIX_COMMAND "${last_output}")
+run(${C_COMPILER} -std=c99 -Wall -Werror "${SOURCE_DIR}/examples/embed_c/embed.c"
+    -o "${embed_build}/embed_c" ${pc_flags})
+run("${embed_build}/embed_c" 4)
+message(STATUS "${last_output}")
+if(NOT last_output MATCHES "PASS")
+  message(FATAL_ERROR "the C program (pkg-config build) failed:\n${last_output}")
+endif()
+run(${CXX_COMPILER} -std=c++20 -O1 "${SOURCE_DIR}/examples/embed/embed.cc"
+    -o "${embed_build}/embed_pc" ${pc_flags})
+run("${embed_build}/embed_pc" 3)
+if(NOT last_output MATCHES "PASS")
+  message(FATAL_ERROR "embed (pkg-config build) failed:\n${last_output}")
 endif()
 
 # The trainer-side snippet also builds and runs against the installed package.

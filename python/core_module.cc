@@ -144,6 +144,8 @@ py::dict defaults() {
   d["epsilon"] = o.epsilon;
   d["seed"] = o.seed;
   d["threads"] = o.threads;
+  d["batch_size"] = o.batch_size;
+  d["num_batches"] = o.num_batches;
   return d;
 }
 
@@ -225,6 +227,13 @@ py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_p
   set_constraints(g, constraints);
   api::Options options;
   options.model = parse_name(kModels, model, "model");
+  if (options.model == api::Model::kStochastic &&
+      PyErr_WarnEx(PyExc_UserWarning,
+                   "model='stochastic' samples its mini-batches from all vertices here, not "
+                   "your training set; the CLI's --train FILE gives the stochastic model the "
+                   "real one",
+                   1) < 0)
+    throw py::error_already_set(); // warnings turned into errors
   options.preset = parse_name(kPresets, preset, "preset");
   options.objective = parse_name(kObjectives, objective, "objective");
   options.vertex_weights = parse_name(kVertexWeights, vertex_weights, "vertex_weights");

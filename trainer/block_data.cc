@@ -49,6 +49,7 @@ BlockData load_block(const std::string& dir, BlockID block, const TrainOptions& 
   }
 
   if (!plan.labels.empty()) {
+    data.real_labels = true;
     data.labels = plan.labels;
     data.train = plan.train_local;
     data.val = plan.val_local;

@@ -19,6 +19,7 @@ struct BlockData {
   std::vector<double> self_weight; // per owned row: 1 / d_i
   Matrix features;                 // owned rows x feature width
   bool real_features = false;
+  bool real_labels = false;             // false: the synthetic task below
   std::vector<std::int64_t> labels;     // per owned row, -1 = unlabeled
   std::vector<NodeID> train, val, test; // owned local ids
 };

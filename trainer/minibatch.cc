@@ -16,6 +16,7 @@
 #include "core/random.h"
 #include "gcn.h"
 #include "io/layout_io.h"
+#include "layout_warnings.h"
 #include "run.h"
 
 namespace gnnpart::train {
@@ -352,6 +353,7 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   TrainOptions opts = options;
   opts.layers = static_cast<int>(options.fanouts.size());
   const BlockData data = load_block(opts.layout_dir, static_cast<BlockID>(rank), opts);
+  warn_about_layout_gaps(data, opts, comm);
   std::int64_t max_label = 0, classes = 0;
   for (std::int64_t y : data.labels)
     max_label = std::max(max_label, y);

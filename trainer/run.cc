@@ -15,6 +15,7 @@
 #include "block_data.h"
 #include "gcn.h"
 #include "io/layout_io.h"
+#include "layout_warnings.h"
 #include "reference.h"
 
 namespace gnnpart::train {
@@ -123,6 +124,7 @@ int run(const TrainOptions& options, MPI_Comm comm) {
   }
   const auto load_start = Clock::now();
   const BlockData data = load_block(options.layout_dir, static_cast<BlockID>(rank), options);
+  warn_about_layout_gaps(data, options, comm);
   std::int64_t max_label = 0;
   for (std::int64_t y : data.labels)
     max_label = std::max(max_label, y);

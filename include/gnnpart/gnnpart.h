@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 
+#include "gnnpart_defaults.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -28,41 +30,23 @@ extern "C" {
 #define GNNPART_ERROR_SYSTEM 5      /* the operating system refused (I/O) */
 #define GNNPART_ERROR_INTERNAL 6    /* a bug: please report the message */
 
-/* Models: what the partitioner minimises. */
-#define GNNPART_MODEL_GRAPH 0      /* edge cut (or volume) of the graph */
-#define GNNPART_MODEL_HYPERGRAPH 1 /* column-net km1 = full-batch GCN communication volume */
-#define GNNPART_MODEL_STOCHASTIC 2 /* expected mini-batch volume (sampled batches) */
-
-#define GNNPART_ALGORITHM_MULTILEVEL 0
-#define GNNPART_ALGORITHM_METIS 1 /* graph model only */
-
-#define GNNPART_OBJECTIVE_DEFAULT 0 /* cut (graph model), km1 (hypergraph models) */
-#define GNNPART_OBJECTIVE_CUT 1
-#define GNNPART_OBJECTIVE_VOLUME 2
-#define GNNPART_OBJECTIVE_KM1 3
-#define GNNPART_OBJECTIVE_SOED 4
-
-#define GNNPART_PRESET_FAST 0
-#define GNNPART_PRESET_DEFAULT 1
-#define GNNPART_PRESET_STRONG 2
-
-/* Flow-based refinement of the hypergraph models (pairs of blocks, max-flow min-cut). */
-#define GNNPART_FLOWS_PRESET 0 /* as the preset decides */
-#define GNNPART_FLOWS_ON 1
-#define GNNPART_FLOWS_OFF 2
+/* Models, algorithms, objectives, presets, flow settings and every default:
+ * gnnpart_defaults.h, shared with the C++ API, the CLI and the Python module. */
 
 /* Options; start from gnnpart_default_options() (or pass NULL for the defaults). */
 typedef struct gnnpart_options {
-  int32_t model;        /* GNNPART_MODEL_*, default GNNPART_MODEL_GRAPH (as METIS) */
+  int32_t model;        /* GNNPART_MODEL_*, default GNNPART_DEFAULT_MODEL (graph) */
   int32_t algorithm;    /* GNNPART_ALGORITHM_* */
   int32_t objective;    /* GNNPART_OBJECTIVE_* */
   int32_t preset;       /* GNNPART_PRESET_* */
   double epsilon;       /* allowed imbalance when ubvec is NULL, default 0.03 */
   uint64_t seed;        /* default 0 */
-  int32_t threads;      /* task arena size; <= 0: all hardware threads; default 1 */
+  int32_t threads;      /* task arena size; <= 0: all hardware threads (the default) */
   uint32_t batch_size;  /* stochastic model: vertices per sampled mini-batch (1024) */
   uint32_t num_batches; /* stochastic model: sampled mini-batches (32) */
   int32_t flows;        /* GNNPART_FLOWS_*, default GNNPART_FLOWS_PRESET */
+  int32_t vertex_weights; /* hypergraph models: GNNPART_VERTEX_WEIGHTS_*, default: vwgt when
+                             given, else unit */
 } gnnpart_options;
 
 gnnpart_options gnnpart_default_options(void);

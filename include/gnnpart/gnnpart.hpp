@@ -5,7 +5,7 @@
 // are safe. Errors are thrown as gnnpart::api::Error (what() is a one-line message).
 //
 //   gnnpart::api::CsrView g{indptr, indices};           // spans of int32/int64/uint32/uint64
-//   gnnpart::api::Options o = gnnpart::api::Options::preset_default();
+//   gnnpart::api::Options o;                           // defaults: gnnpart_defaults.h
 //   o.model = gnnpart::api::Model::kHypergraph;
 //   gnnpart::api::Result r = gnnpart::api::partition(g, 8, o);
 //   // r.blocks[u] in [0, 8), r.objective = communication volume, r.metrics ...
@@ -15,6 +15,9 @@
 #include <stdexcept>
 #include <string>
 #include <vector>
+
+#include "gnnpart_defaults.h"
+#include "gnnpart_enums.hpp"
 
 namespace gnnpart::api {
 
@@ -86,33 +89,22 @@ struct EdgeView {
   int ncon = 1;
 };
 
-enum class Model { kGraph, kHypergraph, kStochastic };
-enum class Algorithm { kMultilevel, kMetis }; // kMetis: graph model only
-// kDefault: cut for the graph model, km1 (= communication volume) for the hypergraph models.
-enum class Objective { kDefault, kCut, kVolume, kKm1, kSoed };
-enum class Preset { kFast, kDefault, kStrong };
-// Flow-based refinement of the hypergraph models. kPreset: on in the default preset for
-// hypergraph inputs and in strong, off on a graph's column-net start in the default preset
-// and in fast.
-enum class FlowRefinement { kPreset, kOn, kOff };
-// Vertex weights of the hypergraph models. kDefault: the view's weights when given, else
-// degree + 1 (the CLI's default).
-enum class VertexWeights { kDefault, kDegree, kUnit, kGraph };
-
+// All defaults come from gnnpart_defaults.h, the same as the C API's, the CLI's and Python's.
 struct Options {
-  Model model = Model::kHypergraph;
-  Algorithm algorithm = Algorithm::kMultilevel;
-  Objective objective = Objective::kDefault;
-  Preset preset = Preset::kDefault;
-  FlowRefinement flows = FlowRefinement::kPreset;
-  VertexWeights vertex_weights = VertexWeights::kDefault;
-  double epsilon = 0.03; // blocks weigh at most floor((1 + epsilon) * ceil(W / k))
-  std::uint64_t seed = 0;
-  int threads = 1; // task_arena size; <= 0: all hardware threads
-  // Stochastic model: mini-batches sampled from the training set (empty: all vertices).
+  Model model = static_cast<Model>(GNNPART_DEFAULT_MODEL);
+  Algorithm algorithm = static_cast<Algorithm>(GNNPART_DEFAULT_ALGORITHM);
+  Objective objective = static_cast<Objective>(GNNPART_DEFAULT_OBJECTIVE);
+  Preset preset = static_cast<Preset>(GNNPART_DEFAULT_PRESET);
+  FlowRefinement flows = static_cast<FlowRefinement>(GNNPART_DEFAULT_FLOWS);
+  VertexWeights vertex_weights = static_cast<VertexWeights>(GNNPART_DEFAULT_VERTEX_WEIGHTS);
+  double epsilon = GNNPART_DEFAULT_EPSILON; // blocks weigh at most floor((1+epsilon)*ceil(W/k))
+  std::uint64_t seed = GNNPART_DEFAULT_SEED;
+  int threads = GNNPART_DEFAULT_THREADS; // task_arena size; <= 0: all hardware threads
+  // Stochastic model: mini-batches sampled from the training set (empty: all vertices, which
+  // rarely matches a real training run; the CLI and Python warn).
   std::vector<std::uint32_t> training_set;
-  std::uint32_t batch_size = 1024;
-  std::uint32_t num_batches = 32;
+  std::uint32_t batch_size = GNNPART_DEFAULT_BATCH_SIZE;
+  std::uint32_t num_batches = GNNPART_DEFAULT_NUM_BATCHES;
   std::vector<int> fanouts; // per layer; empty: one layer of all neighbours
 
   static Options preset_fast();
@@ -158,14 +150,16 @@ private:
 Result partition(const CsrView& graph, std::uint32_t k, const Options& options = {});
 Result partition(const EdgeView& edges, std::uint32_t k, const Options& options = {});
 
-Metrics evaluate(const CsrView& graph, IndexArray blocks, std::uint32_t k, int threads = 1);
-Metrics evaluate(const EdgeView& edges, IndexArray blocks, std::uint32_t k, int threads = 1);
+Metrics evaluate(const CsrView& graph, IndexArray blocks, std::uint32_t k,
+                 int threads = GNNPART_DEFAULT_THREADS);
+Metrics evaluate(const EdgeView& edges, IndexArray blocks, std::uint32_t k,
+                 int threads = GNNPART_DEFAULT_THREADS);
 
 struct LayoutOptions {
   std::string graph_name = "graph";
   std::string model = "graph";
   std::string objective = "unspecified";
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS;
 };
 struct LayoutInfo {
   std::uint64_t rows_per_layer = 0;
@@ -180,12 +174,12 @@ LayoutInfo build_layout(const EdgeView& edges, IndexArray blocks, std::uint32_t 
                         const std::string& dir, const LayoutOptions& options = {});
 
 struct StreamingOptions {
-  double epsilon = 0.03;
-  std::uint64_t seed = 0;
+  double epsilon = GNNPART_DEFAULT_EPSILON;
+  std::uint64_t seed = GNNPART_DEFAULT_SEED;
   bool fennel = true;  // false: LDG
   bool volume = false; // score lambda-1 of column nets instead of edges cut
   int passes = 1;      // > 1: restreaming
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS;
 };
 
 // One-pass vertex partitioner fed edge by edge. Edges are gathered per vertex (O(m) memory)

@@ -16,62 +16,13 @@
 namespace gnnpart::api {
 namespace {
 
-gnnpart::Model to_model(Model model) {
-  switch (model) {
-  case Model::kGraph:
-    return gnnpart::Model::kGraph;
-  case Model::kHypergraph:
-    return gnnpart::Model::kHypergraph;
-  case Model::kStochastic:
-    return gnnpart::Model::kStochastic;
-  }
-  throw InvalidParameter("unknown model");
-}
-
-gnnpart::Objective to_objective(Objective objective, Model model) {
-  switch (objective) {
-  case Objective::kDefault:
-    return model == Model::kGraph ? gnnpart::Objective::kCut : gnnpart::Objective::kKm1;
-  case Objective::kCut:
-    return gnnpart::Objective::kCut;
-  case Objective::kVolume:
-    return gnnpart::Objective::kVolume;
-  case Objective::kKm1:
-    return gnnpart::Objective::kKm1;
-  case Objective::kSoed:
-    return gnnpart::Objective::kSoed;
-  }
-  throw InvalidParameter("unknown objective");
-}
-
-gnnpart::Preset to_preset(Preset preset) {
-  switch (preset) {
-  case Preset::kFast:
-    return gnnpart::Preset::kFast;
-  case Preset::kDefault:
-    return gnnpart::Preset::kDefault;
-  case Preset::kStrong:
-    return gnnpart::Preset::kStrong;
-  }
-  throw InvalidParameter("unknown preset");
-}
-
-gnnpart::FlowRefinement to_flows(FlowRefinement flows) {
-  switch (flows) {
-  case FlowRefinement::kPreset:
-    return gnnpart::FlowRefinement::kPreset;
-  case FlowRefinement::kOn:
-    return gnnpart::FlowRefinement::kOn;
-  case FlowRefinement::kOff:
-    return gnnpart::FlowRefinement::kOff;
-  }
-  throw InvalidParameter("unknown flow refinement setting");
-}
+// The API's objective and the library's resolved one carry the same values.
+static_assert(static_cast<int>(Objective::kSoed) == static_cast<int>(gnnpart::Objective::kSoed));
 
 ColumnNetWeights to_column_net_weights(VertexWeights weights, const CsrGraph& graph) {
   switch (weights) {
   case VertexWeights::kDefault:
-    return graph.has_vertex_weights() ? ColumnNetWeights::kGraph : ColumnNetWeights::kDegree;
+    return graph.has_vertex_weights() ? ColumnNetWeights::kGraph : ColumnNetWeights::kUnit;
   case VertexWeights::kDegree:
     return ColumnNetWeights::kDegree;
   case VertexWeights::kUnit:
@@ -82,32 +33,26 @@ ColumnNetWeights to_column_net_weights(VertexWeights weights, const CsrGraph& gr
   throw InvalidParameter("unknown vertex weights");
 }
 
-PartitionOptions to_partition_options(std::uint32_t k, const Options& options) {
+// The one validation of this entry point; everything below takes the validated options.
+PartitionOptions to_partition_options(std::uint32_t k, const Options& options, NodeID n) {
   PartitionOptions po;
   po.k = k;
   po.epsilon = options.epsilon;
   po.seed = options.seed;
   po.threads = options.threads;
-  po.model = to_model(options.model);
-  po.algorithm = options.algorithm == Algorithm::kMetis ? gnnpart::Algorithm::kMetis
-                                                        : gnnpart::Algorithm::kMultilevel;
-  po.objective = to_objective(options.objective, options.model);
-  po.preset = to_preset(options.preset);
-  po.flows = to_flows(options.flows);
-  const bool graph_model = options.model == Model::kGraph;
-  if (graph_model &&
-      (po.objective == gnnpart::Objective::kKm1 || po.objective == gnnpart::Objective::kSoed))
-    throw InvalidParameter("objective km1/soed needs the hypergraph or stochastic model");
-  if (!graph_model && po.algorithm == gnnpart::Algorithm::kMetis)
-    throw InvalidParameter("the METIS backend partitions the graph model only");
-  if (!(options.epsilon >= 0))
-    throw InvalidParameter(fmt::format("epsilon = {} must be >= 0", options.epsilon));
+  po.model = options.model;
+  po.algorithm = options.algorithm;
+  po.objective = options.objective == Objective::kDefault
+                     ? default_objective(po.model)
+                     : static_cast<gnnpart::Objective>(options.objective);
+  po.preset = options.preset;
+  po.flows = options.flows;
+  validate_options(po, n);
   return po;
 }
 
 Result partition_graph_checked(const CsrGraph& graph, std::uint32_t k, const Options& options) {
-  const PartitionOptions po = to_partition_options(k, options);
-  check_options(po, graph.num_nodes());
+  const PartitionOptions po = to_partition_options(k, options, graph.num_nodes());
   return run_with_threads(options.threads, [&] {
     Result result;
     Partition partition;

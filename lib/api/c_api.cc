@@ -71,76 +71,23 @@ void require(bool condition, const char* message) {
     throw CInputError{message};
 }
 
+// A C option value as the C++ enum with the same value (both come from gnnpart_defaults.h).
+template <typename Enum> Enum checked_enum(int32_t value, int32_t last, const char* what) {
+  if (value < 0 || value > last)
+    throw CInputError{fmt::format("unknown {} {}", what, value)};
+  return static_cast<Enum>(value);
+}
+
 gnnpart::api::Options to_options(const gnnpart_options& o, int32_t ncon, const double* ubvec) {
-  gnnpart::api::Options out;
-  switch (o.model) {
-  case GNNPART_MODEL_GRAPH:
-    out.model = gnnpart::api::Model::kGraph;
-    break;
-  case GNNPART_MODEL_HYPERGRAPH:
-    out.model = gnnpart::api::Model::kHypergraph;
-    break;
-  case GNNPART_MODEL_STOCHASTIC:
-    out.model = gnnpart::api::Model::kStochastic;
-    break;
-  default:
-    throw CInputError{fmt::format("unknown model {}", o.model)};
-  }
-  switch (o.algorithm) {
-  case GNNPART_ALGORITHM_MULTILEVEL:
-    out.algorithm = gnnpart::api::Algorithm::kMultilevel;
-    break;
-  case GNNPART_ALGORITHM_METIS:
-    out.algorithm = gnnpart::api::Algorithm::kMetis;
-    break;
-  default:
-    throw CInputError{fmt::format("unknown algorithm {}", o.algorithm)};
-  }
-  switch (o.objective) {
-  case GNNPART_OBJECTIVE_DEFAULT:
-    out.objective = gnnpart::api::Objective::kDefault;
-    break;
-  case GNNPART_OBJECTIVE_CUT:
-    out.objective = gnnpart::api::Objective::kCut;
-    break;
-  case GNNPART_OBJECTIVE_VOLUME:
-    out.objective = gnnpart::api::Objective::kVolume;
-    break;
-  case GNNPART_OBJECTIVE_KM1:
-    out.objective = gnnpart::api::Objective::kKm1;
-    break;
-  case GNNPART_OBJECTIVE_SOED:
-    out.objective = gnnpart::api::Objective::kSoed;
-    break;
-  default:
-    throw CInputError{fmt::format("unknown objective {}", o.objective)};
-  }
-  switch (o.preset) {
-  case GNNPART_PRESET_FAST:
-    out.preset = gnnpart::api::Preset::kFast;
-    break;
-  case GNNPART_PRESET_DEFAULT:
-    out.preset = gnnpart::api::Preset::kDefault;
-    break;
-  case GNNPART_PRESET_STRONG:
-    out.preset = gnnpart::api::Preset::kStrong;
-    break;
-  default:
-    throw CInputError{fmt::format("unknown preset {}", o.preset)};
-  }
-  switch (o.flows) {
-  case GNNPART_FLOWS_PRESET:
-    out.flows = gnnpart::api::FlowRefinement::kPreset;
-    break;
-  case GNNPART_FLOWS_ON:
-    out.flows = gnnpart::api::FlowRefinement::kOn;
-    break;
-  case GNNPART_FLOWS_OFF:
-    out.flows = gnnpart::api::FlowRefinement::kOff;
-    break;
-  default:
-    throw CInputError{fmt::format("unknown flows setting {}", o.flows)};
-  }
+  namespace api = gnnpart::api;
+  api::Options out;
+  out.model = checked_enum<api::Model>(o.model, GNNPART_MODEL_STOCHASTIC, "model");
+  out.algorithm = checked_enum<api::Algorithm>(o.algorithm, GNNPART_ALGORITHM_METIS, "algorithm");
+  out.objective = checked_enum<api::Objective>(o.objective, GNNPART_OBJECTIVE_SOED, "objective");
+  out.preset = checked_enum<api::Preset>(o.preset, GNNPART_PRESET_STRONG, "preset");
+  out.flows = checked_enum<api::FlowRefinement>(o.flows, GNNPART_FLOWS_OFF, "flows setting");
+  out.vertex_weights = checked_enum<api::VertexWeights>(
+      o.vertex_weights, GNNPART_VERTEX_WEIGHTS_GRAPH, "vertex weights setting");
   out.epsilon = o.epsilon;
   if (ubvec != nullptr) {
     double strictest = INFINITY;
@@ -200,16 +147,17 @@ extern "C" {
 
 gnnpart_options gnnpart_default_options(void) {
   gnnpart_options o{};
-  o.model = GNNPART_MODEL_GRAPH;
-  o.algorithm = GNNPART_ALGORITHM_MULTILEVEL;
-  o.objective = GNNPART_OBJECTIVE_DEFAULT;
-  o.preset = GNNPART_PRESET_DEFAULT;
-  o.epsilon = 0.03;
-  o.seed = 0;
-  o.threads = 1;
-  o.batch_size = 1024;
-  o.num_batches = 32;
-  o.flows = GNNPART_FLOWS_PRESET;
+  o.model = GNNPART_DEFAULT_MODEL;
+  o.algorithm = GNNPART_DEFAULT_ALGORITHM;
+  o.objective = GNNPART_DEFAULT_OBJECTIVE;
+  o.preset = GNNPART_DEFAULT_PRESET;
+  o.epsilon = GNNPART_DEFAULT_EPSILON;
+  o.seed = GNNPART_DEFAULT_SEED;
+  o.threads = GNNPART_DEFAULT_THREADS;
+  o.batch_size = GNNPART_DEFAULT_BATCH_SIZE;
+  o.num_batches = GNNPART_DEFAULT_NUM_BATCHES;
+  o.flows = GNNPART_DEFAULT_FLOWS;
+  o.vertex_weights = GNNPART_DEFAULT_VERTEX_WEIGHTS;
   return o;
 }
 

@@ -1,5 +1,7 @@
 #include "core/options.h"
 
+#include <cmath>
+
 #include <fmt/format.h>
 
 #include "core/errors.h"
@@ -8,9 +10,20 @@ namespace gnnpart {
 
 void check_options(const PartitionOptions& options, NodeID n) {
   if (options.k < 1) throw InvalidParameter("k must be at least 1");
-  if (!(options.epsilon >= 0)) throw InvalidParameter("epsilon must be >= 0");
+  if (!(options.epsilon >= 0) || !std::isfinite(options.epsilon))
+    throw InvalidParameter(fmt::format("epsilon = {} must be a finite value >= 0", options.epsilon));
   if (options.k > n && n > 0)
     throw InvalidParameter(fmt::format("k = {} exceeds the number of vertices n = {}", options.k, n));
+}
+
+void validate_options(const PartitionOptions& options, NodeID n) {
+  check_options(options, n);
+  const bool graph_model = options.model == Model::kGraph;
+  if (graph_model && (options.objective == Objective::kKm1 || options.objective == Objective::kSoed))
+    throw InvalidParameter(fmt::format("--objective {} needs --model hypergraph or stochastic",
+                                       to_string(options.objective)));
+  if (!graph_model && options.algorithm == Algorithm::kMetis)
+    throw InvalidParameter("--algo metis partitions the graph model only; use --model graph");
 }
 
 std::string_view to_string(Model model) {

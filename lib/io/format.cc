@@ -7,6 +7,7 @@
 
 #include "core/errors.h"
 #include "io/binary_cache.h"
+#include "io/binary_stream_format.h"
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
 #include "io/output_file.h"
@@ -48,20 +49,24 @@ GraphFormat from_extension(const std::string& ext) {
     return GraphFormat::kBinary;
   if (ext == ".hgr")
     return GraphFormat::kHmetis;
+  if (ext == ".bin" || ext == ".bes" || ext == ".adj")
+    return GraphFormat::kBinaryStream;
   return GraphFormat::kAuto;
 }
 
 std::string unknown_extension_message(const std::string& path) {
   const std::string ext = extension(path);
   return (ext.empty() ? std::string("no file extension") : "unknown extension '" + ext + "'") +
-         "; expected .txt/.edges/.el/.csv (edge list), .graph/.metis, .mtx, .hgr or .gnnp "
-         "(optionally + .gz), or name the format explicitly";
+         "; expected .txt/.edges/.el/.csv (edge list), .graph/.metis, .mtx, .hgr, .gnnp or "
+         ".bin/.adj (generate's streams), optionally + .gz, or name the format explicitly";
 }
 
 // The format named by the content: the binary magic or a Matrix Market banner.
 GraphFormat sniff(const std::string& path) {
   if (is_binary_graph_file(path))
     return GraphFormat::kBinary;
+  if (is_binary_stream_file(path))
+    return GraphFormat::kBinaryStream;
   const InputBuffer in(path);
   if (in.data().starts_with("%%MatrixMarket"))
     return GraphFormat::kMatrixMarket;
@@ -92,8 +97,10 @@ GraphFormat parse_format(const std::string& name) {
     return GraphFormat::kBinary;
   if (key == "hmetis" || key == "hgr")
     return GraphFormat::kHmetis;
+  if (key == "stream" || key == "bes" || key == "adj")
+    return GraphFormat::kBinaryStream;
   throw InvalidParameter("unknown graph format '" + name +
-                         "'; expected edgelist, metis, mtx, binary or hmetis");
+                         "'; expected edgelist, metis, mtx, binary, hmetis or stream");
 }
 
 std::string_view format_name(GraphFormat format) {
@@ -110,6 +117,8 @@ std::string_view format_name(GraphFormat format) {
     return "binary";
   case GraphFormat::kHmetis:
     return "hmetis";
+  case GraphFormat::kBinaryStream:
+    return "stream";
   }
   return "unknown";
 }
@@ -134,6 +143,8 @@ CsrGraph read_graph(const std::string& path, const ReadOptions& options) {
     return read_matrix_market(path, options);
   case GraphFormat::kBinary:
     return detail::with_threads(options.threads, [&] { return read_binary_graph(path); });
+  case GraphFormat::kBinaryStream:
+    return detail::with_threads(options.threads, [&] { return read_binary_stream(path); });
   case GraphFormat::kHmetis:
     throw InputError(path, 0,
                      "an hMETIS file holds a hypergraph, not a graph; read it with read_hmetis");
@@ -160,6 +171,9 @@ void write_graph(const CsrGraph& graph, const std::string& path, GraphFormat for
     return write_binary_graph(graph, path);
   case GraphFormat::kHmetis:
     return write_column_net_hmetis(graph, path);
+  case GraphFormat::kBinaryStream:
+    throw Unsupported(path + ": binary streams are written by `gnnpart generate`; convert to "
+                             ".gnnp for a binary graph");
   case GraphFormat::kAuto:
     break;
   }

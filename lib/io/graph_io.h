@@ -11,16 +11,20 @@
 #include "core/graph_builder.h"
 #include "core/hypergraph.h"
 #include "core/partition.h"
+#include "gnnpart/gnnpart_defaults.h"
 
 namespace gnnpart::io {
 
-enum class GraphFormat { kAuto, kEdgeList, kMetis, kMatrixMarket, kBinary, kHmetis };
+// kBinaryStream: the edge (.bin) or adjacency (.adj) stream `gnnpart generate` writes, read
+// whole (lib/streaming reads it in O(n) memory).
+enum class GraphFormat { kAuto, kEdgeList, kMetis, kMatrixMarket, kBinary, kHmetis, kBinaryStream };
 
 // From the extension (a trailing .gz ignored): .txt/.edges/.el/.csv/.tsv -> edge list,
 // .graph/.metis -> METIS, .mtx -> Matrix Market, .gnnp -> binary cache, .hgr -> hMETIS.
 // Throws InputError for an unknown extension.
 GraphFormat detect_format(const std::string& path);
-GraphFormat parse_format(const std::string& name); // "edgelist", "metis", "mtx", "binary", "hmetis"
+// "edgelist", "metis", "mtx", "binary", "hmetis", "stream"
+GraphFormat parse_format(const std::string& name);
 std::string_view format_name(GraphFormat format);
 
 struct ReadOptions {
@@ -30,7 +34,7 @@ struct ReadOptions {
                               // 0..n-1 in increasing order of label (one_based and
                               // the "# vertices:" header are then ignored)
   std::string label_map_path; // with relabel: write "new_id original_label" lines here
-  int threads = 0;            // parser threads inside the caller's arena (0: arena's)
+  int threads = GNNPART_DEFAULT_THREADS; // parser threads (<= 0: all hardware threads)
 };
 
 struct EdgeListData {

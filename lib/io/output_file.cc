@@ -17,6 +17,7 @@
 
 #include "core/errors.h"
 #include "core/random.h"
+#include "io/output_target.h"
 
 namespace gnnpart::io {
 
@@ -49,8 +50,32 @@ bool has_gz_suffix(std::string_view path) {
 OutputFile::OutputFile(const std::string& path) : OutputFile(path, has_gz_suffix(path)) {}
 
 OutputFile::OutputFile(const std::string& path, bool compress) : path_(path), compress_(compress) {
-  if (path.empty())
-    throw SystemError("empty output path");
+  const OutputTarget target = resolve_output_target(path);
+  if (target.kind == OutputTarget::Kind::kRegular)
+    open_temporary(target.path);
+  else
+    open_direct(target);
+  if (compress_) {
+    deflater_ = std::make_unique<Deflater>();
+    if (deflateInit2(&deflater_->stream, kCompressionLevel, Z_DEFLATED, 15 + 16, 8,
+                     Z_DEFAULT_STRATEGY) != Z_OK) {
+      discard();
+      throw SystemError(path + ": zlib deflateInit2 failed");
+    }
+    deflater_->initialised = true;
+  }
+}
+
+void OutputFile::open_direct(const OutputTarget& target) {
+  fd_ = target.kind == OutputTarget::Kind::kDescriptor
+            ? ::fcntl(target.descriptor, F_DUPFD_CLOEXEC, 0)
+            : ::open(target.path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd_ < 0)
+    throw SystemError(system_message("cannot open output", path_));
+}
+
+void OutputFile::open_temporary(const std::string& target) {
+  target_path_ = target;
   // A name nobody else uses: mixed from the clock, the process and this object's address.
   std::uint64_t seed =
       static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
@@ -64,26 +89,17 @@ OutputFile::OutputFile(const std::string& path, bool compress) : path_(path), co
       c = kAlphabet[bits % 36];
       bits /= 36;
     }
-    temp_path_ = path + ".tmp." + suffix;
+    temp_path_ = target + ".tmp." + suffix;
     fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
     if (fd_ < 0 && errno != EEXIST) {
-      const std::string message = system_message("cannot create output file", path);
+      const std::string message = system_message("cannot create output file", path_);
       temp_path_.clear();
       throw SystemError(message);
     }
   }
   if (fd_ < 0) {
     temp_path_.clear();
-    throw SystemError(path + ": cannot create a temporary output file");
-  }
-  if (compress_) {
-    deflater_ = std::make_unique<Deflater>();
-    if (deflateInit2(&deflater_->stream, kCompressionLevel, Z_DEFLATED, 15 + 16, 8,
-                     Z_DEFAULT_STRATEGY) != Z_OK) {
-      discard();
-      throw SystemError(path + ": zlib deflateInit2 failed");
-    }
-    deflater_->initialised = true;
+    throw SystemError(path_ + ": cannot create a temporary output file");
   }
 }
 
@@ -192,7 +208,11 @@ void OutputFile::commit() {
   fd_ = -1;
   if (::close(fd) != 0)
     throw SystemError(system_message("close failed", path_));
-  if (::rename(temp_path_.c_str(), path_.c_str()) != 0)
+  if (temp_path_.empty()) { // written directly (a FIFO, a device, standard output)
+    committed_ = true;
+    return;
+  }
+  if (::rename(temp_path_.c_str(), target_path_.c_str()) != 0)
     throw SystemError(system_message("cannot rename the temporary file onto", path_));
   committed_ = true;
 }

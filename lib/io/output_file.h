@@ -2,7 +2,8 @@
 // Atomic, buffered output: bytes go to a temporary file next to the target ("<path>.tmp.XXXXXX"),
 // gzip-compressed when the target ends in ".gz", and commit() renames it into place. If the
 // object dies uncommitted (an error or exception while writing), the temporary file is removed,
-// so a failed run never leaves a partial output behind.
+// so a failed run never leaves a partial output behind. A symlink is followed to its target; a
+// FIFO, a device or standard output is written directly and never replaced (output_target.h).
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +13,8 @@
 #include <string_view>
 
 namespace gnnpart::io {
+
+struct OutputTarget;
 
 class OutputFile {
 public:
@@ -27,7 +30,7 @@ public:
     write(std::string_view(static_cast<const char*>(bytes), size));
   }
   // Overwrites bytes at an absolute offset of an uncompressed file (e.g. a header whose counts
-  // are known only at the end). Throws SystemError on a compressed file.
+  // are known only at the end). Throws SystemError on a compressed file or a FIFO.
   void write_at(std::uint64_t offset, const void* bytes, std::size_t size);
   // Flushes, closes and renames the temporary file onto the target. Throws SystemError.
   void commit();
@@ -40,9 +43,12 @@ private:
   void write_raw(const char* bytes, std::size_t size);
   void deflate_some(const char* bytes, std::size_t size, bool finish);
   void discard() noexcept;
+  void open_temporary(const std::string& target);
+  void open_direct(const OutputTarget& target);
 
   std::string path_;
-  std::string temp_path_;
+  std::string target_path_; // path_ with symlinks followed (renamed onto)
+  std::string temp_path_;   // empty when written directly
   int fd_ = -1;
   bool compress_ = false;
   bool committed_ = false;

@@ -16,11 +16,10 @@
 
 namespace gnnpart::io::detail {
 
-// Runs f inside an arena of `threads` threads, or in the caller's arena when threads <= 0.
+// Runs f with `threads` threads (<= 0: all hardware threads, the meaning `threads` has on
+// every front end); inside an entry point's arena of that size it opens no second one.
 template <typename F> auto with_threads(int threads, F&& f) {
-  if (threads > 0)
-    return run_with_threads(threads, std::forward<F>(f));
-  return f();
+  return run_with_threads(threads, std::forward<F>(f));
 }
 
 inline constexpr std::size_t kNoOffset = std::numeric_limits<std::size_t>::max();

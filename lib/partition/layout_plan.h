@@ -10,12 +10,13 @@
 #include "core/layout.h"
 #include "core/partition.h"
 #include "core/types.h"
+#include "gnnpart/gnnpart_defaults.h"
 
 namespace gnnpart {
 
 // One plan per block. Throws InvalidParameter when the partition does not fit the graph.
 std::vector<LayoutPlan> build_layout_plans(const CsrGraph& graph, const Partition& partition,
-                                           int threads = 1);
+                                           int threads = GNNPART_DEFAULT_THREADS);
 
 // Optional vertex data: train/val/test as global ids (any order, duplicates ignored), labels
 // with n entries (or empty). Each plan gets the owned subset as increasing local ids.
@@ -34,6 +35,6 @@ void attach_vertex_sets(std::span<LayoutPlan> plans, const VertexSets& sets);
 std::vector<EdgeLayoutBlock> build_edge_layout(NodeID n, std::span<const NodeID> sources,
                                                std::span<const NodeID> targets,
                                                std::span<const BlockID> edge_blocks, BlockID k,
-                                               int threads = 1);
+                                               int threads = GNNPART_DEFAULT_THREADS);
 
 } // namespace gnnpart

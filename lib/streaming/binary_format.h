@@ -1,36 +1,16 @@
 #pragma once
-// Binary stream formats of lib/streaming. Both start with the same 40-byte header:
-//   magic[8] | id_bytes u32 | reserved u32 | n u64 | m u64 | entries u64   (little endian)
-// Edge stream ("GNPEDGE1"): m records (u, v) of id_bytes each, in stream order; entries = m.
-// Adjacency stream ("GNPADJ01"): for u = 0..n-1 one record: degree (u32), then degree neighbour
-// ids; m = undirected edges, entries = directed entries (2m for a symmetric simple graph).
-#include <cstdint>
-#include <cstdio>
-#include <string>
-#include <string_view>
-
-#include "core/types.h"
+// The binary stream formats live in lib/io (io/binary_stream_format.h) so that every command
+// reads what `gnnpart generate` writes; lib/streaming keeps its names for them.
+#include "io/binary_stream_format.h"
 
 namespace gnnpart::streaming {
 
-inline constexpr std::string_view kEdgeStreamMagic = "GNPEDGE1";
-inline constexpr std::string_view kAdjacencyStreamMagic = "GNPADJ01";
-inline constexpr std::size_t kBinaryHeaderBytes = 40;
-
-enum class BinaryKind { kNone, kEdgeStream, kAdjacencyStream };
-
-struct BinaryHeader {
-  BinaryKind kind = BinaryKind::kNone;
-  std::uint32_t id_bytes = sizeof(NodeID);
-  std::uint64_t n = 0;
-  std::uint64_t m = 0;
-  std::uint64_t entries = 0;
-};
-
-// Serializes a header into exactly kBinaryHeaderBytes bytes.
-void encode_header(const BinaryHeader& header, char* out);
-// Parses the first kBinaryHeaderBytes bytes; kind kNone when the magic does not match.
-// Throws InputError (path, line 0) for a known magic with unsupported id width.
-BinaryHeader decode_header(const char* bytes, std::size_t size, const std::string& path);
+using io::BinaryHeader;
+using io::BinaryKind;
+using io::decode_header;
+using io::encode_header;
+using io::kAdjacencyStreamMagic;
+using io::kBinaryHeaderBytes;
+using io::kEdgeStreamMagic;
 
 } // namespace gnnpart::streaming

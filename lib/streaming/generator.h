@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/types.h"
+#include "gnnpart/gnnpart_defaults.h"
 
 namespace gnnpart::streaming {
 
@@ -23,7 +24,7 @@ struct GeneratorOptions {
   NodeID n = 0;
   EdgeID m = 0;
   std::uint64_t seed = 0;
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
   double rmat_a = 0.57, rmat_b = 0.19, rmat_c = 0.19; // d = 1 - a - b - c
   bool shuffle = false; // write the edges in a random (seeded) order instead of sorted
 };

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "core/types.h"
+#include "gnnpart/gnnpart_defaults.h"
 
 namespace gnnpart::streaming {
 
@@ -37,7 +38,7 @@ struct StreamOptions {
   // Mini-batch weighting of the volume score (train ids in a file, one per line).
   std::string train_path;
   std::uint64_t minibatch_size = 0;
-  int threads = 1;
+  int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
 };
 
 std::string_view to_string(StreamAlgorithm algorithm);

@@ -74,7 +74,7 @@ int part_graph_kway(idx_t* nvtxs, idx_t* ncon, idx_t* xadj, idx_t* adjncy, idx_t
   const idx_t seed = option(options, METIS_OPTION_SEED);
   o.seed = seed < 0 ? 0 : static_cast<std::uint64_t>(seed);
   const idx_t ufactor = option(options, METIS_OPTION_UFACTOR);
-  o.epsilon = ufactor < 0 ? 0.03 : ufactor / 1000.0;
+  o.epsilon = ufactor < 0 ? GNNPART_DEFAULT_EPSILON : ufactor / 1000.0;
   std::vector<double> ub;
   if (ubvec != nullptr)
     ub.assign(ubvec, ubvec + constraints);

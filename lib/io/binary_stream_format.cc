@@ -1,10 +1,10 @@
-#include "streaming/binary_format.h"
+#include "io/binary_stream_format.h"
 
 #include <cstring>
 
 #include "core/errors.h"
 
-namespace gnnpart::streaming {
+namespace gnnpart::io {
 namespace {
 
 void put_u32(char* out, std::uint32_t value) {
@@ -68,4 +68,4 @@ BinaryHeader decode_header(const char* bytes, std::size_t size, const std::strin
   return header;
 }
 
-} // namespace gnnpart::streaming
+} // namespace gnnpart::io
