@@ -1,7 +1,6 @@
 #include "streaming/buffered_partitioner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "core/errors.h"
@@ -210,8 +209,7 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   if (n >= kInBatch)
     throw Unsupported("buffered streaming: too many vertices for this build");
   BufferedPartitioner partitioner(n, stream.num_edges(), options);
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu_start = thread_cpu_seconds();
+  const PassTimer timer;
   if (progress != nullptr) {
     progress->begin(options.passes > 1 ? "buffered pass 1/" + std::to_string(options.passes)
                                        : "buffered",
@@ -229,10 +227,8 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   partitioner.finish();
   if (progress != nullptr)
     progress->end(stream.entries_done() / 2, stream.entries_done() / 2);
+  timer.record(stats);
   if (stats != nullptr) {
-    stats->pass_seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    stats->pass_cpu_seconds.push_back(thread_cpu_seconds() - cpu_start);
     stats->edges_per_pass = stream.entries_done() / 2;
     stats->batches = partitioner.batches();
     stats->engine_fallbacks = partitioner.fallbacks();
@@ -241,8 +237,7 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   partition.k = options.k;
   partition.blocks = partitioner.take_blocks();
   for (int pass = 1; pass < options.passes; ++pass) {
-    const auto pass_start = std::chrono::steady_clock::now();
-    const double pass_cpu_start = thread_cpu_seconds();
+    const PassTimer pass_timer;
     if (progress != nullptr) {
       progress->begin("buffered pass " + std::to_string(pass + 1) + "/" +
                           std::to_string(options.passes),
@@ -251,10 +246,8 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
     const RestreamCounts counts = restream_batches(stream, options, pass, partition.blocks);
     if (progress != nullptr)
       progress->end(stream.entries_done() / 2, stream.entries_done() / 2);
+    pass_timer.record(stats);
     if (stats != nullptr) {
-      stats->pass_seconds.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - pass_start).count());
-      stats->pass_cpu_seconds.push_back(thread_cpu_seconds() - pass_cpu_start);
       stats->batches += counts.batches;
       stats->engine_fallbacks += counts.fallbacks;
     }
