@@ -17,19 +17,11 @@
 #include "hypergraph/stochastic_model.h"
 #include "io/features.h"
 #include "io/graph_io.h"
-#include "io/layout_io.h"
-#include "partition/layout_plan.h"
+#include "layout/layout_io.h"
+#include "layout/layout_plan.h"
 #include "support.h"
 
 namespace gnnpart::app {
-
-std::string graph_name_of(const std::string& path) {
-  std::string name = std::filesystem::path(path).filename().string();
-  if (name.size() > 3 && name.ends_with(".gz"))
-    name.resize(name.size() - 3);
-  const auto dot = name.find('.');
-  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
-}
 
 LayoutSummary write_layout(const CsrGraph& graph, const Partition& partition,
                            const LayoutRequest& request) {

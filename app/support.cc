@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include <fmt/format.h>
 
@@ -314,6 +315,15 @@ void write_text_file(const std::string& path, const std::string& text) {
 
 std::string format_seconds(double seconds) {
   return seconds < 10 ? fmt::format("{:.3f} s", seconds) : fmt::format("{:.1f} s", seconds);
+}
+
+// Declared in cmd_layout.h; here so that gnnpart-mpi, which links support.cc, shares it.
+std::string graph_name_of(const std::string& path) {
+  std::string name = std::filesystem::path(path).filename().string();
+  if (name.size() > 3 && name.ends_with(".gz"))
+    name.resize(name.size() - 3);
+  const auto dot = name.find('.');
+  return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
 }
 
 } // namespace gnnpart::app

@@ -8,7 +8,14 @@ packages=(
   googletest libgtest-dev zlib1g-dev
   openmpi-bin libopenmpi-dev python3-numpy python3-pytest python3-pybind11 python3-dev python3-matplotlib
   python3-torch
+  clang libclang-rt-14-dev  # scripts/fuzz.sh: libFuzzer (clang -fsanitize=fuzzer)
 )
+
+# Only for benchmarks (scripts/setup.sh --bench): PT-Scotch's dgpart, the distributed
+# baseline of scripts/bench_dist.sh. The build never needs it.
+if [ "${1:-}" = "--bench" ]; then
+  packages+=(ptscotch)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

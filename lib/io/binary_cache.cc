@@ -213,7 +213,7 @@ CsrGraph read_binary_graph(const std::string& path) {
                          (header.node_id_bytes > sizeof(NodeID) ? std::string("; ") + kWideIdHint
                                                                 : std::string("; rewrite it")));
   if (header.edge_id_bytes != sizeof(EdgeID) || header.weight_bytes != sizeof(Weight) ||
-      header.ncon < 1 || (header.flags & ~(kFlagEdgeWeights | kFlagVertexWeights)) != 0 ||
+      header.ncon < 1 || header.ncon > 1024 || (header.flags & ~(kFlagEdgeWeights | kFlagVertexWeights)) != 0 ||
       header.n > kMaxNodeID + 1 || ((header.flags & kFlagVertexWeights) == 0 && header.ncon != 1))
     throw InputError(path, 0, "corrupt binary graph header");
 

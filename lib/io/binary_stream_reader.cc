@@ -66,12 +66,12 @@ void read_adjacency_records(const std::string& path, std::string_view body,
 } // namespace
 
 bool is_binary_stream_file(const std::string& path) {
-  const InputBuffer in(path);
+  const InputBuffer in(path, InputKind::kRaw); // binary: no text checks
   return decode_header(in.data().data(), in.size(), path).kind != BinaryKind::kNone;
 }
 
 CsrGraph read_binary_stream(const std::string& path) {
-  const InputBuffer in(path);
+  const InputBuffer in(path, InputKind::kRaw); // binary: no text checks
   const BinaryHeader header = decode_header(in.data().data(), in.size(), path);
   if (header.kind == BinaryKind::kNone)
     throw InputError(path, 0,

@@ -13,8 +13,10 @@
 #include "core/errors.h"
 #include "core/types.h"
 #include "io/graph_io.h"
+#include "io/edge_list_grammar.h"
 #include "io/input_buffer.h"
 #include "io/output_file.h"
+#include "io/range_parsers.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::io {
@@ -28,80 +30,18 @@ struct Header {
   std::size_t data_begin = 0; // offset where parsing starts
 };
 
-bool equals_ignore_case(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
-
-// "vertices: N" or "Nodes: N ..." inside a comment line (text after the comment character).
-bool parse_vertex_count(std::string_view text, std::uint64_t& count) {
-  const char* p = skip_blanks(text.data(), text.data() + text.size());
-  const char* end = text.data() + text.size();
-  const char* word_end = p;
-  while (word_end != end && std::isalpha(static_cast<unsigned char>(*word_end)))
-    ++word_end;
-  const std::string_view word(p, static_cast<std::size_t>(word_end - p));
-  if (!equals_ignore_case(word, "vertices") && !equals_ignore_case(word, "nodes"))
-    return false;
-  p = skip_blanks(word_end, end);
-  if (p == end || *p != ':')
-    return false;
-  p = skip_blanks(p + 1, end);
-  return parse_unsigned(p, end, false, count) == NumberStatus::kOk;
-}
-
-bool is_csv(const std::string& path) {
-  std::string_view name = path;
-  if (has_gz_suffix(name))
-    name.remove_suffix(3);
-  return name.size() >= 4 && equals_ignore_case(name.substr(name.size() - 4), ".csv");
-}
-
 // Reads the leading comment block for a vertex count; skips a CSV column-name row.
-Header scan_header(const InputBuffer& in) {
-  Header header;
-  const std::string_view data = in.data();
-  const char* begin = data.data();
-  const char* end = begin + data.size();
-  const char* p = begin;
-  bool column_names_seen = false;
-  while (p != end) {
-    const char* line = skip_blanks(p, end);
-    if (line != end && (*line == '#' || *line == '%')) {
-      const char* next = skip_line(line, end);
-      std::uint64_t count = 0;
-      if (parse_vertex_count(std::string_view(line + 1, static_cast<std::size_t>(next - line - 1)),
-                             count))
-        header.vertices = std::max(header.vertices, count);
-      p = next;
-      continue;
-    }
-    if (line != end && *line == '\n') {
-      p = line + 1;
-      continue;
-    }
-    if (line != end && !column_names_seen && std::isalpha(static_cast<unsigned char>(*line)) &&
-        is_csv(in.path())) {
-      column_names_seen = true; // "source,target" column names
-      p = skip_line(line, end);
-      continue;
-    }
-    p = line;
-    break;
-  }
-  header.data_begin = static_cast<std::size_t>(p - begin);
-  return header;
-}
-
-[[gnu::cold, gnu::noinline]] std::string one_based_zero_message() {
-  return "vertex id 0 in a 1-based edge list";
-}
-
-[[gnu::cold, gnu::noinline]] std::string wide_id_message(const char* at, const char* end) {
-  return "vertex id " + token_text(at, end, true) +
-         " is past the 32-bit id range; use relabel for sparse labels, or " + kWideIdHint;
+Header scan_header(std::string_view data, std::string_view path) {
+  grammar::EdgeListHeader header;
+  header.csv = grammar::is_csv_path(std::string(path));
+  std::size_t begin = 0;
+  for_each_line(data, 0, data.size(), [&](const char* p, const char* e) {
+    if (!header.take(p, e))
+      return false;
+    begin = std::min(static_cast<std::size_t>(e - data.data()) + 1, data.size());
+    return true;
+  });
+  return {header.vertices, begin};
 }
 
 template <typename Id> struct ChunkResult {
@@ -123,84 +63,29 @@ void parse_chunk(std::string_view data, std::size_t begin, std::size_t end_offse
   const char* const end = base + end_offset;
   std::size_t count = 0;
   std::uint64_t max_id = 0;
-  auto fail = [&](const char* at, std::string message) {
-    result.failure.set(static_cast<std::size_t>(at - base), std::move(message));
-  };
-  // Shifts one-based ids and checks the range; the message is built out of line.
-  auto check_id = [&](std::uint64_t& id, const char* at) {
-    if constexpr (!kWide) {
-      if (one_based) {
-        if (id == 0) [[unlikely]] {
-          result.failure.set(static_cast<std::size_t>(at - base), one_based_zero_message());
-          return false;
-        }
-        --id;
-      }
-      if (id > kMaxNodeID) [[unlikely]] {
-        result.failure.set(static_cast<std::size_t>(at - base), wide_id_message(at, end));
-        return false;
-      }
-    }
-    return true;
-  };
+  grammar::EdgeLine line;
   while (p != end) {
-    p = skip_blanks(p, end);
-    if (p == end)
-      break;
-    if (*p == '\n') {
-      ++p;
+    grammar::LineKind kind = grammar::parse_edge_line(p, end, line);
+    if (kind == grammar::LineKind::kSkip)
       continue;
-    }
-    if (*p == '#' || *p == '%') {
-      p = skip_line(p, end);
-      continue;
-    }
-    std::uint64_t u = 0, v = 0;
-    const char* u_at = p;
-    NumberStatus status = parse_unsigned(p, end, true, u);
-    if (status != NumberStatus::kOk) {
-      fail(u_at, number_error(status, "a source vertex id", u_at, end, true));
+    if constexpr (!kWide)
+      if (kind == grammar::LineKind::kEdge)
+        kind = grammar::check_edge_ids(line, one_based, end);
+    if (kind == grammar::LineKind::kError) [[unlikely]] {
+      result.failure.set(static_cast<std::size_t>(line.error_at - base), std::move(line.error));
       break;
     }
-    p = skip_separators(p, end, true);
-    const char* v_at = p;
-    status = parse_unsigned(p, end, true, v);
-    if (status != NumberStatus::kOk) {
-      fail(v_at, number_error(status, "a target vertex id", v_at, end, true));
-      break;
-    }
-    if (!check_id(u, u_at) || !check_id(v, v_at))
-      break;
-    p = skip_separators(p, end, true);
-    if (p != end && *p != '\n' && *p != '#' && *p != '%') {
-      const char* w_at = p;
-      std::int64_t w = 0;
-      status = parse_signed(p, end, true, w);
-      if (status != NumberStatus::kOk) {
-        fail(w_at, number_error(status, "an integer edge weight", w_at, end, true));
-        break;
-      }
-      if (w < 1) {
-        fail(w_at, "edge weight must be positive, found " + token_text(w_at, end, true));
-        break;
-      }
-      p = skip_separators(p, end, true);
-      if (p != end && *p != '\n' && *p != '#' && *p != '%') {
-        fail(p, "unexpected fourth column '" + token_text(p, end, true) +
-                    "' (expected 'u v [weight]')");
-        break;
-      }
+    if (line.weighted) {
       if (result.weights.empty())
         result.weights.assign(count, 1);
-      result.weights.push_back(w);
+      result.weights.push_back(line.weight);
     } else if (!result.weights.empty()) {
       result.weights.push_back(1);
     }
-    p = (p != end && *p == '\n') ? p + 1 : skip_line(p, end);
-    sources[count] = static_cast<Id>(u);
-    targets[count] = static_cast<Id>(v);
+    sources[count] = static_cast<Id>(line.u);
+    targets[count] = static_cast<Id>(line.v);
     ++count;
-    max_id = std::max({max_id, u, v});
+    max_id = std::max({max_id, line.u, line.v});
   }
   result.count = count;
   result.max_id = max_id;
@@ -231,6 +116,8 @@ std::vector<ChunkResult<Id>> parse_edges(const InputBuffer& in, std::size_t begi
   std::vector<ParseFailure> failures(chunks);
   for (std::size_t c = 0; c < chunks; ++c)
     failures[c] = std::move(results[c].failure);
+  failures.push_back(first_long_line(data, {0, begin})); // the header lines
+  failures.push_back(first_long_line(data, bounds));
   throw_earliest(in.path(), data, failures);
   // Close the gaps left by comment and blank lines (each chunk moves left, in order).
   std::size_t filled = 0;
@@ -327,9 +214,7 @@ EdgeListData read_plain(const InputBuffer& in, const Header& header, const ReadO
       n = std::max(n, r.max_id + 1);
   std::uint64_t declared = header.vertices;
   if (declared > kMaxNodeID + 1)
-    throw InputError(in.path(), 0,
-                     "header declares " + std::to_string(declared) +
-                         " vertices, past the 32-bit id range; " + kWideIdHint);
+    throw InputError(in.path(), 0, grammar::too_many_vertices_message(declared));
   out.edges.n = static_cast<NodeID>(std::max(n, declared));
   return out;
 }
@@ -340,15 +225,43 @@ EdgeListData read_edge_list(const std::string& path, const ReadOptions& options)
   return with_threads(options.threads, [&] {
     const InputBuffer in(path);
     if (in.empty())
-      throw InputError(path, 0, "empty input");
-    const Header header = scan_header(in);
+      throw InputError(path, 0, grammar::kEmptyInputMessage);
+    const Header header = scan_header(in.data(), in.path());
     EdgeListData out =
         options.relabel ? read_relabelled(in, header, options) : read_plain(in, header, options);
     if (out.edges.n == 0)
-      throw InputError(path, 0, "empty input: no edges and no '# vertices: N' header");
+      throw InputError(path, 0, grammar::kNoEdgesMessage);
     out.lines = count_lines(in.data());
     return out;
   });
 }
+
+namespace detail {
+
+std::size_t edge_list_data_begin(std::string_view data, std::string_view path,
+                                 std::uint64_t& declared_vertices) {
+  const Header header = scan_header(data, path);
+  declared_vertices = header.vertices;
+  return header.data_begin;
+}
+
+EdgeRange parse_edge_list_range(std::string_view data, std::size_t begin, std::size_t end,
+                                bool one_based) {
+  EdgeRange out;
+  const std::size_t slots = count_newlines(data, begin, end) + 1;
+  out.sources.resize(slots);
+  out.targets.resize(slots);
+  ChunkResult<NodeID> result;
+  parse_chunk<NodeID>(data, begin, end, one_based, out.sources.data(), out.targets.data(), result);
+  out.sources.resize(result.count);
+  out.targets.resize(result.count);
+  out.weights = std::move(result.weights);
+  out.max_id = result.max_id;
+  out.any = result.any;
+  out.failure = std::move(result.failure);
+  return out;
+}
+
+} // namespace detail
 
 } // namespace gnnpart::io

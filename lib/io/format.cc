@@ -67,7 +67,7 @@ GraphFormat sniff(const std::string& path) {
     return GraphFormat::kBinary;
   if (is_binary_stream_file(path))
     return GraphFormat::kBinaryStream;
-  const InputBuffer in(path);
+  const InputBuffer in(path, InputKind::kRaw);
   if (in.data().starts_with("%%MatrixMarket"))
     return GraphFormat::kMatrixMarket;
   return GraphFormat::kAuto;

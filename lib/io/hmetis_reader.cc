@@ -137,6 +137,7 @@ Hypergraph parse_hmetis(const InputBuffer& in) {
   std::vector<ParseFailure> failures(chunks);
   for (std::size_t c = 0; c < chunks; ++c)
     failures[c] = std::move(parsed[c].failure);
+  failures.push_back(rows.long_line);
   throw_earliest(file, data, failures);
   const std::uint64_t expected_rows = f.nets + (f.vertex_weights ? f.n : 0);
   if (rows.rows() < expected_rows) {

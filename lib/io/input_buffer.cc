@@ -9,10 +9,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <functional>
 #include <limits>
 #include <utility>
 
 #include "core/errors.h"
+#include "io/text_input.h"
 
 namespace gnnpart::io {
 
@@ -51,14 +53,34 @@ struct ByteBuffer {
   }
 };
 
-void read_all(int fd, const std::string& path, ByteBuffer& out) {
+// Called once the first kSniffBytes (+ a byte-order mark) are in, or at the end if fewer: lets
+// a text reader refuse binary input before the rest is read.
+class PrefixCheck {
+public:
+  explicit PrefixCheck(std::function<void(std::string_view)> check) : check_(std::move(check)) {}
+  void offer(const ByteBuffer& out, bool at_end) {
+    if (!check_ || (!at_end && out.size < kSniffBytes + kUtf8Bom.size()))
+      return;
+    auto check = std::move(check_);
+    check_ = nullptr;
+    check(std::string_view(out.bytes.get(), out.size));
+  }
+
+private:
+  std::function<void(std::string_view)> check_;
+};
+
+void read_all(int fd, const std::string& path, ByteBuffer& out, PrefixCheck& prefix) {
   out.reserve(1 << 16);
   for (;;) {
+    prefix.offer(out, false);
     if (out.size == out.capacity)
       out.reserve(out.capacity * 2);
     const ssize_t got = ::read(fd, out.bytes.get() + out.size, out.capacity - out.size);
-    if (got == 0)
+    if (got == 0) {
+      prefix.offer(out, true);
       return;
+    }
     if (got < 0) {
       if (errno == EINTR)
         continue;
@@ -69,13 +91,16 @@ void read_all(int fd, const std::string& path, ByteBuffer& out) {
 }
 
 // Inflates every gzip member of `in` (concatenated members are one stream, as gzip -d does).
-void inflate_all(std::string_view in, const std::string& path, ByteBuffer& out) {
-  // The trailer holds the last member's size mod 2^32: a good first guess for one member.
+void inflate_all(std::string_view in, const std::string& path, ByteBuffer& out,
+                 PrefixCheck& prefix) {
+  // The trailer holds the last member's size mod 2^32: a good first guess for one member, but
+  // only up to what deflate can expand the input to (1032:1) — a damaged trailer must not
+  // reserve gigabytes for a few bytes of input.
   std::size_t guess = in.size() * 4;
   if (in.size() >= 18) {
     std::uint32_t isize = 0;
     std::memcpy(&isize, in.data() + in.size() - 4, 4);
-    guess = std::max<std::size_t>(guess, isize);
+    guess = std::max<std::size_t>(guess, std::min<std::size_t>(isize, in.size() * 1032));
   }
   out.reserve(std::max<std::size_t>(guess + 1, 1 << 16));
 
@@ -102,24 +127,24 @@ void inflate_all(std::string_view in, const std::string& path, ByteBuffer& out) 
     const int status = inflate(&stream, Z_NO_FLUSH);
     consumed += in_chunk - stream.avail_in;
     out.size += out_room - stream.avail_out;
+    prefix.offer(out, false);
     if (status == Z_STREAM_END) {
       // Another member follows? Anything else after the stream is ignored, as gzip does.
       if (in.size() - consumed >= 2 && is_gzip(in.substr(consumed))) {
         inflateReset(&stream);
         continue;
       }
+      prefix.offer(out, true);
       return;
     }
     if (status == Z_DATA_ERROR || status == Z_NEED_DICT) {
-      throw InputError(path, 0,
-                       std::string("corrupt gzip stream (") +
-                           (stream.msg != nullptr ? stream.msg : "invalid data") + ")");
+      throw InputError(path, 0, corrupt_gzip_message(stream.msg));
     }
     if (status == Z_MEM_ERROR)
       throw SystemError(path + ": out of memory while inflating");
     if (status == Z_BUF_ERROR || status == Z_OK) {
       if (consumed == in.size() && stream.avail_out != 0)
-        throw InputError(path, 0, "truncated gzip stream");
+        throw InputError(path, 0, truncated_gzip_message());
       continue;
     }
     throw InputError(path, 0, "gzip error " + std::to_string(status));
@@ -128,12 +153,29 @@ void inflate_all(std::string_view in, const std::string& path, ByteBuffer& out) 
 
 } // namespace
 
+std::string truncated_gzip_message() {
+  return "truncated gzip stream";
+}
+
+std::string corrupt_gzip_message(const char* zlib_message) {
+  return std::string("corrupt gzip stream (") +
+         (zlib_message != nullptr ? zlib_message : "invalid data") + ")";
+}
+
 bool is_gzip(std::string_view bytes) {
   return bytes.size() >= 2 && static_cast<unsigned char>(bytes[0]) == 0x1f &&
          static_cast<unsigned char>(bytes[1]) == 0x8b;
 }
 
-InputBuffer::InputBuffer(const std::string& path) : path_(path) {
+InputBuffer::InputBuffer(const std::string& path, InputKind kind) : path_(path) {
+  PrefixCheck prefix(kind == InputKind::kRaw ? std::function<void(std::string_view)>{}
+                                             : [&](std::string_view bytes) {
+                                                 bytes.remove_prefix(bom_length(bytes));
+                                                 if (const BinarySniff s = sniff_binary(bytes);
+                                                     s.binary)
+                                                   throw InputError(path, s.line,
+                                                                    binary_input_message());
+                                               });
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0)
     throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -148,6 +190,13 @@ InputBuffer::InputBuffer(const std::string& path) : path_(path) {
   if (S_ISREG(st.st_mode)) {
     file_size_ = static_cast<std::size_t>(st.st_size);
     if (file_size_ > 0) {
+      // The first bytes alone decide whether this is binary input, before the file is mapped.
+      ByteBuffer head;
+      head.reserve(kSniffBytes + kUtf8Bom.size());
+      const ssize_t got = ::pread(fd.get(), head.bytes.get(), head.capacity, 0);
+      head.size = got > 0 ? static_cast<std::size_t>(got) : 0;
+      if (!is_gzip(std::string_view(head.bytes.get(), head.size)))
+        prefix.offer(head, true);
       // MAP_POPULATE maps every page up front (the whole file is parsed anyway), which is
       // much cheaper than one page fault per 4 KiB later.
       void* map = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
@@ -158,7 +207,7 @@ InputBuffer::InputBuffer(const std::string& path) : path_(path) {
       raw = std::string_view(static_cast<const char*>(map_), map_size_);
     }
   } else { // pipes, character devices: read everything
-    read_all(fd.get(), path, read_bytes);
+    read_all(fd.get(), path, read_bytes, prefix);
     file_size_ = read_bytes.size;
     raw = std::string_view(read_bytes.bytes.get(), read_bytes.size);
   }
@@ -167,7 +216,7 @@ InputBuffer::InputBuffer(const std::string& path) : path_(path) {
     compressed_ = true;
     ByteBuffer inflated;
     try {
-      inflate_all(raw, path, inflated);
+      inflate_all(raw, path, inflated, prefix);
     } catch (...) {
       release();
       throw;
@@ -181,6 +230,8 @@ InputBuffer::InputBuffer(const std::string& path) : path_(path) {
     owned_ = std::move(read_bytes.bytes);
     data_ = std::string_view(owned_.get(), file_size_);
   }
+  if (kind == InputKind::kText)
+    data_.remove_prefix(bom_length(data_));
 }
 
 InputBuffer::~InputBuffer() {

@@ -1,7 +1,9 @@
 #pragma once
 // The whole content of an input file in memory: plain files are memory-mapped, gzip streams
 // (recognised by their magic bytes, whatever the name) are inflated with zlib. Readers parse
-// the bytes in parallel chunks afterwards.
+// the bytes in parallel chunks afterwards. Text input gets the checks of io/text_input.h: a
+// UTF-8 byte-order mark is dropped, and a NUL byte among the first bytes fails before the
+// rest of the file is read or inflated.
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -9,11 +11,14 @@
 
 namespace gnnpart::io {
 
+enum class InputKind { kText, kRaw };
+
 class InputBuffer {
 public:
   // Throws InputError "FILE: ..." when the file cannot be opened or its gzip stream is
-  // truncated or corrupt.
-  explicit InputBuffer(const std::string& path);
+  // truncated or corrupt, and "FILE:LINE: binary data ..." for text input with a NUL byte
+  // among its first kSniffBytes.
+  explicit InputBuffer(const std::string& path, InputKind kind = InputKind::kText);
   ~InputBuffer();
   InputBuffer(InputBuffer&& other) noexcept;
   InputBuffer& operator=(InputBuffer&& other) noexcept;
@@ -42,5 +47,9 @@ private:
 
 // True when the bytes start with the gzip magic 1f 8b.
 bool is_gzip(std::string_view bytes);
+
+// The messages of a bad gzip stream, shared with lib/streaming's chunked inflater.
+std::string truncated_gzip_message();
+std::string corrupt_gzip_message(const char* zlib_message);
 
 } // namespace gnnpart::io

@@ -183,6 +183,7 @@ CsrGraph parse_matrix_market(const InputBuffer& in) {
     parse_entries(data, rows.bounds[c], rows.bounds[c + 1], rows.first_row[c], n, nnz, banner.field,
                   edges.sources.data(), edges.targets.data(), edges.weights.data(), failures[c]);
   });
+  failures.push_back(rows.long_line);
   throw_earliest(file, data, failures);
   return build_csr(edges);
 }

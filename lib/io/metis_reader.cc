@@ -11,7 +11,10 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "io/graph_io.h"
+#include "io/edge_list_grammar.h"
 #include "io/input_buffer.h"
+#include "io/metis_grammar.h"
+#include "io/range_parsers.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::io {
@@ -20,11 +23,7 @@ namespace {
 
 using namespace detail;
 
-struct MetisFormat {
-  std::uint64_t n = 0, m = 0;
-  bool vertex_sizes = false, vertex_weights = false, edge_weights = false;
-  int ncon = 1;
-};
+using grammar::MetisFormat;
 
 struct Chunk {
   std::vector<EdgeID> degrees; // one per row < n
@@ -34,111 +33,31 @@ struct Chunk {
   ParseFailure failure;
 };
 
-MetisFormat parse_metis_header(const InputBuffer& in, const HeaderLine& header) {
-  const auto values = parse_header_numbers(
-      in.path(), in.data(), header,
-      {"the vertex count n", "the edge count m", "the fmt code", "the constraint count ncon"});
-  const std::uint64_t line = line_number_at(in.data(), header.begin);
-  if (values.size() < 2)
-    throw InputError(in.path(), line, "header must hold at least 'n m', found too few fields");
-  MetisFormat f;
-  f.n = values[0];
-  f.m = values[1];
-  if (f.n > kMaxNodeID + 1)
-    throw InputError(in.path(), line,
-                     "header declares " + std::to_string(f.n) +
-                         " vertices, past the 32-bit id range; " + kWideIdHint);
-  if (values.size() >= 3) {
-    const std::uint64_t fmt = values[2];
-    if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1)
-      throw InputError(in.path(), line,
-                       "fmt code " + std::to_string(fmt) +
-                           " is invalid (three 0/1 digits: vertex sizes, vertex weights, "
-                           "edge weights)");
-    f.edge_weights = fmt % 10 == 1;
-    f.vertex_weights = (fmt / 10) % 10 == 1;
-    f.vertex_sizes = fmt / 100 == 1;
-  }
-  if (values.size() >= 4) {
-    if (values[3] < 1 || values[3] > 1024)
-      throw InputError(in.path(), line, "ncon must be between 1 and 1024");
-    if (!f.vertex_weights && values[3] != 1)
-      throw InputError(in.path(), line, "ncon > 1 but the fmt code has no vertex weights");
-    f.ncon = static_cast<int>(values[3]);
-  }
-  return f;
-}
-
 void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
                 const MetisFormat& f, Chunk& chunk) {
-  auto fail = [&](const char* at, std::string message) {
-    chunk.failure.set(static_cast<std::size_t>(at - data.data()), std::move(message));
-  };
+  grammar::RowError error;
   for_each_line(data, begin, end, [&](const char* p, const char* e) {
-    if (!is_row(p, e, false))
+    if (!grammar::is_metis_row(p, e))
       return true;
     const std::uint64_t u = row++;
     if (u >= f.n) {
       if (skip_blanks(p, e) == e)
         return true; // trailing blank lines
-      fail(p, "more vertex lines than the header's n = " + std::to_string(f.n));
+      chunk.failure.set(static_cast<std::size_t>(p - data.data()), grammar::extra_rows_message(f.n));
       return false;
     }
-    std::uint64_t value = 0;
-    p = skip_blanks(p, e);
-    if (f.vertex_sizes) {
-      const char* at = p;
-      const NumberStatus status = parse_unsigned(p, e, false, value);
-      if (status != NumberStatus::kOk) {
-        fail(at, number_error(status, "a vertex size", at, e, false));
-        return false;
-      }
-      p = skip_blanks(p, e);
-    }
-    if (f.vertex_weights) {
-      for (int c = 0; c < f.ncon; ++c) {
-        const char* at = p;
-        const NumberStatus status = parse_unsigned(p, e, false, value);
-        if (status != NumberStatus::kOk) {
-          fail(at, number_error(status, "a vertex weight", at, e, false));
-          return false;
-        }
-        chunk.vertex_weights.push_back(static_cast<Weight>(value));
-        p = skip_blanks(p, e);
-      }
-    }
     EdgeID degree = 0;
-    while (p != e) {
-      const char* at = p;
-      NumberStatus status = parse_unsigned(p, e, false, value);
-      if (status != NumberStatus::kOk) {
-        fail(at, number_error(status, "a neighbour id", at, e, false));
-        return false;
-      }
-      if (value == 0 || value > f.n) {
-        fail(at, "neighbour id " + token_text(at, e, false) + " of vertex " +
-                     std::to_string(u + 1) + " is out of range 1.." + std::to_string(f.n));
-        return false;
-      }
-      if (value == u + 1) {
-        fail(at, "vertex " + std::to_string(u + 1) + " has a self loop");
-        return false;
-      }
-      chunk.adjacency.push_back(static_cast<NodeID>(value - 1));
-      p = skip_blanks(p, e);
-      if (f.edge_weights) {
-        const char* w_at = p;
-        status = parse_unsigned(p, e, false, value);
-        if (status != NumberStatus::kOk || value == 0) {
-          fail(w_at, status == NumberStatus::kOk
-                         ? "edge weight must be positive, found 0"
-                         : number_error(status, "an edge weight", w_at, e, false));
-          return false;
-        }
-        chunk.edge_weights.push_back(static_cast<Weight>(value));
-        p = skip_blanks(p, e);
-      }
-      ++degree;
+    const bool ok = grammar::parse_metis_row(
+        p, e, u, f, error, [&](Weight w) { chunk.vertex_weights.push_back(w); },
+        [&](NodeID v, Weight w) {
+          chunk.adjacency.push_back(v);
+          if (f.edge_weights)
+            chunk.edge_weights.push_back(w);
+          ++degree;
+        });
+    if (!ok) {
+      chunk.failure.set(static_cast<std::size_t>(error.at - data.data()), std::move(error.message));
+      return false;
     }
     chunk.degrees.push_back(degree);
     return true;
@@ -224,17 +143,8 @@ Asymmetry first_asymmetry(const std::vector<EdgeID>& offsets, const std::vector<
       [](const Asymmetry& a, const Asymmetry& b) { return a.u <= b.u ? a : b; });
 }
 
-// Streaming symmetry test: the multiset of entries (u, v, w) equals that of (v, u, w) exactly
-// when the adjacency is symmetric; compared through sums of 64-bit entry hashes (a false
-// "symmetric" needs a 64-bit hash collision). Only a mismatch pays for the exact search that
-// names the vertex.
-std::uint64_t pack(NodeID a, NodeID b) {
-  if constexpr (sizeof(NodeID) == 4)
-    return (static_cast<std::uint64_t>(a) << 32) | b;
-  else
-    return splitmix64(a) ^ b;
-}
-
+// Symmetry through sums of entry hashes (grammar::entry_hash); only a mismatch pays for the
+// exact search that names the vertex.
 bool multiset_symmetric(const std::vector<EdgeID>& offsets, const std::vector<NodeID>& adjacency,
                         const std::vector<Weight>& weights) {
   struct Sums {
@@ -246,11 +156,10 @@ bool multiset_symmetric(const std::vector<EdgeID>& offsets, const std::vector<No
       [&](const tbb::blocked_range<std::size_t>& r, Sums acc) {
         for (std::size_t u = r.begin(); u != r.end(); ++u)
           for (EdgeID e = offsets[u]; e < offsets[u + 1]; ++e) {
-            const std::uint64_t salt =
-                weights.empty() ? 0 : splitmix64(static_cast<std::uint64_t>(weights[e]));
+            const Weight w = weights.empty() ? 1 : weights[e];
             const NodeID v = adjacency[e];
-            acc.forward += splitmix64(pack(static_cast<NodeID>(u), v) ^ salt);
-            acc.backward += splitmix64(pack(v, static_cast<NodeID>(u)) ^ salt);
+            acc.forward += grammar::entry_hash(static_cast<NodeID>(u), v, w);
+            acc.backward += grammar::entry_hash(v, static_cast<NodeID>(u), w);
           }
         return acc;
       },
@@ -265,9 +174,10 @@ CsrGraph parse_metis(const InputBuffer& in) {
   const std::string& file = in.path();
   const HeaderLine header = find_header_line(data, 0);
   if (header.begin == kNoOffset)
-    throw InputError(file, 0, "empty input: no METIS header");
-  const MetisFormat f = parse_metis_header(in, header);
+    throw InputError(file, 0, grammar::kNoMetisHeaderMessage);
   const std::uint64_t header_line = line_number_at(data, header.begin);
+  const MetisFormat f = grammar::parse_metis_header(file, header_line, data.data() + header.begin,
+                                                    data.data() + header.end);
 
   const RowIndex rows = index_rows(data, header.next, false);
   const std::size_t chunks = rows.chunks();
@@ -289,11 +199,10 @@ CsrGraph parse_metis(const InputBuffer& in) {
   std::vector<ParseFailure> failures(chunks);
   for (std::size_t c = 0; c < chunks; ++c)
     failures[c] = std::move(parsed[c].failure);
+  failures.push_back(rows.long_line);
   throw_earliest(file, data, failures);
   if (rows.rows() < f.n)
-    throw InputError(file, count_lines(data),
-                     "header declares n = " + std::to_string(f.n) + " vertices but the file has " +
-                         std::to_string(rows.rows()) + " vertex lines");
+    throw InputError(file, count_lines(data), grammar::too_few_rows_message(f.n, rows.rows()));
 
   // Assemble the CSR arrays in row order.
   const std::size_t n = f.n;
@@ -305,10 +214,7 @@ CsrGraph parse_metis(const InputBuffer& in) {
   }
   const EdgeID entries = adj_first[chunks];
   if (entries != 2 * f.m)
-    throw InputError(file, header_line,
-                     "header declares m = " + std::to_string(f.m) +
-                         " edges but the adjacency lists hold " + std::to_string(entries) +
-                         " entries (expected 2m = " + std::to_string(2 * f.m) + ")");
+    throw InputError(file, header_line, grammar::edge_count_message(f.m, entries));
   std::vector<NodeID> adjacency(entries);
   std::vector<Weight> edge_weights(f.edge_weights ? entries : 0);
   std::vector<Weight> vertex_weights(f.vertex_weights ? n * f.ncon : 0);
@@ -329,15 +235,10 @@ CsrGraph parse_metis(const InputBuffer& in) {
     return line_number_at(data, row_offset(data, rows, u));
   };
   if (const std::size_t u = first_duplicate(offsets, adjacency); u < n)
-    throw InputError(file, line_of_vertex(u),
-                     "vertex " + std::to_string(u + 1) + " lists a neighbour more than once");
+    throw InputError(file, line_of_vertex(u), grammar::duplicate_neighbour_message(u));
   if (!multiset_symmetric(offsets, adjacency, edge_weights))
     if (const Asymmetry a = first_asymmetry(offsets, adjacency, edge_weights); a.u < n)
-      throw InputError(file, line_of_vertex(a.u),
-                       "asymmetric adjacency: vertex " + std::to_string(a.u + 1) + " lists " +
-                           std::to_string(a.v + 1) + " but vertex " + std::to_string(a.v + 1) +
-                           (a.weight_differs ? " lists it with a different edge weight"
-                                             : " does not list " + std::to_string(a.u + 1)));
+      throw InputError(file, line_of_vertex(a.u), grammar::asymmetry_message(a.u, a.v, a.weight_differs));
   return CsrGraph(std::move(offsets), std::move(adjacency), std::move(edge_weights), f.ncon,
                   std::move(vertex_weights));
 }
@@ -348,9 +249,43 @@ CsrGraph read_metis(const std::string& path, const ReadOptions& options) {
   return with_threads(options.threads, [&] {
     const InputBuffer in(path);
     if (in.empty())
-      throw InputError(path, 0, "empty input");
+      throw InputError(path, 0, grammar::kEmptyInputMessage);
     return parse_metis(in);
   });
 }
+
+namespace detail {
+
+MetisHeader read_metis_header(const std::string& path, std::string_view data) {
+  const HeaderLine header = find_header_line(data, 0);
+  if (header.begin == kNoOffset)
+    throw InputError(path, 0, grammar::kNoMetisHeaderMessage);
+  const std::uint64_t line = line_number_at(data, header.begin);
+  const MetisFormat f = grammar::parse_metis_header(path, line, data.data() + header.begin,
+                                                    data.data() + header.end);
+  MetisHeader out;
+  out.n = f.n;
+  out.m = f.m;
+  out.vertex_sizes = f.vertex_sizes;
+  out.vertex_weights = f.vertex_weights;
+  out.edge_weights = f.edge_weights;
+  out.ncon = f.ncon;
+  out.rows_begin = header.next;
+  out.line = line;
+  return out;
+}
+
+MetisRange parse_metis_range(std::string_view data, std::size_t begin, std::size_t end,
+                             std::uint64_t first_row, const MetisHeader& header) {
+  const MetisFormat f{header.n, header.m, header.vertex_sizes, header.vertex_weights,
+                      header.edge_weights, header.ncon};
+  Chunk chunk;
+  parse_rows(data, begin, end, first_row, f, chunk);
+  return MetisRange{std::move(chunk.degrees), std::move(chunk.adjacency),
+                    std::move(chunk.edge_weights), std::move(chunk.vertex_weights),
+                    std::move(chunk.failure)};
+}
+
+} // namespace detail
 
 } // namespace gnnpart::io

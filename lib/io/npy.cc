@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -140,6 +141,15 @@ RawArray read_raw(const std::string& path) {
   } else {
     throw InputError(path, 0, "unsupported .npy version " + std::to_string(int(magic[6])));
   }
+  // Sizes from the file are checked against what it holds before anything is allocated.
+  const std::streamoff header_end = in.tellg();
+  in.seekg(0, std::ios::end);
+  const std::uint64_t left = in && header_end >= 0
+                                 ? static_cast<std::uint64_t>(in.tellg() - header_end)
+                                 : 0;
+  in.seekg(header_end);
+  if (header_len > left)
+    throw InputError(path, 0, "truncated npy header");
   std::string dict(header_len, '\0');
   if (!in || !in.read(dict.data(), header_len))
     throw InputError(path, 0, "truncated npy header");
@@ -169,14 +179,21 @@ RawArray read_raw(const std::string& path) {
     if (c >= '0' && c <= '9') {
       number += c;
     } else if (c == ',' || c == ')') {
-      if (!number.empty())
-        raw.header.shape.push_back(std::stoull(number));
+      if (!number.empty()) {
+        std::uint64_t extent = 0;
+        const auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), extent);
+        if (ec != std::errc() || (extent != 0 && raw.header.size() > left / extent))
+          throw InputError(path, 0, "npy shape " + shape + " is larger than the file");
+        raw.header.shape.push_back(extent);
+      }
       number.clear();
     } else if (c != ' ' && c != 'L') {
       throw InputError(path, 0, "npy shape malformed: " + shape);
     }
   }
   const std::uint64_t bytes = raw.header.size() * width_of(raw.header.type);
+  if (bytes > left - header_len)
+    throw InputError(path, 0, "truncated npy data: expected " + std::to_string(bytes) + " bytes");
   raw.bytes.resize(bytes);
   if (!in.read(raw.bytes.data(), static_cast<std::streamsize>(bytes))) {
     throw InputError(path, 0, "truncated npy data: expected " + std::to_string(bytes) + " bytes");

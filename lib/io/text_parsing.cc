@@ -27,6 +27,24 @@ std::vector<std::size_t> split_at_newlines(std::string_view data, std::size_t be
   return bounds;
 }
 
+ParseFailure first_long_line(std::string_view data, const std::vector<std::size_t>& bounds,
+                             std::size_t limit) {
+  ParseFailure failure;
+  for (std::size_t c = 0; c + 1 < bounds.size(); ++c) {
+    if (bounds[c + 1] - bounds[c] <= limit)
+      continue;
+    for_each_line(data, bounds[c], bounds[c + 1], [&](const char* p, const char* e) {
+      if (static_cast<std::size_t>(e - p) <= limit)
+        return true;
+      failure.set(static_cast<std::size_t>(p - data.data()), long_line_message(limit));
+      return false;
+    });
+    if (failure.failed())
+      break;
+  }
+  return failure;
+}
+
 std::size_t count_newlines(std::string_view data, std::size_t begin, std::size_t end) {
   // Eight bytes at a time: a byte of x ^ 0x0a.. is zero exactly where a '\n' is; the classic
   // exact zero-byte mask (no borrow between bytes) is then counted with popcount.
@@ -80,8 +98,9 @@ const char* skip_line(const char* p, const char* end) {
 }
 
 std::string token_text(const char* p, const char* end, bool commas) {
-  const char* e = token_end(p, end, commas);
-  std::string text(p, static_cast<std::size_t>(std::min<std::ptrdiff_t>(e - p, 40)));
+  // Never scans past 41 bytes: a token can be a whole binary blob.
+  const char* e = token_end(p, std::min(end, p + 41), commas);
+  std::string text = escape_bytes(std::string_view(p, static_cast<std::size_t>(std::min<std::ptrdiff_t>(e - p, 40))));
   if (e - p > 40)
     text += "...";
   return text;
@@ -108,6 +127,9 @@ RowIndex index_rows(std::string_view data, std::size_t begin, bool skip_blank,
   index.skip_blank = skip_blank;
   index.comments = comments;
   index.bounds = split_at_newlines(data, begin);
+  index.long_line = first_long_line(data, {0, begin}); // the header lines
+  if (!index.long_line.failed())
+    index.long_line = first_long_line(data, index.bounds);
   const std::size_t chunks = index.chunks();
   index.first_row.assign(chunks + 1, 0);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
@@ -158,9 +180,13 @@ HeaderLine find_header_line(std::string_view data, std::size_t from) {
 std::vector<std::uint64_t> parse_header_numbers(const std::string& file, std::string_view data,
                                                 const HeaderLine& header,
                                                 const std::vector<std::string>& field_names) {
-  const std::uint64_t line = line_number_at(data, header.begin);
-  const char* p = data.data() + header.begin;
-  const char* const end = data.data() + header.end;
+  return parse_header_numbers(file, line_number_at(data, header.begin), data.data() + header.begin,
+                              data.data() + header.end, field_names);
+}
+
+std::vector<std::uint64_t> parse_header_numbers(const std::string& file, std::uint64_t line,
+                                                const char* p, const char* end,
+                                                const std::vector<std::string>& field_names) {
   std::vector<std::uint64_t> values;
   for (;;) {
     p = skip_blanks(p, end);

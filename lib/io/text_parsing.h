@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/parallel.h"
+#include "io/text_input.h"
 
 namespace gnnpart::io::detail {
 
@@ -50,6 +51,12 @@ struct ParseFailure {
     }
   }
 };
+
+// A ParseFailure (offset kNoOffset when none) at the start of the first line of data longer
+// than `limit` bytes ('\n' excluded). Only chunks longer than the limit can hold one, so this
+// costs nothing on ordinary input.
+ParseFailure first_long_line(std::string_view data, const std::vector<std::size_t>& bounds,
+                             std::size_t limit = kMaxLineBytes);
 
 // The failure with the smallest offset, or nullptr.
 const ParseFailure* earliest_failure(const std::vector<ParseFailure>& failures);
@@ -122,7 +129,7 @@ inline NumberStatus parse_signed(const char*& p, const char* end, bool commas,
   return NumberStatus::kNotNumber;
 }
 
-// The token at p for messages, shortened to 40 characters.
+// The token at p for messages, shortened to 40 characters, non-printable bytes escaped.
 std::string token_text(const char* p, const char* end, bool commas);
 
 // "expected WHAT, found 'TOKEN'" / "... is negative" / "... is too large" for a failed parse.
@@ -152,6 +159,7 @@ struct RowIndex {
   std::vector<std::uint64_t> first_row;
   bool skip_blank = false;
   std::string_view comments = "%";
+  ParseFailure long_line; // the first line longer than kMaxLineBytes
   std::size_t chunks() const { return bounds.size() - 1; }
   std::uint64_t rows() const { return first_row.back(); }
 };
@@ -179,8 +187,11 @@ struct HeaderLine {
 };
 HeaderLine find_header_line(std::string_view data, std::size_t from);
 
-// Reads the unsigned integers of a header line (at most max_fields; more is an error).
-// Throws InputError at the header's line for non-numbers, naming the fields.
+// Reads the unsigned integers of a header line [p, end) (at most field_names.size(); more is an
+// error). Throws InputError at `line` for non-numbers, naming the fields.
+std::vector<std::uint64_t> parse_header_numbers(const std::string& file, std::uint64_t line,
+                                                const char* p, const char* end,
+                                                const std::vector<std::string>& field_names);
 std::vector<std::uint64_t> parse_header_numbers(const std::string& file, std::string_view data,
                                                 const HeaderLine& header,
                                                 const std::vector<std::string>& field_names);

@@ -69,6 +69,7 @@ std::vector<std::int64_t> read_exact_values(const InputBuffer& in, std::uint64_t
   tbb::parallel_for(std::size_t{0}, rows.chunks(), [&](std::size_t c) {
     parse_chunk(data, rows, c, count, rules, values.data(), failures[c]);
   });
+  failures.push_back(rows.long_line);
   throw_earliest(in.path(), data, failures);
   if (rows.rows() < count)
     throw InputError(in.path(), count_lines(data),
@@ -86,6 +87,7 @@ std::vector<std::int64_t> read_values(const InputBuffer& in, const ValueLineRule
   tbb::parallel_for(std::size_t{0}, rows.chunks(), [&](std::size_t c) {
     parse_chunk(data, rows, c, rows.rows(), rules, values.data(), failures[c]);
   });
+  failures.push_back(rows.long_line);
   throw_earliest(in.path(), data, failures);
   return values;
 }

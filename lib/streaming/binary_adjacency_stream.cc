@@ -22,6 +22,14 @@ public:
     }
     num_nodes_ = static_cast<NodeID>(header.n);
     num_entries_ = header.entries;
+    // One degree word per vertex and one word per entry: the header must match the file
+    // before a degree read from it sizes anything.
+    const std::uint64_t expected = kBinaryHeaderBytes + (header.n + header.entries) * sizeof(NodeID);
+    if (header.entries > (std::uint64_t{1} << 60) || source_.file_size() != expected)
+      throw InputError(path, 0,
+                       "file size " + std::to_string(source_.file_size()) + " does not match " +
+                           std::to_string(header.n) + " vertices and " +
+                           std::to_string(header.entries) + " entries in the header");
     buffer_.resize(kBufferWords);
   }
 

@@ -4,21 +4,19 @@
 
 #include "core/errors.h"
 #include "streaming/binary_format.h"
-#include "streaming/text_parse.h"
+#include "io/edge_list_grammar.h"
+#include "streaming/edge_lines.h"
+#include "io/graph_io.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
 namespace {
 
-bool ends_with(const std::string& s, const std::string& suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
+// A text edge list, line by line through io's edge-list grammar (the whole-file reader's).
 class TextEdgeStream final : public EdgeStream {
 public:
   TextEdgeStream(const std::string& path, bool one_based, std::size_t batch_edges)
-      : source_(path), lines_(source_), one_based_(one_based), batch_edges_(batch_edges) {
+      : source_(path), lines_(source_, one_based), batch_edges_(batch_edges) {
     path_ = path;
   }
 
@@ -26,46 +24,13 @@ public:
     lines_.rewind();
     edges_done_ = 0;
     max_id_plus_one_ = 0;
-    in_header_ = true;
   }
 
   bool next_batch(EdgeBatch& batch) override {
     batch.clear();
-    std::string_view line;
-    while (batch.size() < batch_edges_ && lines_.next(line)) {
-      std::size_t pos = 0;
-      skip_separators(line, pos);
-      if (pos >= line.size())
-        continue;
-      if (line[pos] == '#' || line[pos] == '%') {
-        if (in_header_)
-          read_comment(line.substr(pos));
-        continue;
-      }
-      in_header_ = false;
-      std::uint64_t u = 0, v = 0;
-      if (!parse_unsigned(line, pos, u) || !parse_unsigned(line, pos, v)) {
-        throw InputError(path_, lines_.line_number(),
-                         "expected two non-negative integer vertex ids");
-      }
-      if (one_based_) {
-        if (u == 0 || v == 0) {
-          throw InputError(path_, lines_.line_number(), "vertex id 0 in a 1-based edge list");
-        }
-        --u;
-        --v;
-      }
-      const std::uint64_t high = std::max(u, v);
-      if (high > kMaxNodeID) {
-        throw InputError(path_, lines_.line_number(),
-                         "vertex id " + std::to_string(high) + " too large; " + kWideIdHint);
-      }
-      if (header_nodes_ > 0 && high >= header_nodes_) {
-        throw InputError(path_, lines_.line_number(),
-                         "vertex id " + std::to_string(high) + " >= " +
-                             std::to_string(header_nodes_) + " from the '# vertices:' header");
-      }
-      max_id_plus_one_ = std::max<std::uint64_t>(max_id_plus_one_, high + 1);
+    std::uint64_t u = 0, v = 0;
+    while (batch.size() < batch_edges_ && lines_.next(u, v, [&] { end_header(); })) {
+      max_id_plus_one_ = std::max(max_id_plus_one_, std::max(u, v) + 1);
       batch.sources.push_back(static_cast<NodeID>(u));
       batch.targets.push_back(static_cast<NodeID>(v));
     }
@@ -74,7 +39,14 @@ public:
   }
 
   void end_pass() override {
-    num_nodes_ = static_cast<NodeID>(std::max<std::uint64_t>(header_nodes_, max_id_plus_one_));
+    if (lines_.in_header())
+      end_header();
+    if (lines_.line_number() == 0)
+      throw InputError(path_, 0, io::grammar::kEmptyInputMessage);
+    const std::uint64_t n = std::max<std::uint64_t>(lines_.header().vertices, max_id_plus_one_);
+    if (n == 0)
+      throw InputError(path_, 0, io::grammar::kNoEdgesMessage);
+    num_nodes_ = static_cast<NodeID>(n);
     num_edges_ = edges_done_;
     counts_exact_ = true;
   }
@@ -88,30 +60,22 @@ public:
   bool progress_in_bytes() const override { return num_edges_ == 0; }
 
 private:
-  void read_comment(std::string_view line) {
-    std::uint64_t value = 0;
-    if (comment_value(line, "vertices", value) || comment_value(line, "nodes", value)) {
-      if (value > kMaxNodeID + 1) {
-        throw InputError(path_, lines_.line_number(),
-                         std::string("too many vertices; ") + kWideIdHint);
-      }
-      header_nodes_ = value;
-      if (!counts_exact_)
-        num_nodes_ = static_cast<NodeID>(value);
-    } else if (comment_value(line, "edges", value)) {
-      if (!counts_exact_)
-        num_edges_ = value;
+  // The leading comment block is over: its counts become the first estimates.
+  void end_header() {
+    const io::grammar::EdgeListHeader& header = lines_.header();
+    if (header.vertices > kMaxNodeID + std::uint64_t{1})
+      throw InputError(path_, 0, io::grammar::too_many_vertices_message(header.vertices));
+    if (!counts_exact_) {
+      num_nodes_ = static_cast<NodeID>(header.vertices);
+      num_edges_ = header.edges;
     }
   }
 
   FileSource source_;
-  LineReader lines_;
-  bool one_based_;
+  EdgeLines lines_;
   std::size_t batch_edges_;
-  std::uint64_t header_nodes_ = 0;
   std::uint64_t max_id_plus_one_ = 0;
   std::uint64_t edges_done_ = 0;
-  bool in_header_ = true;
 };
 
 class BinaryEdgeStream final : public EdgeStream {
@@ -131,7 +95,7 @@ public:
     num_edges_ = header.m;
     counts_exact_ = true;
     const std::uint64_t expected = kBinaryHeaderBytes + header.m * 2 * sizeof(NodeID);
-    if (source_.file_size() != expected) {
+    if (header.m > (std::uint64_t{1} << 60) || source_.file_size() != expected) {
       throw InputError(path, 0,
                        "file size " + std::to_string(source_.file_size()) + " does not match " +
                            std::to_string(header.m) + " edges in the header");
@@ -267,12 +231,20 @@ StreamFormat detect_stream_format(const std::string& path) {
         return StreamFormat::kBinary;
     }
   }
-  std::string name = path;
-  if (ends_with(name, ".gz"))
-    name.resize(name.size() - 3);
-  if (ends_with(name, ".graph") || ends_with(name, ".metis"))
+  // The extension rules of the whole-file readers (the same message for an unknown one).
+  switch (const io::GraphFormat format = io::detect_format(path)) {
+  case io::GraphFormat::kEdgeList:
+    return StreamFormat::kEdgeList;
+  case io::GraphFormat::kMetis:
     return StreamFormat::kMetis;
-  return StreamFormat::kEdgeList;
+  case io::GraphFormat::kBinaryStream: // .bin/.adj without the magic: its reader says so
+    return StreamFormat::kBinary;
+  default:
+    throw InputError(path, 0,
+                     std::string(io::format_name(format)) +
+                         " input cannot be streamed (stream reads edge lists, METIS files and "
+                         "binary streams); partition reads it, or convert it first");
+  }
 }
 
 std::unique_ptr<EdgeStream> open_edge_stream(const std::string& path, StreamFormat format,

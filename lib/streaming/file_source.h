@@ -1,11 +1,15 @@
 #pragma once
 // Sequential chunked reading of a file that may be gzip-compressed (recognised by its magic
-// bytes). The stream readers parse out of the chunks; only one chunk is in memory at a time.
+// bytes; concatenated members are one stream, as in lib/io's InputBuffer, with its messages for a
+// truncated or corrupt stream). The stream readers parse out of the chunks; only one chunk is in
+// memory at a time.
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
 #include <string_view>
+
+#include "io/text_input.h"
 
 namespace gnnpart::streaming {
 
@@ -33,12 +37,16 @@ public:
   std::uint64_t bytes_consumed() const;
 
 private:
+  struct Gzip; // zlib state, compressed input buffer
   void open();
   void close() noexcept;
+  std::size_t read_plain(char* out, std::size_t size);
+  std::size_t inflate_into(char* out, std::size_t size);
+  bool fill_compressed(); // more compressed bytes behind the unread ones; false at the end
 
   std::string path_;
   int fd_ = -1;
-  void* gz_ = nullptr; // gzFile
+  Gzip* gz_ = nullptr; // set for gzip input
   std::uint64_t file_size_ = 0;
   std::uint64_t plain_offset_ = 0;
 };
@@ -46,10 +54,14 @@ private:
 // True when the file starts with the gzip magic bytes.
 bool file_is_gzip(const std::string& path);
 
-// Splits a FileSource into lines (without the newline, '\r' stripped) and counts them.
+// Splits a FileSource into lines (without the newline, '\r' stripped) and counts them. Applies
+// the text rules of io/text_input.h as lib/io's whole-file reader does: a UTF-8 byte-order mark
+// is skipped, a NUL byte in the first kSniffBytes throws "FILE:LINE: binary data ...", a line
+// longer than max_line_bytes throws (the buffer never grows past it).
 class LineReader {
 public:
-  explicit LineReader(FileSource& source, std::size_t chunk_bytes = 1 << 20);
+  explicit LineReader(FileSource& source, std::size_t chunk_bytes = 1 << 20,
+                      std::size_t max_line_bytes = io::kMaxLineBytes);
   // Points line at the next line; false at the end of the input. Valid until the next call.
   bool next(std::string_view& line) { return next_in_buffer(line) || next_slow(line); }
   std::uint64_t line_number() const { return line_number_; }
@@ -64,6 +76,8 @@ private:
     if (newline == nullptr)
       return false;
     std::size_t length = static_cast<std::size_t>(static_cast<const char*>(newline) - start);
+    if (length > max_line_bytes_) [[unlikely]]
+      throw_long_line();
     begin_ += length + 1;
     if (length > 0 && start[length - 1] == '\r')
       --length;
@@ -73,12 +87,16 @@ private:
   }
   bool next_slow(std::string_view& line); // refills the buffer; the last line may lack '\n'
   bool refill();
+  void check_start(); // byte-order mark and binary sniff, once per pass
+  [[noreturn]] void throw_long_line() const;
 
   FileSource& source_;
   std::string buffer_;
   std::size_t begin_ = 0;
   std::size_t end_ = 0;
   bool eof_ = false;
+  bool started_ = false;
+  std::size_t max_line_bytes_;
   std::uint64_t line_number_ = 0;
 };
 

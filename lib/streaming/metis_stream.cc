@@ -1,11 +1,19 @@
+// A METIS graph file as a vertex stream, row by row through io's METIS grammar (the whole-file
+// reader's). Row faults are reported as they are read; the whole-file checks (2m entries, no
+// repeated neighbour, symmetry) at the end of each complete pass.
+#include <algorithm>
 #include <string>
 
 #include "core/errors.h"
-#include "streaming/text_parse.h"
+#include "io/edge_list_grammar.h"
+#include "io/graph_io.h"
+#include "io/metis_grammar.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
 namespace {
+
+namespace grammar = io::grammar;
 
 class MetisStream final : public VertexStream {
 public:
@@ -18,12 +26,12 @@ public:
   void begin_pass() override {
     lines_.rewind();
     std::string_view line;
-    while (lines_.next(line)) {
-      if (!is_comment(line))
-        break; // the header line
-    }
+    while (lines_.next(line) && grammar::is_metis_preamble(line.data(), line.data() + line.size())) {
+    } // up to and including the header line
     next_vertex_ = 0;
     entries_done_ = 0;
+    forward_ = backward_ = 0;
+    repeated_neighbour_ = false;
   }
 
   bool next_batch(VertexBatch& batch) override {
@@ -31,14 +39,26 @@ public:
     batch.first = next_vertex_;
     std::string_view line;
     while (next_vertex_ < num_nodes_ && batch.adjacency.size() < batch_entries_) {
-      if (!lines_.next(line)) {
+      if (!lines_.next(line))
         throw InputError(path_, lines_.line_number(),
-                         "expected " + std::to_string(num_nodes_) + " vertex lines, found " +
-                             std::to_string(next_vertex_));
-      }
-      if (!line.empty() && line[0] == '%')
+                         grammar::too_few_rows_message(format_.n, next_vertex_));
+      const char* p = line.data();
+      const char* const e = p + line.size();
+      if (!grammar::is_metis_row(p, e))
         continue;
-      parse_vertex(line, batch);
+      const std::size_t row_begin = batch.adjacency.size();
+      const NodeID u = next_vertex_;
+      const bool ok = grammar::parse_metis_row(
+          p, e, u, format_, error_, [](Weight) {},
+          [&](NodeID v, Weight w) {
+            batch.adjacency.push_back(v);
+            forward_ += grammar::entry_hash(u, v, w);
+            backward_ += grammar::entry_hash(v, u, w);
+          });
+      if (!ok)
+        throw InputError(path_, lines_.line_number(), std::move(error_.message));
+      note_repeats(batch.adjacency, row_begin);
+      entries_done_ += batch.adjacency.size() - row_begin;
       batch.offsets.push_back(batch.adjacency.size());
       ++next_vertex_;
     }
@@ -50,95 +70,60 @@ public:
       return; // pass abandoned early
     std::string_view line;
     while (lines_.next(line)) {
-      if (!is_comment(line) && !at_end(line, 0)) {
-        throw InputError(path_, lines_.line_number(),
-                         "more vertex lines than the header's " + std::to_string(num_nodes_));
-      }
+      const char* p = line.data();
+      const char* const e = p + line.size();
+      if (grammar::is_metis_row(p, e) && io::detail::skip_blanks(p, e) != e)
+        throw InputError(path_, lines_.line_number(), grammar::extra_rows_message(format_.n));
     }
-    if (entries_done_ + self_loops_ != 2 * header_edges_) {
-      throw InputError(path_, lines_.line_number(),
-                       "header declares " + std::to_string(header_edges_) + " edges, lists hold " +
-                           std::to_string(entries_done_ + self_loops_) + " adjacency entries");
+    if (entries_done_ != 2 * format_.m)
+      throw InputError(path_, header_line_, grammar::edge_count_message(format_.m, entries_done_));
+    if (repeated_neighbour_ || forward_ != backward_) {
+      // A pass cannot name the vertex at fault; the whole-file reader finds it and throws the
+      // same message `partition` gives.
+      io::read_metis(path_);
+      throw InputError(path_, 0, "asymmetric adjacency or repeated neighbour");
     }
-    self_loops_ = 0;
   }
 
 private:
-  static bool is_comment(std::string_view line) { return !line.empty() && line[0] == '%'; }
-
   void read_header() {
     std::string_view line;
+    bool found = false;
     while (lines_.next(line)) {
-      if (!is_comment(line))
+      if (!grammar::is_metis_preamble(line.data(), line.data() + line.size())) {
+        found = true;
         break;
-      line = {};
-    }
-    std::size_t pos = 0;
-    std::uint64_t n = 0, m = 0, fmt = 0, ncon = 1;
-    if (!parse_unsigned(line, pos, n) || !parse_unsigned(line, pos, m)) {
-      throw InputError(path_, lines_.line_number(), "expected METIS header 'n m [fmt [ncon]]'");
-    }
-    if (!at_end(line, pos)) {
-      if (!parse_unsigned(line, pos, fmt)) {
-        throw InputError(path_, lines_.line_number(), "bad fmt field in the METIS header");
-      }
-      if (!at_end(line, pos) && !parse_unsigned(line, pos, ncon)) {
-        throw InputError(path_, lines_.line_number(), "bad ncon field in the METIS header");
       }
     }
-    if (fmt % 10 > 1 || (fmt / 10) % 10 > 1 || fmt / 100 > 1) {
-      throw InputError(path_, lines_.line_number(), "bad fmt field in the METIS header");
-    }
-    if (n > kMaxNodeID + 1) {
-      throw InputError(path_, lines_.line_number(),
-                       std::string("too many vertices; ") + kWideIdHint);
-    }
-    edge_weights_ = fmt % 10 == 1;
-    vertex_weights_ = (fmt / 10) % 10 == 1 ? static_cast<int>(ncon) : 0;
-    vertex_sizes_ = fmt / 100 == 1;
-    num_nodes_ = static_cast<NodeID>(n);
-    header_edges_ = m;
-    num_entries_ = 2 * m;
+    if (!found)
+      throw InputError(path_, 0,
+                       lines_.line_number() == 0 ? grammar::kEmptyInputMessage
+                                                 : grammar::kNoMetisHeaderMessage);
+    header_line_ = lines_.line_number();
+    format_ = grammar::parse_metis_header(path_, header_line_, line.data(),
+                                          line.data() + line.size());
+    num_nodes_ = static_cast<NodeID>(format_.n);
+    num_entries_ = 2 * format_.m;
   }
 
-  void parse_vertex(std::string_view line, VertexBatch& batch) {
-    std::size_t pos = 0;
-    std::uint64_t value = 0;
-    const int skip = (vertex_sizes_ ? 1 : 0) + vertex_weights_;
-    for (int i = 0; i < skip; ++i) {
-      if (!parse_unsigned(line, pos, value)) {
-        throw InputError(path_, lines_.line_number(), "expected a vertex size/weight");
-      }
-    }
-    for (;;) {
-      skip_separators(line, pos);
-      if (pos >= line.size())
-        break;
-      if (!parse_unsigned(line, pos, value) || value == 0 || value > num_nodes_) {
-        throw InputError(path_, lines_.line_number(),
-                         "neighbour must be an integer in [1, " + std::to_string(num_nodes_) + "]");
-      }
-      const NodeID v = static_cast<NodeID>(value - 1);
-      if (edge_weights_ && !parse_unsigned(line, pos, value)) {
-        throw InputError(path_, lines_.line_number(), "expected an edge weight");
-      }
-      if (v == next_vertex_) {
-        ++self_loops_;
-        continue;
-      }
-      batch.adjacency.push_back(v);
-      ++entries_done_;
-    }
+  // Sets repeated_neighbour_ when the row adjacency[row_begin..] lists a vertex twice.
+  void note_repeats(const std::vector<NodeID>& adjacency, std::size_t row_begin) {
+    if (repeated_neighbour_ || adjacency.size() - row_begin < 2)
+      return;
+    row_.assign(adjacency.begin() + static_cast<std::ptrdiff_t>(row_begin), adjacency.end());
+    std::sort(row_.begin(), row_.end());
+    repeated_neighbour_ = std::adjacent_find(row_.begin(), row_.end()) != row_.end();
   }
 
   FileSource source_;
   LineReader lines_;
   std::size_t batch_entries_;
-  std::uint64_t header_edges_ = 0;
-  std::uint64_t self_loops_ = 0;
-  bool edge_weights_ = false;
-  int vertex_weights_ = 0;
-  bool vertex_sizes_ = false;
+  grammar::MetisFormat format_;
+  grammar::RowError error_;
+  std::uint64_t header_line_ = 0;
+  std::uint64_t forward_ = 0, backward_ = 0; // entry-hash sums (symmetry)
+  bool repeated_neighbour_ = false;
+  std::vector<NodeID> row_;
   NodeID next_vertex_ = 0;
 };
 

@@ -5,7 +5,8 @@
 #include <vector>
 
 #include "core/errors.h"
-#include "streaming/text_parse.h"
+#include "io/edge_list_grammar.h"
+#include "streaming/edge_lines.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
@@ -14,7 +15,7 @@ namespace {
 class SortedEdgeListStream final : public VertexStream {
 public:
   SortedEdgeListStream(const std::string& path, bool one_based, std::size_t batch_entries)
-      : source_(path), lines_(source_), one_based_(one_based), batch_entries_(batch_entries) {
+      : source_(path), lines_(source_, one_based), batch_entries_(batch_entries) {
     path_ = path;
     count_and_check();
   }
@@ -46,36 +47,14 @@ public:
   void end_pass() override {}
 
 private:
-  // Next edge line as (u, v) with ids shifted to 0-based; false at the end. Comments (# or %)
-  // and blank lines are skipped; a "# vertices: N" comment is remembered.
+  // Next edge as (u, v), 0-based; false at the end.
   bool read_edge(NodeID& u, NodeID& v) {
-    std::string_view line;
-    while (lines_.next(line)) {
-      if (line.empty() || line[0] == '#' || line[0] == '%') {
-        std::uint64_t value = 0;
-        if (!line.empty() && comment_value(line, "vertices", value))
-          header_vertices_ = value;
-        continue;
-      }
-      if (at_end(line, 0))
-        continue;
-      std::size_t pos = 0;
-      std::uint64_t a = 0, b = 0;
-      if (!parse_unsigned(line, pos, a) || !parse_unsigned(line, pos, b))
-        throw InputError(path_, lines_.line_number(), "expected 'u v [weight]'");
-      const std::uint64_t shift = one_based_ ? 1 : 0;
-      if (a < shift || b < shift)
-        throw InputError(path_, lines_.line_number(), "vertex id 0 in a --one-based edge list");
-      a -= shift;
-      b -= shift;
-      if (a > kMaxNodeID || b > kMaxNodeID)
-        throw InputError(path_, lines_.line_number(),
-                         std::string("vertex id too large; ") + kWideIdHint);
-      u = static_cast<NodeID>(a);
-      v = static_cast<NodeID>(b);
-      return true;
-    }
-    return false;
+    std::uint64_t a = 0, b = 0;
+    if (!lines_.next(a, b, [] {}))
+      return false;
+    u = static_cast<NodeID>(a);
+    v = static_cast<NodeID>(b);
+    return true;
   }
 
   // One pass before the first: n, the number of entries, sortedness by source, and that every
@@ -111,19 +90,20 @@ private:
                          "not symmetric: vertex " + std::to_string(id) +
                              " is a source and a target a different number of times (--sorted "
                              "needs both directions of every edge)");
-    const std::uint64_t n = std::max<std::uint64_t>(header_vertices_, balance.size());
-    if (n > static_cast<std::uint64_t>(kMaxNodeID) + 1)
-      throw InputError(path_, lines_.line_number(),
-                       std::string("too many vertices; ") + kWideIdHint);
+    if (lines_.line_number() == 0)
+      throw InputError(path_, 0, io::grammar::kEmptyInputMessage);
+    const std::uint64_t n = std::max<std::uint64_t>(lines_.header().vertices, balance.size());
+    if (lines_.header().vertices > static_cast<std::uint64_t>(kMaxNodeID) + 1)
+      throw InputError(path_, 0, io::grammar::too_many_vertices_message(lines_.header().vertices));
+    if (n == 0)
+      throw InputError(path_, 0, io::grammar::kNoEdgesMessage);
     num_nodes_ = static_cast<NodeID>(n);
     num_entries_ = entries;
   }
 
   FileSource source_;
-  LineReader lines_;
-  bool one_based_;
+  EdgeLines lines_;
   std::size_t batch_entries_;
-  std::uint64_t header_vertices_ = 0;
   NodeID next_vertex_ = 0;
   bool has_pending_ = false;
   NodeID pending_u_ = 0;

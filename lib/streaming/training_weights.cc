@@ -1,33 +1,13 @@
 #include "streaming/training_weights.h"
 
 #include "core/errors.h"
-#include "streaming/file_source.h"
+#include "io/graph_io.h"
 #include "streaming/scoring.h"
-#include "streaming/text_parse.h"
 
 namespace gnnpart::streaming {
 
 std::vector<NodeID> read_training_ids(const std::string& path, NodeID n) {
-  FileSource source(path);
-  LineReader lines(source);
-  std::vector<NodeID> ids;
-  std::string_view line;
-  while (lines.next(line)) {
-    std::size_t pos = 0;
-    skip_separators(line, pos);
-    if (pos >= line.size() || line[pos] == '#' || line[pos] == '%')
-      continue;
-    std::uint64_t id = 0;
-    if (!parse_unsigned(line, pos, id) || !at_end(line, pos)) {
-      throw InputError(path, lines.line_number(), "expected one non-negative vertex id");
-    }
-    if (id >= n) {
-      throw InputError(path, lines.line_number(),
-                       "vertex id " + std::to_string(id) + " >= n = " + std::to_string(n));
-    }
-    ids.push_back(static_cast<NodeID>(id));
-  }
-  return ids;
+  return io::read_vertex_set(path, n); // the vertex-set grammar every path shares
 }
 
 std::vector<float> minibatch_net_weights(VertexStream& stream, const std::vector<NodeID>& train,

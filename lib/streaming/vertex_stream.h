@@ -2,7 +2,7 @@
 // Vertex-ordered adjacency streams: vertex 0, 1, ..., n-1 each with its full neighbour list,
 // batch by batch, with an explicit pass lifecycle (begin_pass / next_batch / end_pass) so that
 // restreaming is simply another pass. Sources: the binary adjacency stream and METIS files
-// (weights are skipped, self loops dropped), and text edge lists already sorted by source with
+// (io's METIS grammar: weights checked, not used), and text edge lists already sorted by source with
 // both directions of every edge. Other edge lists are first sorted into a temporary binary
 // adjacency stream (see open_vertex_stream in stream_source.h).
 #include <cstdint>

@@ -163,30 +163,48 @@ void drain(EdgeStream& stream) {
   stream.end_pass();
 }
 
+// The streams read through io's grammar: the same messages as the whole-file readers.
 TEST(EdgeStream, MalformedLinesNameFileAndLine) {
   const std::string path = temp_path("bad.edges");
   write_text(path, "# vertices: 10\n0 1\n2 x\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "two non-negative");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3,
+                     "expected a target vertex id, found 'x'");
   write_text(path, "# vertices: 10\n0 1\n\n3 -4\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 4, "two non-negative");
-  write_text(path, "# vertices: 10\n0 1\n3 10\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, ">= 10");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 4, "is negative: '-4'");
   write_text(path, "0 1\n1 99999999999\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 2, "too large");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 2, "32-bit id range");
+  write_text(path, "0 1\n1 2 -5\n");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 2,
+                     "edge weight must be positive, found -5");
   write_text(path, "0 1\n7\n");
-  expect_input_error([&] { open_vertex_stream(path); }, path, 2, "two non-negative");
+  expect_input_error([&] { open_vertex_stream(path); }, path, 2, "found end of line");
+}
+
+// "# vertices: N" (or SNAP's "# Nodes: N") is a lower bound, as in the whole-file reader: a
+// larger id still counts.
+TEST(EdgeStream, VertexCountHeaderIsALowerBound) {
+  const std::string path = temp_path("nodes.edges");
+  write_text(path, "# Nodes: 10 Edges: 2\n0 1\n3 4\n");
+  auto stream = open_edge_stream(path);
+  drain(*stream);
+  EXPECT_EQ(stream->num_nodes(), 10u);
+  write_text(path, "# vertices: 10\n0 1\n3 10\n");
+  stream = open_edge_stream(path);
+  drain(*stream);
+  EXPECT_EQ(stream->num_nodes(), 11u);
 }
 
 TEST(VertexStream, MalformedMetis) {
   const std::string path = temp_path("bad.graph");
   write_text(path, "3 2\n2\n1 3\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "expected 3 vertex lines");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3,
+                     "header declares n = 3 vertices but the file has 2 vertex lines");
   write_text(path, "3 2\n2\n1 4\n2\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "[1, 3]");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 3, "is out of range 1..3");
   write_text(path, "3 5\n2\n1 3\n2\n");
-  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 4, "declares 5 edges");
+  expect_input_error([&] { drain(*open_edge_stream(path)); }, path, 1, "declares m = 5 edges");
   write_text(path, "x y\n");
-  expect_input_error([&] { open_edge_stream(path); }, path, 1, "METIS header");
+  expect_input_error([&] { open_edge_stream(path); }, path, 1, "header: expected the vertex count n");
 }
 
 TEST(VertexStream, TruncatedBinaryStream) {
@@ -198,8 +216,9 @@ TEST(VertexStream, TruncatedBinaryStream) {
     sorter.finish(path, 50);
   }
   std::filesystem::resize_file(path, std::filesystem::file_size(path) - 8);
-  auto stream = open_binary_adjacency_stream(path);
-  EXPECT_THROW(read_all(*stream), InputError);
+  // Found when opened: the header must match the file size.
+  expect_input_error([&] { read_all(*open_binary_adjacency_stream(path)); }, path, 0,
+                     "does not match 50 vertices");
 }
 
 } // namespace

@@ -1,0 +1,9 @@
+// The binary CSR cache (.gnnp): a damaged file must end in InputError, never a crash.
+#include "fuzz_input.h"
+#include "io/graph_io.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  const std::string& path = gnnpart::fuzz::input_path(data, size);
+  gnnpart::fuzz::read_or_reject([&] { gnnpart::io::read_binary_graph(path); });
+  return 0;
+}

@@ -1,0 +1,11 @@
+// Matrix Market files: malformed input must end in InputError, never a crash.
+#include "fuzz_input.h"
+#include "io/graph_io.h"
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  if (!gnnpart::fuzz::header_counts_at_most(data, size, 1 << 20))
+    return 0;
+  const std::string& path = gnnpart::fuzz::input_path(data, size);
+  gnnpart::fuzz::read_or_reject([&] { gnnpart::io::read_matrix_market(path, {.threads = 1}); });
+  return 0;
+}

@@ -1,0 +1,170 @@
+#include "distributed/clustering.h"
+
+#include <algorithm>
+
+#include "core/random.h"
+#include "distributed/fetch.h"
+
+namespace gnnpart::distributed {
+
+namespace {
+
+struct WeightDelta {
+  NodeID cluster;
+  Weight weight;
+  std::int64_t size;
+};
+
+// Two-hop clustering (as KaMinPar's): vertices still alone after label propagation -- typically
+// the low-degree neighbours of hubs whose clusters are full -- are grouped with the other
+// singletons of this rank that prefer the same cluster (isolated vertices with each other), in
+// clusters named after their first member and bounded by max_weight. Every cluster involved
+// is owned here, so only the ghost labels need an exchange. Collective.
+void cluster_singletons_by_favourite(const Comm& comm, const DistGraph& graph, Weight max_weight,
+                                     Clustering& result) {
+  std::vector<std::pair<NodeID, NodeID>> by_favourite; // (favourite cluster, vertex)
+  std::vector<std::pair<NodeID, Weight>> ratings;
+  for (NodeID u = 0; u < graph.n_local; ++u) {
+    if (result.labels[u] != graph.first() + u || result.owned_size[u] != 1)
+      continue;
+    ratings.clear();
+    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
+      ratings.emplace_back(result.labels[graph.adjacency[e]], graph.edge_weight(e));
+    std::sort(ratings.begin(), ratings.end());
+    NodeID favourite = kInvalidNodeID;
+    Weight best = 0;
+    for (std::size_t i = 0; i < ratings.size();) {
+      Weight sum = 0;
+      const NodeID label = ratings[i].first;
+      for (; i < ratings.size() && ratings[i].first == label; ++i)
+        sum += ratings[i].second;
+      if (sum > best) {
+        best = sum;
+        favourite = label;
+      }
+    }
+    by_favourite.emplace_back(favourite, u);
+  }
+  std::sort(by_favourite.begin(), by_favourite.end());
+  std::vector<NodeID> changed;
+  NodeID leader = kInvalidNodeID;
+  for (std::size_t i = 0; i < by_favourite.size(); ++i) {
+    const NodeID u = by_favourite[i].second;
+    const Weight w = graph.vertex_weight(u);
+    const bool new_group = i == 0 || by_favourite[i - 1].first != by_favourite[i].first;
+    if (new_group || leader == kInvalidNodeID || result.owned_weight[leader] + w > max_weight) {
+      leader = u;
+      continue;
+    }
+    result.labels[u] = graph.first() + leader;
+    result.owned_weight[leader] += w;
+    result.owned_size[leader] += 1;
+    result.owned_weight[u] -= w;
+    result.owned_size[u] -= 1;
+    changed.push_back(u);
+  }
+  update_ghosts<NodeID>(comm, graph, changed, result.labels);
+}
+
+} // namespace
+
+Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
+                   Weight max_cluster_weight) {
+  Clustering result;
+  const NodeID n_local = graph.n_local;
+  result.labels.resize(graph.n_total());
+  for (NodeID u = 0; u < graph.n_total(); ++u)
+    result.labels[u] = graph.global_id(u);
+  result.owned_weight.resize(n_local);
+  result.owned_size.assign(n_local, 1);
+  for (NodeID u = 0; u < n_local; ++u)
+    result.owned_weight[u] = graph.vertex_weight(u);
+  std::vector<NodeID>& labels = result.labels;
+  const Weight ranks = comm.size;
+  const std::uint64_t seed = ctx.partition.seed;
+
+  std::vector<NodeID> known;       // clusters seen by this batch, sorted
+  std::vector<Weight> known_weight;
+  std::vector<Weight> added;       // weight this rank added to a known cluster in this batch
+  std::vector<Weight> rating;
+  std::vector<std::uint32_t> touched;
+  for (int round = 0; round < ctx.cluster_rounds; ++round) {
+    std::uint64_t moved_round = 0;
+    for (int batch = 0; batch < ctx.batches; ++batch) {
+      const NodeID begin = static_cast<NodeID>(std::uint64_t{n_local} * batch / ctx.batches);
+      const NodeID end = static_cast<NodeID>(std::uint64_t{n_local} * (batch + 1) / ctx.batches);
+      // Global weights of every cluster this batch may look at.
+      known.clear();
+      for (NodeID u = begin; u < end; ++u) {
+        known.push_back(labels[u]);
+        for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
+          known.push_back(labels[graph.adjacency[e]]);
+      }
+      known = sorted_unique(std::move(known));
+      known_weight = fetch<Weight>(comm, graph.vtxdist, known,
+                                   [&](NodeID local) { return result.owned_weight[local]; });
+      added.assign(known.size(), 0);
+      rating.assign(known.size(), 0);
+      const auto index = [&](NodeID label) {
+        return static_cast<std::uint32_t>(std::lower_bound(known.begin(), known.end(), label) -
+                                          known.begin());
+      };
+      std::vector<NodeID> moved;
+      std::vector<WeightDelta> deltas;
+      for (NodeID u = begin; u < end; ++u) {
+        const Weight w = graph.vertex_weight(u);
+        touched.clear();
+        for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+          const std::uint32_t c = index(labels[graph.adjacency[e]]);
+          if (rating[c] == 0)
+            touched.push_back(c);
+          rating[c] += graph.edge_weight(e);
+        }
+        const std::uint32_t current = index(labels[u]);
+        std::uint32_t best = current;
+        Weight best_rating = rating[current];
+        std::uint64_t best_tie = 0;
+        for (const std::uint32_t c : touched) {
+          if (c == current)
+            continue;
+          const Weight budget = std::max<Weight>(0, max_cluster_weight - known_weight[c]) / ranks;
+          if (added[c] + w > budget)
+            continue;
+          const std::uint64_t tie = derive_seed(seed, level, round, known[c]);
+          if (rating[c] > best_rating ||
+              (rating[c] == best_rating && best != current && tie > best_tie)) {
+            best = c;
+            best_rating = rating[c];
+            best_tie = tie;
+          }
+        }
+        for (const std::uint32_t c : touched)
+          rating[c] = 0;
+        if (best == current)
+          continue;
+        added[best] += w;
+        deltas.push_back({known[current], -w, -1});
+        deltas.push_back({known[best], w, 1});
+        labels[u] = known[best];
+        moved.push_back(u);
+      }
+      // Weight changes to the clusters' owners, new labels to the ghost copies.
+      const auto arrived = route<WeightDelta>(comm, [&](auto&& send) {
+        for (const WeightDelta& d : deltas)
+          send(owner_of(graph.vtxdist, d.cluster), d);
+      });
+      for (const WeightDelta& d : arrived) {
+        result.owned_weight[d.cluster - graph.first()] += d.weight;
+        result.owned_size[d.cluster - graph.first()] += d.size;
+      }
+      update_ghosts<NodeID>(comm, graph, moved, labels);
+      moved_round += moved.size();
+    }
+    if (sum_all(comm, moved_round) * 1000 < graph.global_n)
+      break;
+  }
+  cluster_singletons_by_favourite(comm, graph, max_cluster_weight, result);
+  return result;
+}
+
+} // namespace gnnpart::distributed

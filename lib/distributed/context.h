@@ -1,0 +1,20 @@
+#pragma once
+// Options of one distributed run, validated once at the entry point and passed down.
+#include <cstdint>
+
+#include "core/options.h"
+#include "core/types.h"
+
+namespace gnnpart::distributed {
+
+struct DistContext {
+  PartitionOptions partition;   // k, epsilon, seed, objective, threads per rank
+  NodeID coarse_per_block = 400; // coarsen until at most max(C * k, coarse_min) vertices
+  NodeID coarse_min = 20000;     // (a replicated graph of this size is cheap on any rank)
+  int cluster_rounds = 5;        // label propagation rounds per level
+  int refine_rounds = 6;
+  int batches = 8;               // per round: ghost labels and weights synchronised after each
+  int balance_rounds = 64;
+};
+
+} // namespace gnnpart::distributed

@@ -1,0 +1,21 @@
+#pragma once
+// Contraction of a distributed clustering into the next, coarser distributed graph. A cluster
+// becomes a coarse vertex on the rank owning the vertex it is named after; coarse ids are
+// numbered rank by rank (prefix sums), coarse edges are summed and sent all-to-all to the
+// owners of their source.
+#include <vector>
+
+#include "distributed/clustering.h"
+#include "distributed/comm.h"
+#include "distributed/dist_graph.h"
+
+namespace gnnpart::distributed {
+
+struct Contraction {
+  DistGraph coarse;
+  std::vector<NodeID> coarse_of; // n_local: global coarse id of every owned fine vertex
+};
+
+Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering& clustering);
+
+} // namespace gnnpart::distributed

@@ -1,0 +1,99 @@
+#pragma once
+// A graph distributed by contiguous vertex ranges: rank r owns the global vertices
+// [vtxdist[r], vtxdist[r + 1]) and stores their adjacency as a CSR over local ids: owned
+// vertices are 0..n_local-1 (global id = first + local), ghosts (neighbours owned elsewhere)
+// follow as n_local.. in increasing global id. Every undirected edge is stored at the owners
+// of both endpoints, so the ghosts of a rank are exactly the off-range ends of its edges.
+#include <algorithm>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/types.h"
+#include "distributed/comm.h"
+
+namespace gnnpart::distributed {
+
+struct DistGraph {
+  std::vector<std::uint64_t> vtxdist; // size P + 1
+  int rank = 0;
+  NodeID n_local = 0;
+  std::vector<EdgeID> offsets{0};    // n_local + 1
+  std::vector<NodeID> adjacency;     // local ids (owned or ghost)
+  std::vector<Weight> edge_weights;  // empty: unit (the same on every rank)
+  std::vector<Weight> vertex_weights; // owned only; empty: unit (the same on every rank)
+  std::vector<NodeID> ghost_global;  // global id of ghost n_local + i, increasing
+  std::vector<int> ghost_owner;      // its rank
+  std::uint64_t global_n = 0;
+  std::uint64_t global_m = 0;        // undirected edges
+  Weight total_weight = 0;           // sum of vertex weights over all ranks
+
+  NodeID first() const { return static_cast<NodeID>(vtxdist[rank]); }
+  NodeID n_ghost() const { return static_cast<NodeID>(ghost_global.size()); }
+  NodeID n_total() const { return n_local + n_ghost(); }
+  bool is_owned(NodeID local) const { return local < n_local; }
+  NodeID global_id(NodeID local) const {
+    return local < n_local ? first() + local : ghost_global[local - n_local];
+  }
+  int owner(NodeID local) const { return local < n_local ? rank : ghost_owner[local - n_local]; }
+  EdgeID first_edge(NodeID u) const { return offsets[u]; }
+  EdgeID last_edge(NodeID u) const { return offsets[u + 1]; }
+  Weight edge_weight(EdgeID e) const { return edge_weights.empty() ? 1 : edge_weights[e]; }
+  Weight vertex_weight(NodeID u) const { return vertex_weights.empty() ? 1 : vertex_weights[u]; }
+  EdgeID local_entries() const { return adjacency.size(); }
+};
+
+// Rank owning global vertex v under vtxdist.
+inline int owner_of(std::span<const std::uint64_t> vtxdist, std::uint64_t v) {
+  return static_cast<int>(std::upper_bound(vtxdist.begin(), vtxdist.end(), v) - vtxdist.begin()) -
+         1;
+}
+
+// A directed entry u -> v (global ids) with its weight, as routed between ranks; unweighted
+// graphs route the 8-byte Edge instead (weight 1).
+struct Entry {
+  NodeID u;
+  NodeID v;
+  Weight w;
+};
+struct Edge {
+  NodeID u;
+  NodeID v;
+};
+inline Weight weight_of(const Entry& e) { return e.w; }
+inline Weight weight_of(const Edge&) { return 1; }
+inline void add_weight(Entry& e, Weight w, bool sum) { e.w = sum ? e.w + w : std::max(e.w, w); }
+inline void add_weight(Edge&, Weight, bool) {}
+
+// A vertex weight routed to the vertex's owner.
+struct VertexWeight {
+  NodeID u;
+  Weight w;
+};
+
+enum class Merge { kMax, kSum }; // parallel entries: largest weight (input) or sum (contraction)
+
+// Builds this rank's part from entries whose source it owns under vtxdist (any order, self
+// loops dropped, parallel entries merged). vertex_weights: owned, in order, or empty for unit.
+// T = Entry keeps edge weights (the same choice on every rank), T = Edge gives unit weights.
+// Collective (global counts).
+template <typename T>
+DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
+                           std::vector<T> entries, std::vector<Weight> vertex_weights, Merge merge);
+
+// For each owned vertex in `changed`, sends value[u] to every rank holding u as a ghost; there
+// value[ghost] is set. value spans n_total. Collective.
+template <typename T>
+void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const NodeID> changed,
+                   std::vector<T>& value);
+
+// The same for all owned vertices.
+template <typename T> void update_all_ghosts(const Comm& comm, const DistGraph& graph,
+                                             std::vector<T>& value);
+
+// Local id of a global vertex known here (owned or ghost), kInvalidNodeID otherwise.
+NodeID local_id(const DistGraph& graph, NodeID global);
+
+} // namespace gnnpart::distributed
+
+#include "distributed/ghost_exchange_impl.h"

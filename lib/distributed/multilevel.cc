@@ -1,0 +1,98 @@
+#include "distributed/multilevel.h"
+
+#include <algorithm>
+#include <memory>
+
+#include "core/errors.h"
+#include "core/partition.h"
+#include "distributed/clustering.h"
+#include "distributed/contraction.h"
+#include "distributed/fetch.h"
+#include "distributed/initial_partition.h"
+#include "distributed/refinement.h"
+
+namespace gnnpart::distributed {
+
+namespace {
+
+struct Level {
+  DistGraph graph;               // the coarser graph
+  std::vector<NodeID> coarse_of; // per owned vertex of the finer graph: its coarse vertex
+};
+
+// KaMinPar's bound: clusters stay below epsilon * W / k', k' = clamp(n / C, 2, k), so that the
+// coarsest graph can still be balanced.
+Weight max_cluster_weight(const DistGraph& graph, const DistContext& ctx) {
+  const std::uint64_t k_prime = std::clamp<std::uint64_t>(
+      graph.global_n / ctx.coarse_per_block, 2, std::max<std::uint64_t>(2, ctx.partition.k));
+  return std::max<Weight>(
+      1, static_cast<Weight>(ctx.partition.epsilon * static_cast<double>(graph.total_weight) /
+                             static_cast<double>(k_prime)));
+}
+
+void check_vertex_weights(const Comm& comm, const DistGraph& graph, const DistContext& ctx) {
+  const Weight bound = max_block_weight(graph.total_weight, ctx.partition.k, ctx.partition.epsilon);
+  std::uint64_t heaviest = kInvalidNodeID;
+  for (NodeID u = 0; u < graph.n_local && heaviest == kInvalidNodeID; ++u)
+    if (graph.vertex_weight(u) > bound)
+      heaviest = graph.first() + u;
+  MPI_Allreduce(MPI_IN_PLACE, &heaviest, 1, MPI_UINT64_T, MPI_MIN, comm.comm);
+  if (heaviest != kInvalidNodeID)
+    throw InfeasibleBalance("vertex " + std::to_string(heaviest) +
+                            " is heavier than a block may be (" + std::to_string(bound) +
+                            "); raise epsilon or lower k");
+}
+
+} // namespace
+
+std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& graph,
+                                           const DistContext& ctx) {
+  check_vertex_weights(comm, graph, ctx);
+  const std::uint64_t limit = std::max<std::uint64_t>(
+      std::uint64_t{ctx.coarse_per_block} * ctx.partition.k, ctx.coarse_min);
+  std::vector<Level> levels;
+  const auto current = [&]() -> const DistGraph& {
+    return levels.empty() ? graph : levels.back().graph;
+  };
+  while (current().global_n > limit) {
+    const DistGraph& fine = current();
+    const Clustering clustering =
+        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx));
+    Contraction contraction = contract(comm, fine, clustering);
+    const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
+    if (contraction.coarse.global_n < ctx.partition.k)
+      break;
+    levels.push_back({std::move(contraction.coarse), std::move(contraction.coarse_of)});
+    if (stalled)
+      break;
+  }
+
+  const DistGraph& coarsest = current();
+  std::vector<BlockID> blocks(coarsest.n_total());
+  {
+    const std::vector<BlockID> owned = initial_partition(comm, coarsest, ctx);
+    std::copy(owned.begin(), owned.end(), blocks.begin());
+  }
+  update_all_ghosts<BlockID>(comm, coarsest, blocks);
+  for (std::size_t level = levels.size(); level-- > 0;) {
+    const DistGraph& coarse = levels[level].graph;
+    const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
+    refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
+    // Projection: every fine vertex asks the owner of its coarse vertex for the block.
+    std::vector<BlockID> fine_blocks(fine.n_total());
+    const std::vector<BlockID> projected =
+        fetch<BlockID>(comm, coarse.vtxdist, levels[level].coarse_of,
+                       [&](NodeID local) { return blocks[local]; });
+    std::copy(projected.begin(), projected.end(), fine_blocks.begin());
+    update_all_ghosts<BlockID>(comm, fine, fine_blocks);
+    blocks = std::move(fine_blocks);
+    levels[level].graph = DistGraph{};
+  }
+  refine(comm, graph, ctx, 0, blocks);
+  if (!rebalance(comm, graph, ctx, blocks))
+    throw InfeasibleBalance("the distributed balancer could not bring every block within the "
+                            "bound");
+  return blocks;
+}
+
+} // namespace gnnpart::distributed

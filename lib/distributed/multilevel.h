@@ -1,0 +1,20 @@
+#pragma once
+// The distributed multilevel cycle: uncoarsen(initial_partition(coarsen())). Coarsening by
+// size-constrained label propagation and contraction until about C * k vertices remain; the
+// coarsest graph is partitioned by the shared-memory engine on every rank (own seeds, the best
+// wins); each level is projected and refined by distributed label propagation, then balanced.
+// Same seed and same P give the same partition.
+#include <vector>
+
+#include "distributed/comm.h"
+#include "distributed/context.h"
+#include "distributed/dist_graph.h"
+
+namespace gnnpart::distributed {
+
+// Blocks of the owned vertices and of the ghosts (n_total entries). Throws InfeasibleBalance
+// (on every rank) when a vertex is heavier than a block may be or the bound cannot be met.
+std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& graph,
+                                           const DistContext& ctx);
+
+} // namespace gnnpart::distributed

@@ -1,0 +1,17 @@
+#pragma once
+// The partition file in gpmetis convention (line i = block of vertex i) written collectively
+// with MPI-IO: each rank formats its own range, a prefix sum of the byte counts gives its file
+// offset. Written to a temporary name and renamed by rank 0 once every rank succeeded, so a
+// failed run leaves no partial file. Collective.
+#include <string>
+#include <vector>
+
+#include "distributed/comm.h"
+#include "distributed/dist_graph.h"
+
+namespace gnnpart::distributed {
+
+void write_distributed_partition(const Comm& comm, const DistGraph& graph,
+                                 const std::vector<BlockID>& blocks, const std::string& path);
+
+} // namespace gnnpart::distributed

@@ -1,0 +1,184 @@
+#include "distributed/refinement.h"
+
+#include <algorithm>
+#include <numeric>
+
+#include "core/partition.h"
+#include "core/random.h"
+
+namespace gnnpart::distributed {
+
+namespace {
+
+// Connection of u to every block among its neighbours (touched lists the blocks seen).
+void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
+                 std::vector<Weight>& conn, std::vector<BlockID>& touched) {
+  touched.clear();
+  for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+    const BlockID b = blocks[graph.adjacency[e]];
+    if (conn[b] == 0)
+      touched.push_back(b);
+    conn[b] += graph.edge_weight(e);
+  }
+}
+
+} // namespace
+
+BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks,
+                       BlockID k) {
+  BlockLoads loads{std::vector<Weight>(k, 0), std::vector<std::int64_t>(k, 0)};
+  for (NodeID u = 0; u < graph.n_local; ++u) {
+    loads.weight[blocks[u]] += graph.vertex_weight(u);
+    ++loads.size[blocks[u]];
+  }
+  sum_all_in_place(comm, loads.weight);
+  sum_all_in_place(comm, loads.size);
+  return loads;
+}
+
+void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
+            std::vector<BlockID>& blocks) {
+  const BlockID k = ctx.partition.k;
+  const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
+  const Weight ranks = comm.size;
+  BlockLoads loads = block_loads(comm, graph, blocks, k);
+  std::vector<Weight> conn(k, 0), added(k), delta_weight(k);
+  std::vector<std::int64_t> taken(k), delta_size(k);
+  std::vector<BlockID> touched;
+  for (int round = 0; round < ctx.refine_rounds; ++round) {
+    std::uint64_t moved_round = 0;
+    for (int batch = 0; batch < ctx.batches; ++batch) {
+      const NodeID begin =
+          static_cast<NodeID>(std::uint64_t{graph.n_local} * batch / ctx.batches);
+      const NodeID end =
+          static_cast<NodeID>(std::uint64_t{graph.n_local} * (batch + 1) / ctx.batches);
+      std::fill(added.begin(), added.end(), 0);
+      std::fill(taken.begin(), taken.end(), 0);
+      std::fill(delta_weight.begin(), delta_weight.end(), 0);
+      std::fill(delta_size.begin(), delta_size.end(), 0);
+      std::vector<NodeID> moved;
+      for (NodeID u = begin; u < end; ++u) {
+        const BlockID from = blocks[u];
+        const Weight w = graph.vertex_weight(u);
+        connections(graph, blocks, u, conn, touched);
+        BlockID best = from;
+        Weight best_gain = 0;
+        std::uint64_t best_tie = 0;
+        if (taken[from] + 1 <= (loads.size[from] - 1) / ranks) {
+          for (const BlockID b : touched) {
+            if (b == from || added[b] + w > std::max<Weight>(0, bound - loads.weight[b]) / ranks)
+              continue;
+            const Weight gain = conn[b] - conn[from];
+            const std::uint64_t tie = derive_seed(ctx.partition.seed, level, u, b);
+            if (gain > best_gain || (gain == best_gain && best != from && tie > best_tie)) {
+              best = b;
+              best_gain = gain;
+              best_tie = tie;
+            }
+          }
+        }
+        for (const BlockID b : touched)
+          conn[b] = 0;
+        if (best == from)
+          continue;
+        blocks[u] = best;
+        added[best] += w;
+        ++taken[from];
+        delta_weight[best] += w;
+        delta_weight[from] -= w;
+        ++delta_size[best];
+        --delta_size[from];
+        moved.push_back(u);
+      }
+      sum_all_in_place(comm, delta_weight);
+      sum_all_in_place(comm, delta_size);
+      for (BlockID b = 0; b < k; ++b) {
+        loads.weight[b] += delta_weight[b];
+        loads.size[b] += delta_size[b];
+      }
+      update_ghosts<BlockID>(comm, graph, moved, blocks);
+      moved_round += moved.size();
+    }
+    if (sum_all(comm, moved_round) == 0)
+      break;
+  }
+}
+
+bool rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
+               std::vector<BlockID>& blocks) {
+  const BlockID k = ctx.partition.k;
+  const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
+  const Weight ranks = comm.size;
+  std::vector<Weight> conn(k, 0);
+  std::vector<BlockID> touched;
+  for (int round = 0; round < ctx.balance_rounds; ++round) {
+    BlockLoads loads = block_loads(comm, graph, blocks, k);
+    bool any_over = false;
+    for (BlockID b = 0; b < k; ++b)
+      any_over = any_over || loads.weight[b] > bound;
+    if (!any_over)
+      return true;
+    // This rank's share of each block's excess, in proportion to its weight in the block.
+    std::vector<Weight> local_weight(k, 0);
+    for (NodeID u = 0; u < graph.n_local; ++u)
+      local_weight[blocks[u]] += graph.vertex_weight(u);
+    std::vector<Weight> quota(k, 0);
+    for (BlockID b = 0; b < k; ++b)
+      if (loads.weight[b] > bound && local_weight[b] > 0)
+        quota[b] = static_cast<Weight>(
+            (static_cast<__int128>(loads.weight[b] - bound) * local_weight[b] +
+             loads.weight[b] - 1) /
+            loads.weight[b]);
+    const BlockID lightest = static_cast<BlockID>(
+        std::min_element(loads.weight.begin(), loads.weight.end()) - loads.weight.begin());
+    // Candidates: (loss, global id, u, target), the smallest loss first.
+    struct Candidate {
+      Weight loss;
+      NodeID global;
+      NodeID u;
+      BlockID to;
+    };
+    std::vector<Candidate> candidates;
+    for (NodeID u = 0; u < graph.n_local; ++u) {
+      const BlockID from = blocks[u];
+      if (quota[from] == 0)
+        continue;
+      connections(graph, blocks, u, conn, touched);
+      BlockID to = lightest;
+      Weight loss = conn[from] - conn[lightest];
+      for (const BlockID b : touched)
+        if (b != from && loads.weight[b] < bound && conn[from] - conn[b] < loss) {
+          to = b;
+          loss = conn[from] - conn[b];
+        }
+      for (const BlockID b : touched)
+        conn[b] = 0;
+      if (to != from)
+        candidates.push_back({loss, graph.first() + u, u, to});
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return a.loss != b.loss ? a.loss < b.loss : a.global < b.global;
+    });
+    std::vector<Weight> moved_out(k, 0), added(k, 0);
+    std::vector<NodeID> moved;
+    for (const Candidate& c : candidates) {
+      const BlockID from = blocks[c.u];
+      const Weight w = graph.vertex_weight(c.u);
+      if (moved_out[from] >= quota[from] ||
+          added[c.to] + w > std::max<Weight>(0, bound - loads.weight[c.to]) / ranks)
+        continue;
+      blocks[c.u] = c.to;
+      moved_out[from] += w;
+      added[c.to] += w;
+      moved.push_back(c.u);
+    }
+    update_ghosts<BlockID>(comm, graph, moved, blocks);
+    if (sum_all(comm, static_cast<std::uint64_t>(moved.size())) == 0)
+      break;
+  }
+  const BlockLoads loads = block_loads(comm, graph, blocks, k);
+  return std::all_of(loads.weight.begin(), loads.weight.end(),
+                     [&](Weight w) { return w <= bound; });
+}
+
+} // namespace gnnpart::distributed

@@ -1,0 +1,31 @@
+#pragma once
+// Distributed refinement of a partition (blocks spans owned and ghost vertices; ghosts kept
+// current): label propagation with cut gains in batches, and a balancer for blocks over the
+// bound. Block weights are global (summed after every batch); a rank adds at most
+// (bound - W(b)) / P to a block per batch, so no move ever takes a block over the bound, and a
+// rank takes at most (|b| - 1) / P vertices out of a block, so no block becomes empty.
+#include <vector>
+
+#include "distributed/comm.h"
+#include "distributed/context.h"
+#include "distributed/dist_graph.h"
+
+namespace gnnpart::distributed {
+
+void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
+            std::vector<BlockID>& blocks);
+
+// Moves vertices out of blocks over the bound, the least harmful first, until none is (or
+// ctx.balance_rounds pass). Returns whether every block is within the bound.
+bool rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
+               std::vector<BlockID>& blocks);
+
+// Global weight and vertex count per block (k each). Collective.
+struct BlockLoads {
+  std::vector<Weight> weight;
+  std::vector<std::int64_t> size;
+};
+BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks,
+                       BlockID k);
+
+} // namespace gnnpart::distributed

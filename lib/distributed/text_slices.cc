@@ -1,0 +1,286 @@
+#include "distributed/text_slices.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <exception>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "core/errors.h"
+#include "io/text_parsing.h"
+
+namespace gnnpart::distributed {
+
+namespace {
+
+using io::detail::count_newlines;
+
+// Rank 0 looks at most this far for the headers (comment block, METIS header line).
+constexpr std::size_t kHeadBytes = std::size_t{4} << 20;
+// Inflated bytes rank 0 scatters per round (whole lines; bounded buffers on every rank).
+constexpr std::size_t kGzipRoundBytes = std::size_t{32} << 20;
+
+std::uint64_t count_rows(std::string_view data, std::size_t begin, std::size_t end) {
+  std::uint64_t rows = 0;
+  io::detail::for_each_line(data, begin, end, [&](const char* p, const char* e) {
+    rows += io::detail::is_row(p, e, false) ? 1 : 0;
+    return true;
+  });
+  return rows;
+}
+
+class File {
+public:
+  File(const std::string& path) : path_(path), fd_(::open(path.c_str(), O_RDONLY)) {
+    if (fd_ < 0)
+      throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  }
+  ~File() { ::close(fd_); }
+  std::uint64_t size() const {
+    struct stat st {};
+    if (::fstat(fd_, &st) != 0)
+      throw InputError(path_, 0, std::string("cannot stat: ") + std::strerror(errno));
+    if (S_ISDIR(st.st_mode))
+      throw InputError(path_, 0, "is a directory, not a file");
+    return static_cast<std::uint64_t>(st.st_size);
+  }
+  // Appends bytes [from, to) of the file to out.
+  void read(std::uint64_t from, std::uint64_t to, std::string& out) const {
+    const std::size_t old = out.size();
+    out.resize(old + (to - from));
+    std::size_t done = 0;
+    while (from + done < to) {
+      const ssize_t got = ::pread(fd_, out.data() + old + done, to - from - done,
+                                  static_cast<off_t>(from + done));
+      if (got < 0)
+        throw InputError(path_, 0, std::string("cannot read: ") + std::strerror(errno));
+      if (got == 0)
+        break;
+      done += static_cast<std::size_t>(got);
+    }
+    out.resize(old + done);
+  }
+
+private:
+  std::string path_;
+  int fd_;
+};
+
+TextStats plain_pieces(const Comm& comm, const std::string& path, const TextFormat& format,
+                       const std::function<void(const TextPiece&)>& consume) {
+  // Rank 0 finds where the data starts; every rank learns it with the file size.
+  std::uint64_t meta[3] = {0, 0, 0}; // size, data begin, newlines before it
+  std::exception_ptr failure;
+  try {
+    if (comm.rank == 0) {
+      File file(path);
+      meta[0] = file.size();
+      std::string head;
+      file.read(0, std::min<std::uint64_t>(meta[0], kHeadBytes), head);
+      meta[1] = format.data_begin(head);
+      meta[2] = count_newlines(head, 0, meta[1]);
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree_on_failure(comm, failure, failure_key(failure));
+  MPI_Bcast(meta, 3, MPI_UINT64_T, 0, comm.comm);
+  const std::uint64_t size = meta[0], data_begin = meta[1];
+
+  TextPiece piece;
+  std::uint64_t newlines = 0, rows = 0;
+  bool ends_with_newline = true;
+  try {
+    const File file(path);
+    const std::uint64_t span = size - data_begin;
+    const auto boundary = [&](int r) {
+      return data_begin + static_cast<std::uint64_t>(
+                              (static_cast<unsigned __int128>(span) * static_cast<unsigned>(r)) /
+                              static_cast<unsigned>(comm.size));
+    };
+    const std::uint64_t b = boundary(comm.rank), e = boundary(comm.rank + 1);
+    // A line belongs to the rank its first byte falls in: read one byte before the range to
+    // see whether a line starts at b, and past the range to the end of the last line.
+    const std::uint64_t from = b > data_begin ? b - 1 : b;
+    file.read(from, e, piece.bytes);
+    std::size_t start = 0;
+    if (b > data_begin) {
+      const std::size_t nl = piece.bytes.find('\n');
+      start = nl == std::string::npos ? piece.bytes.size() : nl + 1;
+    }
+    std::uint64_t at = e;
+    while (at < size && start < piece.bytes.size() && piece.bytes.back() != '\n') {
+      const std::uint64_t to = std::min<std::uint64_t>(size, at + (64 << 10));
+      const std::size_t old = piece.bytes.size();
+      file.read(at, to, piece.bytes);
+      const std::size_t nl = piece.bytes.find('\n', old);
+      if (nl != std::string::npos)
+        piece.bytes.resize(nl + 1);
+      at = to;
+    }
+    piece.begin = std::min(start, piece.bytes.size());
+    piece.end = piece.bytes.size();
+    newlines = count_newlines(piece.bytes, piece.begin, piece.end);
+    if (format.count_rows)
+      rows = count_rows(piece.bytes, piece.begin, piece.end);
+    if (comm.rank == comm.size - 1 && size > 0) {
+      std::string last;
+      file.read(size - 1, size, last);
+      ends_with_newline = last == "\n";
+    }
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree_on_failure(comm, failure, failure_key(failure));
+  piece.first_line = 1 + meta[2] + exclusive_prefix_sum(comm, newlines);
+  piece.first_row = exclusive_prefix_sum(comm, rows);
+  TextStats stats;
+  stats.rows = sum_all(comm, rows);
+  std::uint64_t open_last = ends_with_newline ? 0 : 1;
+  stats.lines = meta[2] + sum_all(comm, newlines) + sum_all(comm, open_last);
+  if (size == 0)
+    stats.lines = 0;
+  consume(piece);
+  return stats;
+}
+
+// Rank 0 reads the gzip stream in rounds of whole lines and scatters each round in P pieces.
+class GzipScatter {
+public:
+  GzipScatter(const std::string& path) : path_(path) {
+    file_ = gzopen(path.c_str(), "rb");
+    if (!file_)
+      throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+    gzbuffer(file_, 1 << 20);
+  }
+  ~GzipScatter() {
+    if (file_)
+      gzclose(file_);
+  }
+  // Fills round with the next whole lines (carry first); false at the end of the stream.
+  bool next(std::string& round) {
+    round.swap(carry_);
+    carry_.clear();
+    if (eof_)
+      return !round.empty();
+    while (true) {
+      const std::size_t old = round.size();
+      round.resize(old + kGzipRoundBytes);
+      const int got = gzread(file_, round.data() + old, static_cast<unsigned>(kGzipRoundBytes));
+      if (got < 0) {
+        int code = 0;
+        const char* message = gzerror(file_, &code);
+        throw InputError(path_, 0, std::string("gzip error: ") + message);
+      }
+      round.resize(old + static_cast<std::size_t>(got));
+      if (got == 0) {
+        int code = 0;
+        gzerror(file_, &code);
+        if (!gzeof(file_) || code != Z_OK)
+          throw InputError(path_, 0, "truncated gzip stream");
+        eof_ = true;
+        return !round.empty();
+      }
+      const std::size_t nl = round.rfind('\n');
+      if (nl != std::string::npos && nl >= old) {
+        carry_.assign(round, nl + 1, std::string::npos);
+        round.resize(nl + 1);
+        return true;
+      }
+    }
+  }
+
+private:
+  std::string path_;
+  gzFile file_ = nullptr;
+  std::string carry_;
+  bool eof_ = false;
+};
+
+TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextFormat& format,
+                      const std::function<void(const TextPiece&)>& consume) {
+  std::exception_ptr failure;
+  std::unique_ptr<GzipScatter> reader;
+  std::uint64_t line = 1, row = 0;
+  bool first = true, ends_with_newline = true;
+  std::string round;
+  const std::size_t p = static_cast<std::size_t>(comm.size);
+  while (true) {
+    // Round header from rank 0: 1 = pieces follow, 0 = end (or failure, agreed on below).
+    std::uint64_t more = 0;
+    std::vector<std::uint64_t> meta(3 * p, 0); // size, first line, first row per rank
+    std::vector<int> counts(p, 0), displs(p, 0);
+    std::size_t start = 0;
+    if (comm.rank == 0 && !failure) {
+      try {
+        if (!reader)
+          reader = std::make_unique<GzipScatter>(path);
+        if (reader->next(round)) {
+          more = 1;
+          ends_with_newline = round.back() == '\n';
+          if (first) {
+            start = format.data_begin(round);
+            line += count_newlines(round, 0, start);
+            first = false;
+          }
+          std::size_t at = start;
+          for (std::size_t r = 0; r < p; ++r) {
+            std::size_t cut = start + (round.size() - start) * (r + 1) / p;
+            if (r + 1 < p) {
+              cut = std::max(cut, at);
+              const std::size_t nl = round.find('\n', cut == 0 ? 0 : cut - 1);
+              cut = nl == std::string::npos ? round.size() : nl + 1;
+            } else {
+              cut = round.size();
+            }
+            meta[3 * r] = cut - at;
+            meta[3 * r + 1] = line;
+            meta[3 * r + 2] = row;
+            counts[r] = static_cast<int>(cut - at);
+            displs[r] = static_cast<int>(at);
+            line += count_newlines(round, at, cut);
+            if (format.count_rows)
+              row += count_rows(round, at, cut);
+            at = cut;
+          }
+        }
+      } catch (...) {
+        failure = std::current_exception();
+        more = 0;
+      }
+    }
+    MPI_Bcast(&more, 1, MPI_UINT64_T, 0, comm.comm);
+    if (!more)
+      break;
+    std::uint64_t mine[3];
+    MPI_Scatter(meta.data(), 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm.comm);
+    TextPiece piece;
+    piece.bytes.resize(mine[0]);
+    MPI_Scatterv(round.data(), counts.data(), displs.data(), MPI_CHAR, piece.bytes.data(),
+                 static_cast<int>(mine[0]), MPI_CHAR, 0, comm.comm);
+    piece.begin = 0;
+    piece.end = piece.bytes.size();
+    piece.first_line = mine[1];
+    piece.first_row = mine[2];
+    consume(piece);
+  }
+  agree_on_failure(comm, failure, failure_key(failure));
+  std::uint64_t stats[2] = {line - 1 + (ends_with_newline ? 0 : 1), row};
+  MPI_Bcast(stats, 2, MPI_UINT64_T, 0, comm.comm);
+  return TextStats{stats[0], stats[1]};
+}
+
+} // namespace
+
+TextStats for_each_text_piece(const Comm& comm, const std::string& path, bool gzip,
+                              const TextFormat& format,
+                              const std::function<void(const TextPiece&)>& consume) {
+  return gzip ? gzip_pieces(comm, path, format, consume)
+              : plain_pieces(comm, path, format, consume);
+}
+
+} // namespace gnnpart::distributed

@@ -1,0 +1,40 @@
+#pragma once
+// The text of an input as pieces of whole lines held by the ranks: a byte range of a plain
+// file per rank, or the chunks of a gzip stream that rank 0 inflates and scatters.
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "distributed/comm.h"
+
+namespace gnnpart::distributed {
+
+// Whole lines bytes[begin, end); line first_line is the line of bytes[begin] in the file.
+struct TextPiece {
+  std::string bytes;
+  std::size_t begin = 0;
+  std::size_t end = 0;
+  std::uint64_t first_line = 1;
+  std::uint64_t first_row = 0; // METIS: vertex of the piece's first row
+};
+
+// What the reader tells the slicer about a format: where the data starts in the file's first
+// bytes (past headers) and whether pieces need their first METIS row.
+struct TextFormat {
+  std::function<std::size_t(std::string_view head)> data_begin; // run on rank 0 only
+  bool count_rows = false;
+};
+
+struct TextStats {
+  std::uint64_t lines = 0; // lines in the file (a last line without '\n' counts)
+  std::uint64_t rows = 0;  // METIS rows after the header
+};
+
+// Calls consume(piece) on every rank for each piece it receives (once for a plain file, once
+// per chunk round for gzip; rounds are collective). Errors of consume are kept by the caller.
+// Throws InputError when the file cannot be read (on every rank, or rank 0 for gzip).
+TextStats for_each_text_piece(const Comm& comm, const std::string& path, bool gzip,
+                              const TextFormat& format,
+                              const std::function<void(const TextPiece&)>& consume);
+
+} // namespace gnnpart::distributed

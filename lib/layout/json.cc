@@ -1,0 +1,208 @@
+#include "layout/json.h"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <utility>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+
+namespace gnnpart::io::layout {
+
+namespace {
+
+class JsonParser {
+public:
+  JsonParser(std::string path, std::string text) : path_(std::move(path)), s_(std::move(text)) {}
+
+  Json parse() {
+    Json value = parse_value();
+    skip();
+    if (pos_ != s_.size())
+      fail("trailing characters after the JSON value");
+    return value;
+  }
+
+private:
+  [[noreturn]] void fail(const std::string& what) const {
+    std::uint64_t line = 1;
+    for (std::size_t i = 0; i < pos_ && i < s_.size(); ++i)
+      line += s_[i] == '\n';
+    throw InputError(path_, line, what);
+  }
+  void skip() {
+    while (pos_ < s_.size() && std::strchr(" \t\r\n", s_[pos_]) != nullptr)
+      ++pos_;
+  }
+  bool eat(char c) {
+    skip();
+    if (pos_ < s_.size() && s_[pos_] == c) {
+      ++pos_;
+      return true;
+    }
+    return false;
+  }
+  void expect(char c) {
+    if (!eat(c))
+      fail(std::string("expected '") + c + "'");
+  }
+  std::string parse_string() {
+    expect('"');
+    std::string out;
+    while (pos_ < s_.size() && s_[pos_] != '"') {
+      char c = s_[pos_++];
+      if (c == '\\') {
+        if (pos_ >= s_.size())
+          fail("unterminated string");
+        c = s_[pos_++];
+        switch (c) {
+        case 'n':
+          out += '\n';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'u': {
+          if (pos_ + 4 > s_.size())
+            fail("bad \\u escape");
+          const unsigned code = std::stoul(s_.substr(pos_, 4), nullptr, 16);
+          pos_ += 4;
+          if (code < 0x80)
+            out += static_cast<char>(code);
+          else
+            out += '?';
+          break;
+        }
+        default:
+          out += c;
+        }
+      } else {
+        out += c;
+      }
+    }
+    if (pos_ >= s_.size())
+      fail("unterminated string");
+    ++pos_;
+    return out;
+  }
+  Json parse_value() {
+    skip();
+    if (pos_ >= s_.size())
+      fail("unexpected end of input");
+    Json v;
+    const char c = s_[pos_];
+    if (c == '{') {
+      ++pos_;
+      v.type = Json::Type::kObject;
+      if (eat('}'))
+        return v;
+      do {
+        skip();
+        std::string key = parse_string();
+        expect(':');
+        v.fields[key] = parse_value();
+      } while (eat(','));
+      expect('}');
+    } else if (c == '[') {
+      ++pos_;
+      v.type = Json::Type::kArray;
+      if (eat(']'))
+        return v;
+      do {
+        v.items.push_back(parse_value());
+      } while (eat(','));
+      expect(']');
+    } else if (c == '"') {
+      v.type = Json::Type::kString;
+      v.text = parse_string();
+    } else if (s_.compare(pos_, 4, "true") == 0 || s_.compare(pos_, 5, "false") == 0) {
+      v.type = Json::Type::kBool;
+      v.boolean = s_[pos_] == 't';
+      pos_ += v.boolean ? 4 : 5;
+    } else if (s_.compare(pos_, 4, "null") == 0) {
+      pos_ += 4;
+    } else {
+      const std::size_t start = pos_;
+      while (pos_ < s_.size() && std::strchr("+-0123456789.eE", s_[pos_]) != nullptr)
+        ++pos_;
+      if (start == pos_)
+        fail(std::string("unexpected character '") + c + "'");
+      v.type = Json::Type::kNumber;
+      v.text = s_.substr(start, pos_ - start);
+      char* end = nullptr;
+      v.number = std::strtod(v.text.c_str(), &end);
+      if (end != v.text.c_str() + v.text.size())
+        fail("bad number " + v.text);
+    }
+    return v;
+  }
+
+  std::string path_;
+  std::string s_;
+  std::size_t pos_ = 0;
+};
+
+} // namespace
+
+Json parse_json(const std::string& path, std::string text) {
+  return JsonParser(path, std::move(text)).parse();
+}
+
+std::string read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in)
+    throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+std::uint64_t json_uint(const std::string& path, const Json& object, const std::string& key,
+                        bool required) {
+  const Json* v = object.find(key);
+  if (v == nullptr) {
+    if (!required)
+      return 0;
+    throw InputError(path, 0, "manifest lacks \"" + key + "\"");
+  }
+  if (v->type != Json::Type::kNumber || v->text.find_first_of(".eE-") != std::string::npos) {
+    throw InputError(path, 0, "manifest \"" + key + "\" is not a non-negative integer");
+  }
+  return std::stoull(v->text);
+}
+
+std::string json_string(const std::string& path, const Json& object, const std::string& key) {
+  const Json* v = object.find(key);
+  if (v == nullptr || v->type != Json::Type::kString) {
+    throw InputError(path, 0, "manifest lacks string \"" + key + "\"");
+  }
+  return v->text;
+}
+
+std::string quoted(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\')
+      out += '\\';
+    if (static_cast<unsigned char>(c) < 0x20) {
+      out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+} // namespace gnnpart::io::layout

@@ -1,0 +1,204 @@
+// gnnpart-mpi: the distributed partitioner. `mpirun -np P gnnpart-mpi partition GRAPH -k K ...`
+// takes the flags and writes the outputs of `gnnpart partition`, while every rank reads, holds
+// and writes only its slice of the graph (lib/distributed). Errors: one line from one rank,
+// every rank exits non-zero (1 bad input or failure, 2 usage).
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <string>
+
+#include <sys/resource.h>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+
+#include "../app/cmd_layout.h"
+#include "../app/support.h"
+#include "core/errors.h"
+#include "distributed/comm.h"
+#include "distributed/context.h"
+#include "distributed/input.h"
+#include "distributed/layout_writer.h"
+#include "distributed/metrics.h"
+#include "distributed/multilevel.h"
+#include "distributed/partition_writer.h"
+#include "io/graph_io.h"
+
+namespace gnnpart::mpi_app {
+
+namespace {
+
+using namespace gnnpart::distributed;
+using app::JsonObject;
+
+constexpr int kExitInput = 1;
+constexpr int kExitUsage = 2;
+
+struct Args {
+  std::string graph;
+  std::string output;
+  std::string layout;
+  std::string json;
+  std::string objective = "cut";
+  app::InputFlags input;
+  PartitionOptions options;
+  NodeID coarse_per_block = DistContext{}.coarse_per_block;
+  NodeID coarse_min = DistContext{}.coarse_min;
+  bool quiet = false;
+};
+
+std::int64_t peak_rss_kb() {
+  struct rusage usage {};
+  getrusage(RUSAGE_SELF, &usage);
+  return usage.ru_maxrss;
+}
+
+int run_partition(const Comm& comm, const Args& args) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto seconds_since = [](auto t) {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();
+  };
+  DistContext ctx;
+  ctx.partition = args.options;
+  ctx.partition.objective = args.objective == "volume" ? Objective::kVolume : Objective::kCut;
+  ctx.coarse_per_block = args.coarse_per_block;
+  ctx.coarse_min = args.coarse_min;
+  const std::string output =
+      args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
+
+  const DistGraph graph = read_distributed_graph(comm, args.graph, app::read_options(args.input));
+  const double read_seconds = seconds_since(start);
+  check_options(ctx.partition, static_cast<NodeID>(graph.global_n));
+  const auto partition_start = std::chrono::steady_clock::now();
+  const std::vector<BlockID> blocks = partition_distributed(comm, graph, ctx);
+  const double partition_seconds = seconds_since(partition_start);
+  const GraphMetrics metrics = compute_distributed_metrics(comm, graph, blocks, ctx.partition.k);
+  write_distributed_partition(comm, graph, blocks, output);
+  if (!args.layout.empty())
+    write_distributed_layout(comm, graph, blocks, ctx.partition.k, args.layout,
+                             {app::graph_name_of(args.graph), "graph",
+                              std::string(to_string(ctx.partition.objective))});
+  const double total_seconds = seconds_since(start);
+
+  const std::int64_t rss = peak_rss_kb();
+  std::vector<std::int64_t> rss_per_rank(static_cast<std::size_t>(comm.size));
+  MPI_Gather(&rss, 1, MPI_INT64_T, rss_per_rank.data(), 1, MPI_INT64_T, 0, comm.comm);
+  if (comm.rank != 0)
+    return 0;
+  if (!args.json.empty()) {
+    JsonObject json;
+    json.add("graph", args.graph)
+        .add("partition", output)
+        .add("model", std::string("graph"))
+        .add("algorithm", std::string("distributed"))
+        .add("objective", std::string(to_string(ctx.partition.objective)))
+        .add("epsilon", ctx.partition.epsilon)
+        .add("seed", std::uint64_t{ctx.partition.seed})
+        .add("threads", static_cast<std::uint64_t>(ctx.partition.threads))
+        .add("ranks", static_cast<std::uint64_t>(comm.size))
+        .add("ncon", std::uint64_t{1});
+    app::add_metrics(json, metrics, 0);
+    json.add("peak_rss_kb_per_rank", rss_per_rank)
+        .add("time_read_s", read_seconds)
+        .add("time_partition_s", partition_seconds)
+        .add("time_total_s", total_seconds);
+    app::write_text_file(args.json, json.str() + "\n");
+  }
+  if (!args.quiet) {
+    std::string text = fmt::format(
+        "gnnpart-mpi: {} (n = {}, m = {}) -> {} blocks on {} ranks in {} (total {})\n", args.graph,
+        metrics.n, metrics.m, ctx.partition.k, comm.size, app::format_seconds(partition_seconds),
+        app::format_seconds(total_seconds));
+    text += app::metrics_text(metrics, 0);
+    text += fmt::format("  written to      {}\n", output);
+    if (!args.layout.empty())
+      text += fmt::format("  layout in       {}\n", args.layout);
+    std::fputs(text.c_str(), stdout);
+  }
+  return 0;
+}
+
+int fail(int code, std::string message) {
+  std::replace(message.begin(), message.end(), '\n', ' ');
+  std::fprintf(stderr, "gnnpart: error: %s\n", message.c_str());
+  return code;
+}
+
+int run(const Comm& comm, int argc, char** argv) {
+  CLI::App app{"gnnpart-mpi: distributed graph partitioning (run under mpirun)", "gnnpart-mpi"};
+  app.fallthrough(); // global flags may follow the subcommand
+  app.require_subcommand(1);
+  app.set_version_flag("--version", std::string("gnnpart-mpi ") + GNNPART_VERSION);
+  Args args;
+  app.add_flag("-q,--quiet", args.quiet, "print nothing but errors");
+  CLI::App* cmd = app.add_subcommand("partition", "partition a graph into k blocks");
+  cmd->footer(R"(Examples:
+  mpirun -np 4 gnnpart-mpi partition graph.edges -k 32 -o graph.part.32
+  mpirun -np 4 gnnpart-mpi partition big.bin -k 128 --seed 1 --json metrics.json)");
+  PartitionOptions& o = args.options;
+  cmd->add_option("GRAPH", args.graph,
+                  "edge list or METIS file (plain files are split among the ranks; gzip is "
+                  "inflated by rank 0), or a binary edge stream (gnnpart generate -o FILE.bin)")
+      ->required();
+  cmd->add_option("-k,--k", o.k, "number of blocks")->required()->check(CLI::Range(1u, 1u << 30));
+  cmd->add_option("-e,--epsilon", o.epsilon, "allowed imbalance")->capture_default_str();
+  cmd->add_option("--seed", o.seed, "random seed")->capture_default_str();
+  cmd->add_option("--objective", args.objective, "cut or volume")
+      ->check(CLI::IsMember({"cut", "volume"}))
+      ->capture_default_str();
+  cmd->add_option("-o,--output", args.output, "partition file (default: GRAPH.part.K)");
+  cmd->add_option("--layout", args.layout,
+                  "also write the trainer layout of docs/layout.md here (by the ranks)");
+  cmd->add_option("--json", args.json, "also write the metrics as JSON to this file");
+  cmd->add_option("--coarse-per-block", args.coarse_per_block,
+                  "coarsen until at most max(C * k, --coarse-min) vertices remain, then "
+                  "partition them on every rank with the shared-memory engine")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1u << 20));
+  cmd->add_option("--coarse-min", args.coarse_min, "see --coarse-per-block")
+      ->capture_default_str();
+  app::add_input_flags(*cmd, args.input, true);
+  cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    if (e.get_exit_code() == 0)
+      return comm.rank == 0 ? app.exit(e) : 0;
+    return comm.rank == 0 ? fail(kExitUsage, e.what()) : kExitUsage;
+  }
+  o.threads = args.input.threads;
+  if (o.threads <= 0)
+    o.threads = 1;
+  return run_partition(comm, args);
+}
+
+} // namespace
+
+} // namespace gnnpart::mpi_app
+
+int main(int argc, char** argv) {
+  using namespace gnnpart;
+  MPI_Init(&argc, &argv);
+  const distributed::Comm comm = distributed::Comm::world();
+  int code = 0;
+  // Errors agreed on by all ranks are printed by the rank that holds them; errors every rank
+  // raised together (options, balance) by rank 0 only.
+  const auto report = [&](int exit_code, const std::string& message) {
+    if (distributed::reported_here() || comm.rank == 0)
+      mpi_app::fail(exit_code, message);
+    return exit_code;
+  };
+  try {
+    code = mpi_app::run(comm, argc, argv);
+  } catch (const distributed::PeerFailure&) {
+    code = mpi_app::kExitInput;
+  } catch (const InvalidParameter& e) {
+    code = report(mpi_app::kExitUsage, e.what());
+  } catch (const std::bad_alloc&) {
+    code = report(mpi_app::kExitInput, "out of memory");
+  } catch (const std::exception& e) {
+    code = report(mpi_app::kExitInput, e.what());
+  }
+  MPI_Finalize();
+  return code;
+}

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# Benchmark of the distributed partitioner: gnnpart-mpi on P ranks against PT-Scotch's dgpart
+# on the same P and gnnpart's shared-memory engine (gnnpart partition, 1 thread), on the
+# largest shared graphs and on generated R-MAT graphs. One CSV line per run on stdout:
+#   commit,dataset,n,m,k,epsilon,seed,method,ranks,edge_cut,comm_volume,imbalance,wall_s,
+#   peak_rss_mb_max_rank,peak_rss_mb_per_rank
+# Metrics come from the independent checker evalpart; peak RSS is measured per rank with
+# /usr/bin/time (ranks separated by ";"). dgpart is optional: scripts/setup.sh --bench installs it.
+# Environment: BUILD_DIR (default build), SHARED_DIR (default ../shared), GRAPHS (shared
+# graph names), GENERATED (R-MAT sizes as VERTICES:EDGES, binary input for gnnpart-mpi),
+# KS (default "8 32 128"), RANKS (default "1 2 4"), SEED (default 1), METHODS (default
+# "mpi dgpart shared").
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+SHARED_DIR="${SHARED_DIR:-$ROOT/../shared}"
+GRAPHS="${GRAPHS-cnr-2000 uk-2007-05-100k dblp-2010 cornell5}"
+GENERATED="${GENERATED-2000000:20000000}"
+KS="${KS:-8 32 128}"
+RANKS="${RANKS:-1 2 4}"
+SEED="${SEED:-1}"
+METHODS="${METHODS:-mpi dgpart shared}"
+EPSILON=0.03
+source "$ROOT/scripts/bench_common.sh"
+bench_scratch dist
+bench_commit lib app mpi
+bench_evalpart
+GNNPART="$BUILD_DIR/gnnpart"
+GNNPART_MPI="$BUILD_DIR/gnnpart-mpi"
+root=()
+[ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+
+# Every rank under /usr/bin/time; its peak RSS lands in $WORK/rss.RANK (KB).
+cat > "$WORK/per_rank_time.sh" <<'SH'
+#!/bin/sh
+exec /usr/bin/time -f %M -o "$RSS_PREFIX.${OMPI_COMM_WORLD_RANK:-0}" "$@"
+SH
+chmod +x "$WORK/per_rank_time.sh"
+
+# run_ranks P CMD...: prints "wall_s max_mb per_rank_mb;..."
+run_ranks() {
+  local p=$1
+  shift
+  rm -f "$WORK"/rss.*
+  local start end
+  start=$(date +%s.%N)
+  RSS_PREFIX="$WORK/rss" OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$p" --oversubscribe \
+    "${root[@]}" -x RSS_PREFIX "$WORK/per_rank_time.sh" "$@" > "$WORK/stdout.txt" 2> "$WORK/stderr.txt" \
+    || { tail -5 "$WORK/stderr.txt" >&2; return 1; }
+  end=$(date +%s.%N)
+  local list="" max=0 r kb
+  for ((r = 0; r < p; ++r)); do
+    kb=$(tail -1 "$WORK/rss.$r")
+    list+="${list:+;}$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')"
+    [ "$kb" -gt "$max" ] && max=$kb
+  done
+  awk -v s="$start" -v e="$end" -v m="$max" -v l="$list" 'BEGIN{printf "%.2f %.1f %s\n", e-s, m/1024, l}'
+}
+
+# METIS text -> Scotch source graph (base 1, no weights).
+metis_to_scotch() {
+  awk 'NR == 1 { print 0; print $1, 2 * $2; print 1, "000"; next } /^%/ { next }
+       { printf "%d", NF; for (i = 1; i <= NF; ++i) printf " %s", $i; printf "\n" }' "$1" > "$2"
+}
+
+# Scotch mapping ("n" then "vertex block" lines, base 1) -> gpmetis partition.
+scotch_to_part() {
+  tail -n +2 "$1" | sort -n -k1,1 | awk '{ print $2 }' > "$2"
+}
+
+emit() {  # dataset n m k method ranks eval_json timing
+  local dataset=$1 n=$2 m=$3 k=$4 method=$5 ranks=$6 json=$7
+  shift 7
+  local wall=$1 max=$2 per=$3
+  python3 - "$json" <<PY
+import json, sys
+r = json.load(open(sys.argv[1]))
+print(f"$COMMIT,$dataset,{r['n']},{r['m']},$k,$EPSILON,$SEED,$method,$ranks,{r['edge_cut']},"
+      f"{r['comm_volume']},{r['imbalance_vertices']:.4f},$wall,$max,$per")
+PY
+}
+
+bench_graph() {  # dataset gnnpart_mpi_input edge_list_text n_arg
+  local dataset=$1 input=$2 text=$3 metis="$WORK/$1.graph" grf="$WORK/$1.grf"
+  local n_arg=()
+  [ -n "${4:-}" ] && n_arg=(--n "$4")
+  for k in $KS; do
+    for method in $METHODS; do
+      case $method in
+      mpi)
+        for p in $RANKS; do
+          t=$(run_ranks "$p" "$GNNPART_MPI" partition "$input" -k "$k" -e $EPSILON --seed "$SEED" \
+              -o "$WORK/part" --quiet) || continue
+          "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
+          emit "$dataset" 0 0 "$k" gnnpart-mpi "$p" "$WORK/eval.json" $t
+        done
+        ;;
+      dgpart)
+        command -v dgpart > /dev/null || continue
+        [ -s "$grf" ] || { "$EVALPART" "${n_arg[@]}" "$text" --write-metis "$metis" > /dev/null
+                           metis_to_scotch "$metis" "$grf"; rm -f "$metis"; }
+        for p in $RANKS; do
+          t=$(run_ranks "$p" dgpart "$k" "$grf" "$WORK/map" -b$EPSILON -Cf) || continue
+          scotch_to_part "$WORK/map" "$WORK/part"
+          "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
+          emit "$dataset" 0 0 "$k" dgpart "$p" "$WORK/eval.json" $t
+        done
+        ;;
+      shared)
+        t=$(run_ranks 1 "$GNNPART" partition "$text" -k "$k" -e $EPSILON --seed "$SEED" -t 1 \
+            -o "$WORK/part" --quiet) || continue
+        "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
+        emit "$dataset" 0 0 "$k" gnnpart-shared 1 "$WORK/eval.json" $t
+        ;;
+      esac
+    done
+  done
+}
+
+echo "commit,dataset,n,m,k,epsilon,seed,method,ranks,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb_max_rank,peak_rss_mb_per_rank"
+for g in $GRAPHS; do
+  gz="$SHARED_DIR/datasets/$g.edges.gz"
+  [ -f "$gz" ] || { echo "missing $gz" >&2; continue; }
+  gzip -dc "$gz" > "$WORK/$g.edges" # plain text: the split input gnnpart-mpi scales with
+  bench_graph "$g" "$WORK/$g.edges" "$WORK/$g.edges"
+  rm -f "$WORK/$g.edges" "$WORK/$g.grf"
+done
+for size in $GENERATED; do
+  v=${size%%:*} e=${size##*:}
+  name="rmat-$v-$e"
+  "$GNNPART" generate rmat --vertices "$v" --edges "$e" --seed "$SEED" -o "$WORK/$name.bin" --quiet
+  "$GNNPART" generate rmat --vertices "$v" --edges "$e" --seed "$SEED" -o "$WORK/$name.edges" --quiet
+  bench_graph "$name" "$WORK/$name.bin" "$WORK/$name.edges" "$v"
+  rm -f "$WORK/$name".*
+done

@@ -1,0 +1,134 @@
+#!/usr/bin/env bash
+# CTest steps of gnnpart-mpi (registered in tests/distributed/tests.cmake). Environment: GNNPART,
+# GNNPART_MPI, EVALPART, PYTHON, SHARED_DIR, WORK (scratch directory).
+#   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis or bin
+#       input): valid, within the bound, no empty block, metrics equal to evalpart's,
+#       the same file on a second run
+#   test_driver.sh layout NAME K P...   --layout written by the ranks: the same files as
+#       `gnnpart layout` writes for the same partition
+#   test_driver.sh malformed FORMAT P...   a bad line in the middle of the last rank's slice:
+#       the error line of `gnnpart partition`, non-zero exit on every rank, no output left
+set -euo pipefail
+step=$1
+shift
+mkdir -p "$WORK"
+root=()
+[ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+mpi() {  # mpi P ARGS...: gnnpart-mpi on P ranks; stderr of the ranks in $WORK/stderr
+  local p=$1
+  shift
+  OMPI_MCA_mpi_yield_when_idle=1 timeout 120 mpirun -np "$p" --oversubscribe "${root[@]}" \
+    "$GNNPART_MPI" "$@"
+}
+
+# input NAME FORMAT: the dataset in that format (converted once into $WORK).
+input() {
+  local name=$1 format=$2 gz="$SHARED_DIR/datasets/$1.edges.gz"
+  case $format in
+  gz) echo "$gz" ;;
+  plain) [ -f "$WORK/$name.edges" ] || zcat "$gz" > "$WORK/$name.edges"; echo "$WORK/$name.edges" ;;
+  metis) [ -f "$WORK/$name.graph" ] || "$GNNPART" convert "$gz" "$WORK/$name.graph" --quiet
+         echo "$WORK/$name.graph" ;;
+  bin) [ -f "$WORK/$name.bin" ] || "$GNNPART" generate rmat --vertices 20000 --edges 120000 \
+         --seed 3 -o "$WORK/$name.bin" --quiet
+       echo "$WORK/$name.bin" ;;
+  esac
+}
+
+case $step in
+partition)
+  name=$1 k=$2 format=$3
+  shift 3
+  graph=$(input "$name" "$format")
+  evalgraph=$graph
+  if [ "$format" = bin ]; then  # evalpart reads text: the same edges as an edge list
+    evalgraph="$WORK/$name.bin.edges"
+    [ -f "$evalgraph" ] || "$GNNPART" generate rmat --vertices 20000 --edges 120000 --seed 3 \
+      -o "$evalgraph" --quiet
+  fi
+  for p in "$@"; do
+    base="$WORK/$name.$format.$k.$p"
+    # A small coarsest graph, so that the distributed levels run on these small graphs too.
+    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.part" --json "$base.json" --quiet
+    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.again" --quiet
+    cmp "$base.part" "$base.again" || { echo "P=$p: not deterministic" >&2; exit 1; }
+    n_arg=()
+    [ "$format" = bin ] && n_arg=(--n 20000)
+    "$EVALPART" "${n_arg[@]}" -k "$k" "$evalgraph" "$base.part" > "$base.eval.json"
+    "$PYTHON" - "$base.json" "$base.eval.json" "$k" "$p" <<'PY'
+import json, math, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+k, p = int(sys.argv[3]), sys.argv[4]
+for key in ("n", "m", "k", "edge_cut", "comm_volume", "max_send_volume", "max_recv_volume",
+            "num_comm_pairs", "boundary_vertices", "empty_blocks"):
+    assert ours[key] == ref[key], f"P={p}: {key} {ours[key]} != evalpart's {ref[key]}"
+assert abs(ours["imbalance_vertices"] - ref["imbalance_vertices"]) < 1e-6
+bound = math.floor(1.03 * math.ceil(ref["n"] / k))
+assert ref["max_block_size"] <= bound, f"P={p}: block of {ref['max_block_size']} > {bound}"
+assert ref["empty_blocks"] == 0 and ref["min_block_size"] > 0
+print(f"P={p}: edge cut {ours['edge_cut']}, comm volume {ours['comm_volume']}, "
+      f"max block {ref['max_block_size']} <= {bound}")
+PY
+  done
+  ;;
+layout)
+  name=$1 k=$2
+  shift 2
+  graph=$(input "$name" plain)
+  for p in "$@"; do
+    base="$WORK/$name.layout.$k.$p"
+    rm -rf "$base" "$base.ref"
+    mpi "$p" partition "$graph" -k "$k" -o "$base.part" --layout "$base" --quiet
+    "$GNNPART" layout "$graph" "$base.part" -o "$base.ref" --objective cut > /dev/null
+    diff -r "$base" "$base.ref" || { echo "P=$p: layouts differ" >&2; exit 1; }
+    echo "P=$p: layout of $k blocks equal to gnnpart layout's ($(ls "$base" | wc -l) entries)"
+  done
+  ;;
+malformed)
+  format=$1
+  shift
+  case $format in
+  plain)
+    src=$(input cora plain)
+    bad="$WORK/cora.bad.edges"
+    ;;
+  metis)
+    src=$(input cora metis)
+    bad="$WORK/cora.bad.graph"
+    ;;
+  gz)
+    src=$(input cora plain)
+    bad="$WORK/cora.bad.edges.gz"
+    ;;
+  esac
+  for p in "$@"; do
+    # The line whose first byte lies in the middle of the last rank's byte range.
+    size=$(stat -c %s "$src")
+    target=$(( size * (2 * p - 1) / (2 * p) ))
+    line=$(head -c "$target" "$src" | wc -l)
+    line=$((line + 1))
+    if [ "$format" = metis ]; then
+      awk -v l="$line" 'NR == l { print $0 " 9x"; next } { print }' "$src" > "${bad%.gz}"
+    else
+      awk -v l="$line" 'NR == l { print $1 " x" $2; next } { print }' "$src" > "${bad%.gz}"
+    fi
+    [ "$format" = gz ] && gzip -f "${bad%.gz}"
+    expected=$("$GNNPART" partition "$bad" -k 4 -o "$WORK/bad.ref.part" 2>&1 >/dev/null || true)
+    case $expected in *":$line: "*) ;; *) echo "unexpected reference: $expected" >&2; exit 1 ;; esac
+    rm -f "$WORK/bad.part"
+    if mpi "$p" partition "$bad" -k 4 -o "$WORK/bad.part" 2> "$WORK/bad.stderr"; then
+      echo "P=$p: malformed input accepted" >&2
+      exit 1
+    fi
+    got=$(grep "^gnnpart: error:" "$WORK/bad.stderr" || true)
+    [ "$got" = "$expected" ] || { echo "P=$p: '$got' != '$expected'" >&2; exit 1; }
+    if ls "$WORK"/bad.part* 2>/dev/null | grep -q .; then
+      echo "P=$p: output left behind" >&2
+      exit 1
+    fi
+    echo "P=$p: $got"
+  done
+  ;;
+esac

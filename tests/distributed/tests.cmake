@@ -1,0 +1,24 @@
+# CTest registrations of gnnpart-mpi: shared graphs in every input format on 1 to 4 ranks,
+# checked against evalpart; malformed input in the middle of a rank's slice.
+if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
+  find_program(GNNPART_DIST_PYTHON NAMES python3 REQUIRED)
+  set(dist_driver ${PROJECT_SOURCE_DIR}/tests/distributed/test_driver.sh)
+  set(dist_env
+    GNNPART=$<TARGET_FILE:gnnpart> GNNPART_MPI=$<TARGET_FILE:gnnpart-mpi>
+    EVALPART=$<TARGET_FILE:evalpart> PYTHON=${GNNPART_DIST_PYTHON}
+    SHARED_DIR=${GNNPART_SHARED_DIR} WORK=${PROJECT_BINARY_DIR}/distributed_test)
+  function(distributed_test name)
+    add_test(NAME distributed.${name} COMMAND ${dist_driver} ${ARGN})
+    set_tests_properties(distributed.${name} PROPERTIES ENVIRONMENT "${dist_env}" TIMEOUT 300
+                         RESOURCE_LOCK distributed_work)
+  endfunction()
+  distributed_test(cora.gz partition cora 8 gz 1 2 3 4)
+  distributed_test(pubmed.plain partition pubmed 16 plain 2 4)
+  distributed_test(citeseer.metis partition citeseer 4 metis 1 3)
+  distributed_test(pubmed.pairs partition pubmed 4100 plain 2)  # sparse pair count, k > 4096
+  distributed_test(rmat.bin partition rmat 8 bin 1 4)
+  distributed_test(cora.layout layout cora 5 1 3 4)
+  distributed_test(malformed.plain malformed plain 1 2 3 4)
+  distributed_test(malformed.metis malformed metis 2 4)
+  distributed_test(malformed.gz malformed gz 3)
+endif()
