@@ -4,6 +4,12 @@
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
 #   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
+#   bench_threads            CORES = the machine's cores; THREADS (unless set) = 1, 2 and every
+#                            power of two up to CORES, and CORES itself
+#   bench_size FILE          edges of a METIS .graph, pins of an hMETIS .hgr
+#   bench_speedup ROWS SIZES HEADER KEY...  stderr: geometric mean of wall_s(1 thread) /
+#                            wall_s(t threads) of the gnnpart rows, per size class and t, paired by
+#                            the KEY columns (SIZES: "dataset size" lines)
 
 bench_scratch() {
   WORK="$(mktemp -d "/tmp/gnnpart_bench_$1.XXXXXX")"
@@ -47,4 +53,52 @@ bench_metis_graph() {
   n="$({ gzip -dc "$gz" 2>/dev/null || true; } | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
   "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
   mv "$graph.tmp" "$graph"
+}
+
+bench_threads() {
+  CORES="$(nproc)"
+  if [ -z "${THREADS:-}" ]; then
+    THREADS="1 2"
+    local t=4
+    while [ "$t" -le "$CORES" ]; do
+      THREADS="$THREADS $t"
+      t=$((t * 2))
+    done
+    [ "$CORES" -gt 2 ] && [ $((CORES & (CORES - 1))) -ne 0 ] && THREADS="$THREADS $CORES"
+  fi
+  return 0
+}
+
+bench_size() {
+  case "$1" in
+    *.hgr) awk '/^%/ {next} !h {h = 1; nets = $1; fmt = $3 + 0; next}
+                done < nets {done++; pins += NF - (fmt == 1 || fmt == 11)} END {print pins}' "$1" ;;
+    *) awk '/^%/ {next} {print $2; exit}' "$1" ;;
+  esac
+}
+
+bench_speedup() {
+  python3 - "$@" <<'PY' >&2
+import csv, math, sys
+from collections import defaultdict
+rows_file, sizes_file, header, keys = sys.argv[1], sys.argv[2], sys.argv[3].split(","), sys.argv[4:]
+sizes = dict(line.split() for line in open(sizes_file) if line.strip())
+def size_class(d):
+    m = int(sizes.get(d, 0))
+    return "< 100k" if m < 100_000 else "100k-1M" if m < 1_000_000 else ">= 1M"
+wall = {}
+for r in csv.reader(open(rows_file)):
+    r = dict(zip(header, r))
+    if r["tool"] == "gnnpart":
+        wall[tuple(r[k] for k in keys) + (r["threads"],)] = max(float(r["wall_s"]), 0.01)
+speedups = defaultdict(list)
+for key, w in wall.items():
+    one = wall.get(key[:-1] + ("1",))
+    if one is not None and key[-1] != "1":
+        speedups[(size_class(key[keys.index("dataset")]), int(key[-1]))].append(one / w)
+order = {"< 100k": 0, "100k-1M": 1, ">= 1M": 2}
+for (cls, t), xs in sorted(speedups.items(), key=lambda x: (order[x[0][0]], x[0][1])):
+    gm = math.exp(sum(map(math.log, xs)) / len(xs))
+    print(f"speedup {t} threads vs 1, graphs with {cls} edges/pins: {gm:.2f} ({len(xs)} runs)")
+PY
 }

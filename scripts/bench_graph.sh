@@ -3,16 +3,18 @@
 #   scripts/bench_graph.sh                      all ../shared/datasets/*.edges.gz
 # Environment (subsets and settings):
 #   DATASETS="cora pubmed"   names (default: every *.edges.gz)    KS="2 8 32 128"
-#   SEEDS="0 1 2"            THREADS="1 2" (gnnpart)              PRESET=default|fast|strong
+#   SEEDS="0 1 2"            THREADS (gnnpart; default 1, 2 and powers of two up to the cores)
+#   PRESET=default|fast|strong
 #   EPS=0.03   OBJECTIVE=cut|volume (gnnpart)   BUILD_DIR (default build)   SHARED_DIR
 #   CSV=path (default BUILD_DIR/bench_graph.csv)   METIS=0 skips gpmetis (reuses no rows)
 # Each input is converted once to an unweighted METIS .graph (isolated vertices kept) in
 # BUILD_DIR/bench_cache; both tools read that file. Every partition is evaluated by evalpart
 # (built from ../shared/tools/evalpart). One CSV row per run on stdout and in CSV:
-#   commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb
+#   commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores
 # wall_s / peak_rss_mb come from /usr/bin/time -v around the whole process (read, partition,
-# write). At the end, geometric means of gnnpart/gpmetis per metric and thread count (paired by
-# dataset, k, seed) go to stderr.
+# write); cores is the machine's core count. At the end, geometric means of gnnpart/gpmetis per
+# metric and thread count (paired by dataset, k, seed), and gnnpart's speedup over 1 thread per
+# graph size (edges), go to stderr.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,7 +22,6 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SHARED_DIR="${SHARED_DIR:-$ROOT/../shared}"
 KS="${KS:-2 8 32 128}"
 SEEDS="${SEEDS:-0 1 2}"
-THREADS="${THREADS:-1 2}"
 PRESET="${PRESET:-default}"
 EPS="${EPS:-0.03}"
 OBJECTIVE="${OBJECTIVE:-cut}"
@@ -39,6 +40,7 @@ if ! cmake --build "$BUILD_DIR" --target gnnpart -j2 >"$BUILD_DIR/bench_graph_bu
   echo "warning: rebuilding gnnpart failed; using the existing $GNNPART" >&2
 fi
 source "$ROOT/scripts/bench_common.sh"
+bench_threads
 bench_evalpart
 command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
 
@@ -55,11 +57,15 @@ d = json.load(sys.stdin)
 print(d["edge_cut"], d["comm_volume"], d["imbalance_vertices"])'
 }
 
-header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb"
+header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
+# A CSV from before the cores column is kept aside rather than mixed.
+[ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
 [ -f "$CSV" ] || echo "$header" >"$CSV"
 echo "$header"
 ROWS="$WORK/rows.csv"
+SIZES="$WORK/sizes.txt"
 : >"$ROWS"
+: >"$SIZES"
 emit() {
   echo "$1" | tee -a "$CSV" >>"$ROWS"
   echo "$1"
@@ -69,6 +75,7 @@ for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
   graph="$CACHE/$name.graph"
   bench_metis_graph "$gz" "$graph"
+  echo "$name $(bench_size "$graph")" >>"$SIZES"
   for k in $KS; do
     for seed in $SEEDS; do
       if [ "$METIS" = 1 ]; then
@@ -76,13 +83,13 @@ for name in $DATASETS; do
         read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')" \
           -seed="$seed" "$WORK/in.graph" "$k")
         read -r cut vol imb < <(evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
-        emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss"
+        emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss,$CORES"
       fi
       for t in $THREADS; do
         read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --preset "$PRESET" \
           --objective "$OBJECTIVE" -e "$EPS" --seed "$seed" -t "$t" -o "$WORK/out.part")
         read -r cut vol imb < <(evaluate "$graph" "$WORK/out.part" "$k")
-        emit "$COMMIT,$name,$k,$seed,$t,gnnpart,$PRESET,$cut,$vol,$imb,$wall,$rss"
+        emit "$COMMIT,$name,$k,$seed,$t,gnnpart,$PRESET,$cut,$vol,$imb,$wall,$rss,$CORES"
       done
     done
   done
@@ -92,7 +99,7 @@ done
 python3 - "$ROWS" <<'PY' >&2
 import csv, math, sys
 from collections import defaultdict
-cols = "commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb".split(",")
+cols = "commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores".split(",")
 rows = [dict(zip(cols, r)) for r in csv.reader(open(sys.argv[1]))]
 metis = {(r["dataset"], r["k"], r["seed"]): r for r in rows if r["tool"] == "gpmetis"}
 ratios = defaultdict(lambda: defaultdict(list))
@@ -107,3 +114,4 @@ for (preset, threads), d in sorted(ratios.items()):
     parts = ["%s %.3f" % (k, math.exp(sum(map(math.log, v)) / len(v))) for k, v in d.items()]
     print("geomean gnnpart(%s, %s threads)/gpmetis over %d runs: %s" % (preset, threads, len(d["edge_cut"]), ", ".join(parts)))
 PY
+bench_speedup "$ROWS" "$SIZES" "$header" dataset k seed preset

@@ -5,7 +5,8 @@
 #   scripts/bench_hypergraph.sh
 # Environment (subsets and settings):
 #   DATASETS="cora ibm01"    names (default: every *.edges.gz and *.hgr.gz)   KS="2 8 32 128"
-#   SEEDS="0 1 2"   THREADS=2 (gnnpart)   EPS=0.03   PRESET=default|fast|strong
+#   SEEDS="0 1 2"   THREADS (gnnpart; default 1, 2 and powers of two up to the cores)
+#   EPS=0.03   PRESET=default|fast|strong
 #   GRAPH_OBJECTIVE=cut|volume (gnnpart graph model)   VERTEX_WEIGHTS=unit (hypergraph model;
 #   unit keeps the balance comparable with the baselines, which balance vertex counts)
 #   BUILD_DIR (default build)   SHARED_DIR   CSV (default BUILD_DIR/bench_hypergraph.csv)
@@ -13,10 +14,12 @@
 # Graphs are converted once (evalpart) to an unweighted METIS .graph in BUILD_DIR/bench_cache;
 # every partition is evaluated by evalpart (graphs: comm_volume = km1 of the column-net model;
 # hypergraphs: km1). One CSV row per run on stdout and in CSV:
-#   commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb
-# wall_s / peak_rss_mb come from /usr/bin/time -v around the whole process. At the end,
-# geometric means go to stderr: gnnpart hypergraph / gpmetis (volume and time, paired by
-# dataset, k, seed), gnnpart graph / gpmetis, and every tool / best known (best.tsv).
+#   commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb,cores
+# wall_s / peak_rss_mb come from /usr/bin/time -v around the whole process; cores is the
+# machine's core count. At the end, geometric means go to stderr: gnnpart hypergraph / gpmetis
+# (volume and time, paired by dataset, k, seed, per thread count), gnnpart graph / gpmetis,
+# every tool / best known (best.tsv), and gnnpart's speedup over 1 thread per size (edges of a
+# graph, pins of a hypergraph).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -24,7 +27,6 @@ BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SHARED_DIR="${SHARED_DIR:-$ROOT/../shared}"
 KS="${KS:-2 8 32 128}"
 SEEDS="${SEEDS:-0 1 2}"
-THREADS="${THREADS:-2}"
 EPS="${EPS:-0.03}"
 PRESET="${PRESET:-default}"
 GRAPH_OBJECTIVE="${GRAPH_OBJECTIVE:-cut}"
@@ -42,6 +44,7 @@ fi
 cmake --build "$BUILD_DIR" --target gnnpart -j2 >/dev/null
 GNNPART="$BUILD_DIR/gnnpart"
 source "$ROOT/scripts/bench_common.sh"
+bench_threads
 bench_evalpart
 if [ "$METIS" = 1 ]; then
   command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
@@ -66,11 +69,15 @@ d = json.load(sys.stdin)
 print(d["km1"], d["imbalance"])'
 }
 
-header="commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb"
+header="commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb,cores"
+# A CSV from before the cores column is kept aside rather than mixed.
+[ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
 [ -f "$CSV" ] || echo "$header" >"$CSV"
 echo "$header"
 ROWS="$WORK/rows.csv"
+SIZES="$WORK/sizes.txt"
 : >"$ROWS"
+: >"$SIZES"
 emit() {
   echo "$1" | tee -a "$CSV" >>"$ROWS"
   echo "$1"
@@ -81,12 +88,15 @@ for name in $DATASETS; do
   if [ -f "$SHARED_DIR/datasets/$name.hgr.gz" ]; then
     hgr="$CACHE/$name.hgr"
     [ -s "$hgr" ] || { gzip -dc "$SHARED_DIR/datasets/$name.hgr.gz" | grep -v '^%' >"$hgr.tmp" && mv "$hgr.tmp" "$hgr"; }
+    echo "$name $(bench_size "$hgr")" >>"$SIZES"
     for k in $KS; do
       for seed in $SEEDS; do
-        read -r wall rss < <(timed "$GNNPART" partition "$hgr" -k "$k" --preset "$PRESET" \
-          -e "$EPS" --seed "$seed" -t "$THREADS" -o "$WORK/out.part")
-        read -r km1 imb < <(evaluate_hgr "$hgr" "$WORK/out.part" "$k")
-        emit "$COMMIT,$name,$k,$seed,$THREADS,gnnpart,hypergraph,$km1,$imb,$wall,$rss"
+        for t in $THREADS; do
+          read -r wall rss < <(timed "$GNNPART" partition "$hgr" -k "$k" --preset "$PRESET" \
+            -e "$EPS" --seed "$seed" -t "$t" -o "$WORK/out.part")
+          read -r km1 imb < <(evaluate_hgr "$hgr" "$WORK/out.part" "$k")
+          emit "$COMMIT,$name,$k,$seed,$t,gnnpart,hypergraph,$km1,$imb,$wall,$rss,$CORES"
+        done
       done
     done
     continue
@@ -94,6 +104,7 @@ for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
   graph="$CACHE/$name.graph"
   bench_metis_graph "$gz" "$graph"
+  echo "$name $(bench_size "$graph")" >>"$SIZES"
   for k in $KS; do
     for seed in $SEEDS; do
       if [ "$METIS" = 1 ]; then
@@ -101,20 +112,22 @@ for name in $DATASETS; do
         read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
           -seed="$seed" "$WORK/in.graph" "$k")
         read -r km1 imb < <(evaluate_graph "$graph" "$WORK/in.graph.part.$k" "$k")
-        emit "$COMMIT,$name,$k,$seed,1,gpmetis,graph,$km1,$imb,$wall,$rss"
+        emit "$COMMIT,$name,$k,$seed,1,gpmetis,graph,$km1,$imb,$wall,$rss,$CORES"
       fi
-      if [ "$GRAPH" = 1 ]; then
-        read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \
-          --objective "$GRAPH_OBJECTIVE" --preset "$PRESET" -e "$EPS" --seed "$seed" \
-          -t "$THREADS" -o "$WORK/out.part")
+      for t in $THREADS; do
+        if [ "$GRAPH" = 1 ]; then
+          read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \
+            --objective "$GRAPH_OBJECTIVE" --preset "$PRESET" -e "$EPS" --seed "$seed" \
+            -t "$t" -o "$WORK/out.part")
+          read -r km1 imb < <(evaluate_graph "$graph" "$WORK/out.part" "$k")
+          emit "$COMMIT,$name,$k,$seed,$t,gnnpart,graph,$km1,$imb,$wall,$rss,$CORES"
+        fi
+        read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model hypergraph \
+          --vertex-weights "$VERTEX_WEIGHTS" --preset "$PRESET" -e "$EPS" --seed "$seed" \
+          -t "$t" -o "$WORK/out.part")
         read -r km1 imb < <(evaluate_graph "$graph" "$WORK/out.part" "$k")
-        emit "$COMMIT,$name,$k,$seed,$THREADS,gnnpart,graph,$km1,$imb,$wall,$rss"
-      fi
-      read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model hypergraph \
-        --vertex-weights "$VERTEX_WEIGHTS" --preset "$PRESET" -e "$EPS" --seed "$seed" \
-        -t "$THREADS" -o "$WORK/out.part")
-      read -r km1 imb < <(evaluate_graph "$graph" "$WORK/out.part" "$k")
-      emit "$COMMIT,$name,$k,$seed,$THREADS,gnnpart,hypergraph,$km1,$imb,$wall,$rss"
+        emit "$COMMIT,$name,$k,$seed,$t,gnnpart,hypergraph,$km1,$imb,$wall,$rss,$CORES"
+      done
     done
   done
 done
@@ -122,7 +135,7 @@ done
 python3 - "$ROWS" "$SHARED_DIR/baselines/best.tsv" "$EPS" <<'PY' >&2
 import csv, math, sys
 from collections import defaultdict
-cols = "commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb".split(",")
+cols = "commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb,cores".split(",")
 rows = [dict(zip(cols, r)) for r in csv.reader(open(sys.argv[1]))]
 eps = float(sys.argv[3])
 best = {}
@@ -134,23 +147,26 @@ def gm(xs):
     xs = [max(x, 1e-9) for x in xs]
     return math.exp(sum(math.log(x) for x in xs) / len(xs)) if xs else float("nan")
 metis = {(r["dataset"], r["k"], r["seed"]): r for r in rows if r["tool"] == "gpmetis"}
+threads = sorted({r["threads"] for r in rows if r["tool"] == "gnnpart"}, key=int)
 for model in ("hypergraph", "graph"):
+  for t in threads:
     vol, time, over = [], [], 0
     for r in rows:
-        if r["tool"] != "gnnpart" or r["model"] != model: continue
+        if r["tool"] != "gnnpart" or r["model"] != model or r["threads"] != t: continue
         over += float(r["imbalance"]) > eps + 1e-9
         m = metis.get((r["dataset"], r["k"], r["seed"]))
         if not m: continue
         vol.append(float(r["km1"]) / max(float(m["km1"]), 1))
         time.append(max(float(r["wall_s"]), 0.01) / max(float(m["wall_s"]), 0.01))
     if vol:
-        print(f"gnnpart {model} / gpmetis: volume {gm(vol):.3f}, time {gm(time):.2f} ({len(vol)} pairs)")
-    if over: print(f"gnnpart {model}: {over} runs over epsilon")
+        print(f"gnnpart {model} ({t} threads) / gpmetis: volume {gm(vol):.3f}, time {gm(time):.2f} ({len(vol)} pairs)")
+    if over: print(f"gnnpart {model} ({t} threads): {over} runs over epsilon")
 by_tool = defaultdict(list)
 for r in rows:
     b = best.get((r["dataset"], r["k"]))
-    if b: by_tool[(r["tool"], r["model"], r["dataset"] in {x[0] for x in metis})].append(float(r["km1"]) / b)
-for (tool, model, is_graph), xs in sorted(by_tool.items()):
+    if b: by_tool[(r["tool"], r["model"], r["threads"], r["dataset"] in {x[0] for x in metis})].append(float(r["km1"]) / b)
+for (tool, model, t, is_graph), xs in sorted(by_tool.items()):
     kind = "graphs" if is_graph else "hypergraphs"
-    print(f"{tool} {model} / best known ({kind}): {gm(xs):.3f} ({len(xs)} runs)")
+    print(f"{tool} {model} ({t} threads) / best known ({kind}): {gm(xs):.3f} ({len(xs)} runs)")
 PY
+bench_speedup "$ROWS" "$SIZES" "$header" dataset k seed model

@@ -3,7 +3,9 @@
 #   edges/s of the first pass (wall clock, and per CPU second of the partitioning thread, which
 #   is robust to other load on the machine), peak RSS (/usr/bin/time -v), edge cut and comm volume (evalpart,
 #   the independent checker), replication factor and edge imbalance (edge partitioners), and
-#   METIS's comm volume on the same (graph, k) from ../shared/baselines/best.tsv when known.
+#   METIS's comm volume and wall time on the same (graph, k), from a gpmetis run in the same
+#   sitting (METIS=0, or no gpmetis: the volume from ../shared/baselines/best.tsv, no time).
+#   At the end, geometric means per algorithm of volume and time against METIS go to stderr.
 # On generated graphs cut and volume come from gnnpart's own metrics pass over the stream
 # (tests check it against evalpart), as evalpart cannot read binary streams.
 # Inputs: the shared datasets (text edge lists: sorted externally first, time reported apart)
@@ -15,7 +17,9 @@
 #   DATASETS    shared dataset names, "" for none           (default: all *.edges.gz)
 #   GENERATED   "10m 100m" subset, "" for none              (default: "10m 100m")
 #   KS          block counts                                (default: "8 32")
-#   ALGOS       ldg fennel fennel3 volume buffered hdrf dbh 2ps (default: all; fennel3 = 3 passes)
+#   ALGOS       ldg fennel fennel3 volume buffered buffered2 buffered3 hdrf dbh 2ps (default: all;
+#               fennel3 = 3 passes, buffered2/3 = buffered with 1/2 restreaming passes)
+#   METIS       1: run gpmetis (-objtype=cut, same seed and epsilon) on each shared (graph, k)
 #   SEED        (default 0)   EPSILON (default 0.03)   MEMORY_MB sort buffer (default 256)
 set -euo pipefail
 
@@ -28,7 +32,9 @@ SEED="${SEED:-0}"
 EPSILON="${EPSILON:-0.03}"
 MEMORY_MB="${MEMORY_MB:-256}"
 KS="${KS:-8 32}"
-ALGOS="${ALGOS:-ldg fennel fennel3 volume buffered hdrf dbh 2ps}"
+ALGOS="${ALGOS:-ldg fennel fennel3 volume buffered buffered2 buffered3 hdrf dbh 2ps}"
+METIS="${METIS:-1}"
+command -v gpmetis >/dev/null || METIS=0
 GENERATED="${GENERATED-10m 100m}"
 if [[ -z "${DATASETS+x}" ]]; then
   DATASETS="$(cd "$SHARED/datasets" && ls *.edges.gz | sed 's/\.edges\.gz$//' | tr '\n' ' ')"
@@ -68,7 +74,38 @@ generate() {  # name vertices edges
   fi
 }
 
-echo "commit,dataset,input,n,m,k,epsilon,algo,passes,threads,seed,sort_s,partition_s,edges_per_s,edges_per_cpu_s,peak_rss_mb,edge_cut,comm_volume,imbalance,replication_factor,edge_imbalance,metis_comm_volume,comm_volume_vs_metis"
+HEADER="commit,dataset,input,n,m,k,epsilon,algo,passes,threads,seed,sort_s,partition_s,edges_per_s,edges_per_cpu_s,peak_rss_mb,edge_cut,comm_volume,imbalance,replication_factor,edge_imbalance,metis_comm_volume,comm_volume_vs_metis,metis_wall_s"
+echo "$HEADER"
+ROWS="$CACHE/rows.$$"
+: >"$ROWS"
+
+# metis_run dataset input k: sets METIS_VOLUME and METIS_WALL (gpmetis on the same graph, with
+# isolated vertices kept, evaluated by evalpart), or the best.tsv volume and no time.
+metis_run() {
+  local dataset=$1 input=$2 k=$3 graph="$CACHE/$1.graph" n
+  METIS_VOLUME="" METIS_WALL=""
+  if [[ $METIS != 1 ]]; then
+    METIS_VOLUME=$(metis_volume "$dataset" "$k")
+    return
+  fi
+  if [[ ! -s $graph ]]; then
+    n="$({ gzip -dc "$input" 2>/dev/null || true; } | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
+    "$EVALPART" "$input" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
+    mv "$graph.tmp" "$graph"
+  fi
+  local tv="$CACHE/metis_time.$$" ufactor
+  ufactor=$(awk -v e="$EPSILON" 'BEGIN {printf "%d", e * 1000 + 0.5}')
+  cp "$graph" "$CACHE/metis_in.$$"
+  if ! /usr/bin/time -v gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" -seed="$SEED" \
+      "$CACHE/metis_in.$$" "$k" >/dev/null 2>"$tv"; then
+    echo "gpmetis failed on $dataset k=$k" >&2
+    rm -f "$CACHE/metis_in.$$"*
+    return
+  fi
+  METIS_WALL=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; printf "%.2f", s}' "$tv")
+  METIS_VOLUME=$(json_field <("$EVALPART" -k "$k" "$graph" "$CACHE/metis_in.$$.part.$k") comm_volume)
+  rm -f "$CACHE/metis_in.$$"* "$tv"
+}
 
 run_one() {  # dataset input algo k evaluate(0/1) evalgraph
   local dataset=$1 input=$2 algo=$3 k=$4 evaluate=$5 evalgraph=$6
@@ -76,6 +113,8 @@ run_one() {  # dataset input algo k evaluate(0/1) evalgraph
   case $algo in
     fennel3) flags="--algo fennel --passes 3"; passes=3 ;;
     volume) flags="--algo fennel --objective volume --passes 2"; passes=2 ;;
+    buffered2) flags="--algo buffered --passes 2"; passes=2 ;;
+    buffered3) flags="--algo buffered --passes 3"; passes=3 ;;
   esac
   local out="$CACHE/out.$$" json="$CACHE/json.$$" tv="$CACHE/time.$$" metrics="--no-metrics"
   [[ $evaluate == 0 ]] && metrics=""
@@ -86,7 +125,7 @@ run_one() {  # dataset input algo k evaluate(0/1) evalgraph
     echo "run failed: $(grep -m1 error "$tv")" >&2
     return
   fi
-  local n m sort_s part_s eps rss cut="" vol="" imb="" rf="" eimb="" metis="" ratio=""
+  local n m sort_s part_s eps rss cut="" vol="" imb="" rf="" eimb="" metis="" ratio="" metis_wall=""
   n=$(json_field "$json" n); m=$(json_field "$json" m)
   sort_s=$(json_field "$json" sort_seconds); part_s=$(json_field "$json" partition_seconds)
   eps=$(json_field "$json" edges_per_second); rss=$(rss_mb "$tv")
@@ -100,20 +139,21 @@ run_one() {  # dataset input algo k evaluate(0/1) evalgraph
         "$EVALPART" -k "$k" --n "$n" "$evalgraph" "$out" >"$json.eval"
         cut=$(json_field "$json.eval" edge_cut); vol=$(json_field "$json.eval" comm_volume)
         imb=$(json_field "$json.eval" imbalance_vertices)
-        metis=$(metis_volume "$dataset" "$k")
+        metis=$METIS_VOLUME metis_wall=$METIS_WALL
         [[ -n "$metis" && "$metis" != 0 ]] && ratio=$(python3 -c "print(f'{$vol/$metis:.3f}')")
       else
         cut=$(json_field "$json" edge_cut); vol=$(json_field "$json" comm_volume)
         imb=$(json_field "$json" imbalance_vertices)
       fi ;;
   esac
-  echo "$COMMIT,$dataset,$(basename "$input"),$n,$m,$k,$EPSILON,$algo,$passes,1,$SEED,$sort_s,$part_s,$eps,$cpu_eps,$rss,$cut,$vol,$imb,$rf,$eimb,$metis,$ratio"
+  echo "$COMMIT,$dataset,$(basename "$input"),$n,$m,$k,$EPSILON,$algo,$passes,1,$SEED,$sort_s,$part_s,$eps,$cpu_eps,$rss,$cut,$vol,$imb,$rf,$eimb,$metis,$ratio,$metis_wall" | tee -a "$ROWS"
   rm -f "$out" "$json" "$json.eval" "$tv"
 }
 
 for dataset in $DATASETS; do
   input="$SHARED/datasets/$dataset.edges.gz"
   for k in $KS; do
+    metis_run "$dataset" "$input" "$k"
     for algo in $ALGOS; do run_one "$dataset" "$input" "$algo" "$k" 1 "$input"; done
   done
 done
@@ -134,3 +174,24 @@ for size in $GENERATED; do
     done
   done
 done
+
+# Geometric means per algorithm against METIS over the (graph, k) of this invocation: volume, and
+# time (sort + partition seconds against gpmetis's wall time, which includes its reading).
+python3 - "$ROWS" "$HEADER" <<'PY' >&2
+import csv, math, sys
+from collections import defaultdict
+cols = sys.argv[2].split(",")
+acc = defaultdict(lambda: defaultdict(list))
+for r in csv.reader(open(sys.argv[1])):
+    r = dict(zip(cols, r))
+    if r["comm_volume_vs_metis"]:
+        acc[r["algo"]]["volume"].append(float(r["comm_volume_vs_metis"]))
+    if r["metis_wall_s"]:
+        own = float(r["sort_s"] or 0) + float(r["partition_s"] or 0)
+        acc[r["algo"]]["time"].append(max(own, 0.01) / max(float(r["metis_wall_s"]), 0.01))
+for algo, d in acc.items():
+    parts = ["%s %.3f (max %.3f)" % (key, math.exp(sum(map(math.log, v)) / len(v)), max(v))
+             for key, v in d.items() if v]
+    print("geomean %s/gpmetis over %d (graph, k): %s" % (algo, len(d["volume"]), ", ".join(parts)))
+PY
+rm -f "$ROWS"

@@ -1,12 +1,12 @@
 #include "streaming/buffered_partitioner.h"
 
 #include <algorithm>
-#include <chrono>
 #include <string>
 
 #include "core/errors.h"
 #include "core/random.h"
 #include "streaming/batch_model.h"
+#include "streaming/batch_restream.h"
 #include "streaming/block_loads.h"
 #include "core/indexed_heap.h"
 #include "streaming/progress.h"
@@ -209,8 +209,7 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   if (n >= kInBatch)
     throw Unsupported("buffered streaming: too many vertices for this build");
   BufferedPartitioner partitioner(n, stream.num_edges(), options);
-  const auto start = std::chrono::steady_clock::now();
-  const double cpu_start = thread_cpu_seconds();
+  const PassTimer timer;
   if (progress != nullptr) {
     progress->begin(options.passes > 1 ? "buffered pass 1/" + std::to_string(options.passes)
                                        : "buffered",
@@ -228,10 +227,8 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   partitioner.finish();
   if (progress != nullptr)
     progress->end(stream.entries_done() / 2, stream.entries_done() / 2);
+  timer.record(stats);
   if (stats != nullptr) {
-    stats->pass_seconds.push_back(
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-    stats->pass_cpu_seconds.push_back(thread_cpu_seconds() - cpu_start);
     stats->edges_per_pass = stream.entries_done() / 2;
     stats->batches = partitioner.batches();
     stats->engine_fallbacks = partitioner.fallbacks();
@@ -239,12 +236,21 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   Partition partition;
   partition.k = options.k;
   partition.blocks = partitioner.take_blocks();
-  if (options.passes > 1) {
-    StreamOptions restream = options;
-    restream.algorithm = StreamAlgorithm::kFennel;
-    restream.passes = options.passes - 1;
-    partition = stream_partition_vertices(stream, restream, net_weights, progress, stats,
-                                          std::move(partition.blocks));
+  for (int pass = 1; pass < options.passes; ++pass) {
+    const PassTimer pass_timer;
+    if (progress != nullptr) {
+      progress->begin("buffered pass " + std::to_string(pass + 1) + "/" +
+                          std::to_string(options.passes),
+                      stream.num_edges(), false);
+    }
+    const RestreamCounts counts = restream_batches(stream, options, pass, partition.blocks);
+    if (progress != nullptr)
+      progress->end(stream.entries_done() / 2, stream.entries_done() / 2);
+    pass_timer.record(stats);
+    if (stats != nullptr) {
+      stats->batches += counts.batches;
+      stats->engine_fallbacks += counts.fallbacks;
+    }
   }
   return partition;
 }

@@ -6,7 +6,8 @@
 // along the graph's structure, and each full batch becomes a BatchModel (batch vertices plus one
 // anchor per block) solved by the multilevel engine with the anchors as fixed vertices
 // (solve_batch_multilevel; solve_batch_locally as fallback or with BatchSolver::kLocal).
-// Further passes (--passes) restream with Fennel starting from the buffered result. Blocks never
+// Further passes (--passes) restream in batches of consecutive vertices re-solved with every other
+// vertex as an anchor (restream_batches; the cut never grows). Blocks never
 // exceed max_block_weight(n, k, epsilon). Memory: 8 bytes per vertex plus the buffer and the batch.
 #include <span>
 

@@ -177,6 +177,14 @@ double thread_cpu_seconds() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
+void PassTimer::record(VertexStreamStats* stats) const {
+  if (stats == nullptr)
+    return;
+  stats->pass_seconds.push_back(
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count());
+  stats->pass_cpu_seconds.push_back(thread_cpu_seconds() - cpu_start_);
+}
+
 Partition stream_partition_vertices(VertexStream& stream, const StreamOptions& options,
                                     std::span<const float> net_weights, ProgressMeter* progress,
                                     VertexStreamStats* stats, std::vector<BlockID> initial) {
@@ -196,8 +204,7 @@ Partition stream_partition_vertices(VertexStream& stream, const StreamOptions& o
   }
   VertexBatch batch;
   for (int pass = 0; pass < options.passes; ++pass) {
-    const auto start = std::chrono::steady_clock::now();
-    const double cpu_start = thread_cpu_seconds();
+    const PassTimer timer;
     if (progress != nullptr) {
       progress->begin(
           fmt::format("{} pass {}/{}", to_string(options.algorithm), pass + 1, options.passes),
@@ -214,12 +221,9 @@ Partition stream_partition_vertices(VertexStream& stream, const StreamOptions& o
     stream.end_pass();
     if (progress != nullptr)
       progress->end(stream.entries_done() / 2, stream.entries_done() / 2);
-    if (stats != nullptr) {
-      stats->pass_seconds.push_back(
-          std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
-      stats->pass_cpu_seconds.push_back(thread_cpu_seconds() - cpu_start);
+    timer.record(stats);
+    if (stats != nullptr)
       stats->edges_per_pass = stream.entries_done() / 2;
-    }
   }
   Partition partition;
   partition.k = options.k;

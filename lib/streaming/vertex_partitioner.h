@@ -5,6 +5,7 @@
 // max_block_weight(n, k, epsilon) (unit vertex weights). Later passes start from the previous
 // assignment (a vertex is taken out of its block, rescored and placed again).
 // Memory: 4 bytes per vertex for blocks, + 4 for net states (volume), + 4 for net weights.
+#include <chrono>
 #include <span>
 #include <vector>
 
@@ -25,6 +26,17 @@ struct VertexStreamStats {
   EdgeID edges_per_pass = 0;            // undirected edges streamed per pass
   std::uint64_t batches = 0;            // buffered mode: batches solved
   std::uint64_t engine_fallbacks = 0;   // batches the engine failed on (solved locally)
+};
+
+// Wall and calling-thread CPU time of one pass from construction; record() appends both to stats
+// (nothing when stats is null).
+class PassTimer {
+public:
+  void record(VertexStreamStats* stats) const;
+
+private:
+  std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
+  double cpu_start_ = thread_cpu_seconds();
 };
 
 // options.algorithm must be kLdg or kFennel (objective kCut or kVolume). net_weights: one per

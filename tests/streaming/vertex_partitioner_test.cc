@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <limits>
 
 #include "core/errors.h"
 #include "core/graph_builder.h"
@@ -152,6 +153,32 @@ TEST(VertexPartitioners, StreamingBeatsRandomOnPlantedPartition) {
   (void)one_volume;
   (void)re_volume;
   (void)buffered_volume;
+}
+
+TEST(VertexPartitioners, BufferedRestreamingNeverRaisesTheCut) {
+  // Each restreaming batch keeps its blocks unless the engine's cut fewer model edges, and the
+  // model holds every edge of the batch: the cut cannot grow from pass to pass.
+  const Planted planted = planted_graph(1500, 8, 0.03, 0.002, 5);
+  const Fixture clustered = make_fixture(temp_path("restream.edges"), planted.n, planted.edges);
+  const Fixture social =
+      make_fixture(temp_path("restream_social.edges"), 2000, random_edges(2000, 12000, 6));
+  for (const Fixture* f : {&clustered, &social}) {
+    for (const BlockID k : {4u, 16u}) {
+      StreamOptions options;
+      options.k = k;
+      options.algorithm = StreamAlgorithm::kBuffered;
+      options.batch_vertices = 150;
+      std::uint64_t previous = std::numeric_limits<std::uint64_t>::max();
+      for (const int passes : {1, 2, 3}) {
+        options.passes = passes;
+        const Partition p = run(*f, options);
+        expect_valid(*f, p, options);
+        const std::uint64_t cut = brute_cut_volume(f->adjacency, p.blocks).first;
+        EXPECT_LE(cut, previous) << "k=" << k << " passes=" << passes;
+        previous = cut;
+      }
+    }
+  }
 }
 
 TEST(VertexPartitioners, VolumeObjectiveNotWorseThanCutOnVolume) {
