@@ -45,8 +45,8 @@ void check_vertex_weights(const Comm& comm, const DistGraph& graph, const DistCo
 
 } // namespace
 
-std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& graph,
-                                           const DistContext& ctx) {
+DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
+                                    const DistContext& ctx) {
   check_vertex_weights(comm, graph, ctx);
   const std::uint64_t limit = std::max<std::uint64_t>(
       std::uint64_t{ctx.coarse_per_block} * ctx.partition.k, ctx.coarse_min);
@@ -89,10 +89,11 @@ std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& gr
     levels[level].graph = DistGraph{};
   }
   refine(comm, graph, ctx, 0, blocks);
-  if (!rebalance(comm, graph, ctx, blocks))
+  const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
+  if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
                             "bound");
-  return blocks;
+  return {std::move(blocks), balance.moves};
 }
 
 } // namespace gnnpart::distributed

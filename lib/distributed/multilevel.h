@@ -4,6 +4,7 @@
 // coarsest graph is partitioned by the shared-memory engine on every rank (own seeds, the best
 // wins); each level is projected and refined by distributed label propagation, then balanced.
 // Same seed and same P give the same partition.
+#include <cstdint>
 #include <vector>
 
 #include "distributed/comm.h"
@@ -12,9 +13,14 @@
 
 namespace gnnpart::distributed {
 
-// Blocks of the owned vertices and of the ghosts (n_total entries). Throws InfeasibleBalance
-// (on every rank) when a vertex is heavier than a block may be or the bound cannot be met.
-std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& graph,
+struct DistPartition {
+  std::vector<BlockID> blocks;     // of the owned vertices and of the ghosts (n_total entries)
+  std::uint64_t balance_moves = 0; // vertices the final balancer moved, all ranks together
+};
+
+// Throws InfeasibleBalance (on every rank) when a vertex is heavier than a block may be or the
+// bound cannot be met.
+DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
                                            const DistContext& ctx);
 
 } // namespace gnnpart::distributed

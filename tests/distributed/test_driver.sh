@@ -4,6 +4,9 @@
 #   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis or bin
 #       input): valid, within the bound, no empty block, metrics equal to evalpart's,
 #       the same file on a second run
+#   test_driver.sh balance NAME K FORMAT P...   as partition, with the coarsest partition under
+#       a looser bound (--initial-epsilon 1): the distributed balancer must have moved vertices
+#       and the result must still be within the bound (evalpart's block sizes)
 #   test_driver.sh layout NAME K P...   --layout written by the ranks: the same files as
 #       `gnnpart layout` writes for the same partition
 #   test_driver.sh malformed FORMAT P...   a bad line in the middle of the last rank's slice:
@@ -59,8 +62,10 @@ input() {
 }
 
 case $step in
-partition)
+partition | balance)
   name=$1 k=$2 format=$3
+  extra=()
+  [ "$step" = balance ] && extra=(--initial-epsilon 1)
   shift 3
   graph=$(input "$name" "$format")
   evalgraph=$graph
@@ -73,17 +78,20 @@ partition)
     base="$WORK/$name.$format.$k.$p"
     # A small coarsest graph, so that the distributed levels run on these small graphs too.
     mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
-      -o "$base.part" --json "$base.json" --quiet
+      "${extra[@]}" -o "$base.part" --json "$base.json" --quiet
     mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
-      -o "$base.again" --quiet
+      "${extra[@]}" -o "$base.again" --quiet
     cmp "$base.part" "$base.again" || { echo "P=$p: not deterministic" >&2; exit 1; }
     n_arg=()
     [ "$format" = bin ] && n_arg=(--n 20000)
     "$EVALPART" "${n_arg[@]}" -k "$k" "$evalgraph" "$base.part" > "$base.eval.json"
-    "$PYTHON" - "$base.json" "$base.eval.json" "$k" "$p" <<'PY'
+    "$PYTHON" - "$base.json" "$base.eval.json" "$k" "$p" "$step" <<'PY'
 import json, math, sys
 ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 k, p = int(sys.argv[3]), sys.argv[4]
+if sys.argv[5] == "balance":
+    assert ours["balance_moves"] > 0, f"P={p}: the balancer had no work"
+    print(f"P={p}: the balancer moved {ours['balance_moves']} vertices")
 for key in ("n", "m", "k", "edge_cut", "comm_volume", "max_send_volume", "max_recv_volume",
             "num_comm_pairs", "boundary_vertices", "empty_blocks"):
     assert ours[key] == ref[key], f"P={p}: {key} {ours[key]} != evalpart's {ref[key]}"
