@@ -69,6 +69,7 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
 
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
+  std::uint64_t balance_moves = 0;
   {
     const std::vector<BlockID> owned = initial_partition(comm, coarsest, ctx);
     std::copy(owned.begin(), owned.end(), blocks.begin());
@@ -78,6 +79,9 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
     refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
+    // Balancing the coarse levels too leaves the finer refinement a balanced start to improve
+    // on; heavy coarse vertices may keep a block over the bound here, the finest level decides.
+    balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
     // Projection: every fine vertex asks the owner of its coarse vertex for the block.
     std::vector<BlockID> fine_blocks(fine.n_total());
     const std::vector<BlockID> projected =
@@ -93,7 +97,7 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
                             "bound");
-  return {std::move(blocks), balance.moves};
+  return {std::move(blocks), balance_moves + balance.moves};
 }
 
 } // namespace gnnpart::distributed
