@@ -1,5 +1,6 @@
 // gnnpart evaluate GRAPH PARTITION: the communication and balance figures of a partition, as
-// text or as JSON with the key names of the independent checker evalpart.
+// text or as JSON with the key names of the independent checker evalpart; with --cost, the
+// predicted epoch time of gnnpart-train, per rank, or a ranking of several partitions.
 #include <cstdio>
 #include <memory>
 #include <string>
@@ -7,10 +8,12 @@
 #include <fmt/format.h>
 
 #include "command.h"
+#include "core/errors.h"
 #include "core/metrics.h"
 #include "core/parallel.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "io/graph_io.h"
+#include "cost_report.h"
 #include "model_flags.h"
 #include "support.h"
 
@@ -19,7 +22,7 @@ namespace {
 
 struct EvaluateArgs {
   std::string graph;
-  std::string partition;
+  std::vector<std::string> partitions;
   BlockID k = 0;
   std::uint64_t feature_dim = 0;
   bool json = false;
@@ -29,6 +32,7 @@ struct EvaluateArgs {
   MinibatchFlags sampling;
   std::uint32_t samples = 100;
   std::uint64_t seed = 0;
+  CostFlags cost;
 };
 
 // Without -k, a stray block id (9 in an 8-block file) silently makes k = 10 with empty blocks.
@@ -43,13 +47,14 @@ void warn_inferred_k(const EvaluateArgs& args, const GlobalFlags& global, BlockI
 // km1, cut and soed of a partition of an hMETIS hypergraph.
 int evaluate_hypergraph_file(const EvaluateArgs& args, const GlobalFlags& global) {
   const Hypergraph hypergraph = io::read_hmetis(args.graph, read_options(args.input));
-  const Partition partition = io::read_partition(args.partition, hypergraph.num_nodes(), args.k);
+  const Partition partition =
+      io::read_partition(args.partitions[0], hypergraph.num_nodes(), args.k);
   const HypergraphMetrics metrics = compute_hypergraph_metrics(hypergraph, partition);
   warn_inferred_k(args, global, metrics.k, metrics.empty_blocks);
   if (args.json) {
     JsonObject json;
     json.add("hypergraph", args.graph)
-        .add("partition", args.partition)
+        .add("partition", args.partitions[0])
         .add("n", std::uint64_t{metrics.n})
         .add("num_nets", std::uint64_t{metrics.num_nets})
         .add("num_pins", std::uint64_t{metrics.num_pins})
@@ -65,7 +70,7 @@ int evaluate_hypergraph_file(const EvaluateArgs& args, const GlobalFlags& global
     std::printf("gnnpart: %s on %s (n = %llu, nets = %llu, k = %u)\n  km1             %lld\n"
                 "  cut             %lld\n  soed            %lld\n  imbalance       %.4f\n"
                 "  empty blocks    %u\n",
-                args.partition.c_str(), args.graph.c_str(),
+                args.partitions[0].c_str(), args.graph.c_str(),
                 static_cast<unsigned long long>(metrics.n),
                 static_cast<unsigned long long>(metrics.num_nets), metrics.k,
                 static_cast<long long>(metrics.km1), static_cast<long long>(metrics.cut),
@@ -75,12 +80,42 @@ int evaluate_hypergraph_file(const EvaluateArgs& args, const GlobalFlags& global
   return 0;
 }
 
-int run_evaluate(const EvaluateArgs& args, const GlobalFlags& global) {
+// Several partitions with --cost: the ranking by predicted epoch time only.
+int rank_partitions(const EvaluateArgs& args, const CsrGraph& graph, const GlobalFlags& global) {
+  std::vector<Partition> partitions;
+  for (const std::string& path : args.partitions)
+    partitions.push_back(io::read_partition(path, graph.num_nodes(), args.k));
+  const std::vector<CostCase> cases = predict_cases(graph, args.partitions, partitions, args.cost);
+  if (args.json)
+    std::printf("%s\n", cost_json(cases, args.cost).c_str());
+  else if (!global.quiet)
+    std::fputs(fmt::format("gnnpart: {} partitions of {} ranked by predicted epoch time\n{}",
+                           cases.size(), args.graph, cost_text(cases, args.cost))
+                   .c_str(),
+               stdout);
+  return 0;
+}
+
+int run_evaluate(EvaluateArgs args, const GlobalFlags& global) {
+  const bool with_cost = !args.cost.profile.empty();
+  if (args.partitions.size() > 1 && !with_cost)
+    throw InvalidParameter("evaluate: several partition files need --cost PROFILE to rank them");
+  if (with_cost)
+    args.cost.shape.feature_dim = args.feature_dim > 0 ? static_cast<std::uint32_t>(args.feature_dim)
+                                                       : args.cost.shape.feature_dim;
   return run_with_threads(args.input.threads, [&] {
-    if (is_hypergraph_input(args.graph, args.input)) return evaluate_hypergraph_file(args, global);
+    if (is_hypergraph_input(args.graph, args.input)) {
+      if (with_cost)
+        throw InvalidParameter("evaluate --cost models a graph's GCN; " + args.graph +
+                               " is a hypergraph");
+      return evaluate_hypergraph_file(args, global);
+    }
     CsrGraph graph = read_graph_with_progress(args.graph, args.input, global);
     apply_weight_flags(graph, args.weights);
-    const Partition partition = io::read_partition(args.partition, graph.num_nodes(), args.k);
+    if (args.partitions.size() > 1)
+      return rank_partitions(args, graph, global);
+    const std::string& path = args.partitions[0];
+    const Partition partition = io::read_partition(path, graph.num_nodes(), args.k);
     const GraphMetrics metrics = compute_graph_metrics(graph, partition);
     warn_inferred_k(args, global, metrics.k, metrics.empty_blocks);
     MinibatchEstimate estimate;
@@ -89,9 +124,12 @@ int run_evaluate(const EvaluateArgs& args, const GlobalFlags& global) {
                                                             ColumnNetWeights::kUnit);
       estimate = estimate_minibatch_volume(graph, partition, sampling, args.samples);
     }
+    std::vector<CostCase> cases;
+    if (with_cost)
+      cases = predict_cases(graph, args.partitions, {partition}, args.cost);
     if (args.json) {
       JsonObject json;
-      json.add("graph", args.graph).add("partition", args.partition);
+      json.add("graph", args.graph).add("partition", path);
       add_metrics(json, metrics, args.feature_dim);
       if (args.minibatch) {
         json.add("minibatch_volume_mean", estimate.mean)
@@ -99,15 +137,19 @@ int run_evaluate(const EvaluateArgs& args, const GlobalFlags& global) {
             .add("minibatch_samples", std::uint64_t{estimate.samples})
             .add("batch_size", std::uint64_t{args.sampling.batch_size});
       }
+      if (with_cost)
+        json.add_raw("cost", cost_json(cases, args.cost));
       std::printf("%s\n", json.str().c_str());
     } else if (!global.quiet) {
-      std::string text = fmt::format("gnnpart: {} on {} (n = {}, m = {}, k = {})\n", args.partition,
+      std::string text = fmt::format("gnnpart: {} on {} (n = {}, m = {}, k = {})\n", path,
                                      args.graph, metrics.n, metrics.m, metrics.k);
       text += metrics_text(metrics, args.feature_dim);
       if (args.minibatch)
         text += fmt::format("  mini-batch vol  {:.2f} +- {:.2f} rows per batch of {} ({} samples)\n",
                             estimate.mean, estimate.standard_error, args.sampling.batch_size,
                             estimate.samples);
+      if (with_cost)
+        text += cost_text(cases, args.cost);
       std::fputs(text.c_str(), stdout);
     }
     return 0;
@@ -121,10 +163,14 @@ CommandRunner setup_evaluate(CLI::App& parent, const GlobalFlags& global) {
   gnnpart evaluate cora.edges.gz cora.edges.gz.part.8
   gnnpart evaluate cora.edges.gz cora.part.8 -k 8 --feature-dim 1433 --json
   gnnpart evaluate cora.edges.gz cora.part.8 --minibatch --train cora.train.gz --batch-size 64
-  gnnpart evaluate ibm01.hgr.gz ibm01.part.8)");
+  gnnpart evaluate ibm01.hgr.gz ibm01.part.8
+  gnnpart evaluate pubmed.edges.gz pubmed.part.2 --cost profile.json --feature-dim 512 --hidden 256
+  gnnpart evaluate pubmed.edges.gz metis.part.4 hyper.part.4 fennel.part.4 --cost profile.json)");
   cmd->add_option("GRAPH", args->graph, "input graph")->required();
-  cmd->add_option("PARTITION", args->partition, "partition file, one block id per line")
-      ->required();
+  cmd->add_option("PARTITION", args->partitions,
+                  "partition file(s), one block id per line; several are ranked with --cost")
+      ->required()
+      ->expected(1, -1);
   cmd->add_option("-k,--k", args->k, "number of blocks (default: largest block id + 1)")
       ->check(CLI::Range(1u, 1u << 30));
   cmd->add_option("--feature-dim", args->feature_dim,
@@ -138,6 +184,7 @@ CommandRunner setup_evaluate(CLI::App& parent, const GlobalFlags& global) {
       ->check(CLI::Range(1u, 1u << 24));
   cmd->add_option("--seed", args->seed, "seed of the --minibatch samples")->capture_default_str();
   add_minibatch_flags(*cmd, args->sampling);
+  add_cost_flags(*cmd, args->cost);
   add_input_flags(*cmd, args->input);
   return [args, &global] { return run_evaluate(*args, global); };
 }

@@ -17,8 +17,8 @@
 #include "hypergraph/stochastic_model.h"
 #include "io/features.h"
 #include "io/graph_io.h"
-#include "io/layout_io.h"
-#include "partition/layout_plan.h"
+#include "layout/layout_io.h"
+#include "layout/layout_plan.h"
 #include "support.h"
 
 namespace gnnpart::app {

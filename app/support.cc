@@ -197,6 +197,12 @@ void apply_weight_flags(CsrGraph& graph, const WeightFlags& flags) {
 }
 
 // ---------------------------------------------------------------------------------------------
+JsonObject& JsonObject::add_raw(const std::string& k, const std::string& json) {
+  key(k);
+  text_ += json;
+  return *this;
+}
+
 void JsonObject::key(const std::string& key) {
   if (text_.size() > 1)
     text_ += ", ";

@@ -89,6 +89,8 @@ public:
   JsonObject& add(const std::string& key, const std::string& value);
   JsonObject& add(const std::string& key, const std::vector<double>& values);
   JsonObject& add(const std::string& key, const std::vector<std::int64_t>& values);
+  // A value that is already JSON text.
+  JsonObject& add_raw(const std::string& key, const std::string& json);
   std::string str() const { return text_ + "}"; }
 
 private:

@@ -5,7 +5,7 @@
 #include <fstream>
 
 #include "fuzz_input.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   static const std::string dir = [] {

@@ -2,7 +2,7 @@
 
 #include <cmath>
 
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 
 namespace gnnpart::train {
 

@@ -2,66 +2,66 @@
 
 namespace gnnpart::train {
 
-void DistributedGcn::aggregate_owned(const Matrix& src, Matrix& out) const {
-  const LayoutPlan& plan = data_.plan;
+void aggregate_owned(const BlockData& data, const Matrix& src, Matrix& out) {
+  const LayoutPlan& plan = data.plan;
   const std::size_t w = src.cols;
   out = Matrix(plan.num_owned(), w);
   for (NodeID i = 0; i < plan.num_owned(); ++i) {
     double* o = out.row(i);
     const double* self = src.row(i);
     for (std::size_t j = 0; j < w; ++j)
-      o[j] = data_.self_weight[i] * self[j];
-    for (EdgeID e = plan.row_offsets[i]; e < data_.split[i]; ++e) {
+      o[j] = data.self_weight[i] * self[j];
+    for (EdgeID e = plan.row_offsets[i]; e < data.split[i]; ++e) {
       const double* s = src.row(plan.columns[e]);
-      const double a = data_.weight[e];
+      const double a = data.weight[e];
       for (std::size_t j = 0; j < w; ++j)
         o[j] += a * s[j];
     }
   }
 }
 
-void DistributedGcn::aggregate_halo(const Matrix& halo, Matrix& out) const {
-  const LayoutPlan& plan = data_.plan;
+void aggregate_halo(const BlockData& data, const Matrix& halo, Matrix& out) {
+  const LayoutPlan& plan = data.plan;
   const NodeID own = plan.num_owned();
   const std::size_t w = out.cols;
   for (NodeID i = 0; i < own; ++i) {
     double* o = out.row(i);
-    for (EdgeID e = data_.split[i]; e < plan.row_offsets[i + 1]; ++e) {
+    for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e) {
       const double* s = halo.row(plan.columns[e] - own);
-      const double a = data_.weight[e];
+      const double a = data.weight[e];
       for (std::size_t j = 0; j < w; ++j)
         o[j] += a * s[j];
     }
   }
 }
 
-void DistributedGcn::transpose_owned(const Matrix& dz, Matrix& owned_out) const {
-  const LayoutPlan& plan = data_.plan;
+void transpose_owned(const BlockData& data, const Matrix& dz, Matrix& owned_out) {
+  const LayoutPlan& plan = data.plan;
   const std::size_t w = dz.cols;
   for (NodeID i = 0; i < plan.num_owned(); ++i) {
     const double* g = dz.row(i);
     double* self = owned_out.row(i);
     for (std::size_t j = 0; j < w; ++j)
-      self[j] += data_.self_weight[i] * g[j];
-    for (EdgeID e = plan.row_offsets[i]; e < data_.split[i]; ++e) {
+      self[j] += data.self_weight[i] * g[j];
+    for (EdgeID e = plan.row_offsets[i]; e < data.split[i]; ++e) {
       double* o = owned_out.row(plan.columns[e]);
-      const double a = data_.weight[e];
+      const double a = data.weight[e];
       for (std::size_t j = 0; j < w; ++j)
         o[j] += a * g[j];
     }
   }
 }
 
-void DistributedGcn::transpose_halo(const Matrix& dz, Matrix& halo_out) const {
-  const LayoutPlan& plan = data_.plan;
+void transpose_halo(const BlockData& data, const Matrix& dz, Matrix& halo_out) {
+  const LayoutPlan& plan = data.plan;
   const NodeID own = plan.num_owned();
   const std::size_t w = dz.cols;
   halo_out = Matrix(plan.num_halo(), w);
   for (NodeID i = 0; i < own; ++i) {
     const double* g = dz.row(i);
-    for (EdgeID e = data_.split[i]; e < plan.row_offsets[i + 1]; ++e) {
+    for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e) {
       double* o = halo_out.row(plan.columns[e] - own);
-      const double a = data_.weight[e];
+      const double a = data.weight[e];
       for (std::size_t j = 0; j < w; ++j)
         o[j] += a * g[j];
     }
@@ -114,15 +114,15 @@ const Matrix& DistributedGcn::forward(const std::vector<Layer>& layers, int epoc
     if (transform_first) {
       const Matrix t = multiply(input_[l], layer.weight);
       exchange_.begin_forward(t);
-      aggregate_owned(t, z);
+      aggregate_owned(data_, t, z);
       exchange_.end_forward(halo);
-      aggregate_halo(halo, z);
+      aggregate_halo(data_, halo, z);
     } else {
       exchange_.begin_forward(input_[l]);
       Matrix s;
-      aggregate_owned(input_[l], s);
+      aggregate_owned(data_, input_[l], s);
       exchange_.end_forward(halo);
-      aggregate_halo(halo, s);
+      aggregate_halo(data_, halo, s);
       z = multiply(s, layer.weight);
       aggregated_[l] = std::move(s);
     }
@@ -154,9 +154,9 @@ std::vector<double> DistributedGcn::backward(const std::vector<Layer>& layers,
     if (transform_first_[l]) {
       // Z = A_hat T + b, T = H W: dT = A_hat^T dZ (transposed exchange), dW = H^T dT.
       Matrix dt(dz.rows, dz.cols);
-      transpose_halo(dz, halo_grad);
+      transpose_halo(data_, dz, halo_grad);
       exchange_.begin_backward(halo_grad);
-      transpose_owned(dz, dt);
+      transpose_owned(data_, dz, dt);
       exchange_.end_backward(dt);
       dweight[l] = multiply_at_b(input_[l], dt);
       if (l > 0)
@@ -167,9 +167,9 @@ std::vector<double> DistributedGcn::backward(const std::vector<Layer>& layers,
       if (l > 0) {
         const Matrix ds = multiply_a_bt(dz, layer.weight);
         dinput = Matrix(ds.rows, ds.cols);
-        transpose_halo(ds, halo_grad);
+        transpose_halo(data_, ds, halo_grad);
         exchange_.begin_backward(halo_grad);
-        transpose_owned(ds, dinput);
+        transpose_owned(data_, ds, dinput);
         exchange_.end_backward(dinput);
       }
     }

@@ -13,6 +13,15 @@
 
 namespace gnnpart::train {
 
+// The SpMM kernels of a block (free functions so that --calibrate times the very same code).
+// out = A_hat restricted to owned columns * src (owned rows)
+void aggregate_owned(const BlockData& data, const Matrix& src, Matrix& out);
+// out += A_hat restricted to halo columns * halo
+void aggregate_halo(const BlockData& data, const Matrix& halo, Matrix& out);
+// A_hat^T * dz split into owned targets (+=) and halo targets (halo_out, overwritten)
+void transpose_owned(const BlockData& data, const Matrix& dz, Matrix& owned_out);
+void transpose_halo(const BlockData& data, const Matrix& dz, Matrix& halo_out);
+
 class DistributedGcn {
 public:
   DistributedGcn(const BlockData& data, HaloExchange& exchange, const TrainOptions& options)
@@ -28,14 +37,6 @@ public:
   const std::vector<Matrix>& pre_activations() const { return z_; }
 
 private:
-  // out = A_hat restricted to owned columns * src (owned rows)
-  void aggregate_owned(const Matrix& src, Matrix& out) const;
-  // out += A_hat restricted to halo columns * halo
-  void aggregate_halo(const Matrix& halo, Matrix& out) const;
-  // A_hat^T * dz split into owned targets (+=) and halo targets (halo_out, overwritten)
-  void transpose_owned(const Matrix& dz, Matrix& owned_out) const;
-  void transpose_halo(const Matrix& dz, Matrix& halo_out) const;
-
   const BlockData& data_;
   HaloExchange& exchange_;
   const TrainOptions& options_;

@@ -2,6 +2,7 @@
 // directory written by `gnnpart layout` and trains a full-batch GCN (or mini-batches with
 // --batch-size), exchanging halo rows along the layout's send/receive lists.
 //   mpirun -np K gnnpart-train LAYOUT_DIR [--epochs E] [--verify] [--json FILE] ...
+//   mpirun -np K gnnpart-train --calibrate -o PROFILE.json
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -9,6 +10,7 @@
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
+#include "calibrate.h"
 #include "model.h"
 #include "run.h"
 
@@ -19,7 +21,7 @@ int main(int argc, char** argv) {
   using gnnpart::train::TrainOptions;
   TrainOptions options;
   CLI::App app("gnnpart-train: distributed GCN training on a gnnpart layout (one rank per block)");
-  app.add_option("LAYOUT_DIR", options.layout_dir, "layout directory (gnnpart layout)")->required();
+  app.add_option("LAYOUT_DIR", options.layout_dir, "layout directory (gnnpart layout)");
   app.add_option("--epochs", options.epochs, "training epochs")->capture_default_str();
   app.add_option("--feature-dim", options.feature_dim,
                  "width of the random features used when the layout has none")
@@ -43,6 +45,15 @@ int main(int argc, char** argv) {
   app.add_option("--fanouts", options.fanouts, "mini-batch fanouts, input layer first")
       ->delimiter(',');
   app.add_flag("--per-rank", options.per_rank, "print every rank's traffic of every epoch");
+  app.add_flag("--calibrate", options.calibrate,
+               "measure the cost profile of this machine and rank count (docs/cost_model.md)");
+  app.add_option("-o,--output", options.output, "--calibrate: profile JSON to write");
+  app.add_option("--transport", options.transport,
+                 "--calibrate: how the ranks talk, recorded in the profile (e.g. shm, tcp-1gbit)");
+  app.add_option("--calibrate-rows", options.calibrate_rows,
+                 "--calibrate: rows of the synthetic block the kernels are timed on")
+      ->capture_default_str()
+      ->check(CLI::Range(100u, 1u << 24));
   int code = 0;
   try {
     app.parse(argc, argv);
@@ -52,7 +63,13 @@ int main(int argc, char** argv) {
     return code;
   }
   try {
-    code = gnnpart::train::run(options, MPI_COMM_WORLD);
+    if (options.calibrate) {
+      code = gnnpart::train::run_calibration(options, MPI_COMM_WORLD);
+    } else if (options.layout_dir.empty()) {
+      throw gnnpart::train::ConfigError("LAYOUT_DIR is required (or --calibrate -o PROFILE)");
+    } else {
+      code = gnnpart::train::run(options, MPI_COMM_WORLD);
+    }
   } catch (const gnnpart::train::ConfigError& e) {
     if (rank == 0)
       std::fprintf(stderr, "gnnpart-train: error: %s\n", e.what());

@@ -15,7 +15,7 @@
 #include "block_data.h"
 #include "core/random.h"
 #include "gcn.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 #include "layout_warnings.h"
 #include "run.h"
 

@@ -26,6 +26,10 @@ struct TrainOptions {
   std::uint32_t batch_size = 0; // > 0: mini-batch mode
   std::vector<std::uint32_t> fanouts;
   bool per_rank = false; // print per-rank, per-epoch traffic lines
+  bool calibrate = false; // measure a cost profile instead of training
+  std::string output;     // --calibrate: the profile to write
+  std::string transport;  // --calibrate: recorded in the profile (free text)
+  std::uint32_t calibrate_rows = 20000; // --calibrate: rows of the synthetic kernel block
 };
 
 struct Layer {

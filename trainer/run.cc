@@ -14,7 +14,7 @@
 
 #include "block_data.h"
 #include "gcn.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 #include "layout_warnings.h"
 #include "reference.h"
 

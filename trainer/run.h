@@ -9,7 +9,7 @@
 #include <mpi.h>
 
 #include "halo_exchange.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 #include "model.h"
 
 namespace gnnpart::train {

@@ -5,6 +5,8 @@
 #   test_driver.sh train NAME K MIN_ACC ARGS...   mpirun -np K gnnpart-train, check the JSON
 #   test_driver.sh loader NAME K MODEL     numpy loader checks every .npy of the layout
 #   test_driver.sh edge NAME K             HDRF edge partition, vertex-cut layout, loader check
+#   test_driver.sh calibrate NAME K        --calibrate on K ranks; evaluate --cost reads the
+#                                          profile and predicts the METIS layout's 4 blocks
 #   test_driver.sh minibatch NAME K ARGS...  mini-batch training on K ranks and on 1 rank (the
 #                                          layout NAME.graph.1): same losses, rows within bounds
 # Exit 77 = skipped (the partitioning model is not available in this build).
@@ -102,6 +104,39 @@ assert all(r == 0 for r in one["measured_rows_by_batch"])
 assert all(r <= many["full_batch_rows_per_epoch"] for r in many["measured_rows_by_batch"])
 assert any(r > 0 for r in many["measured_rows_by_batch"])
 assert many["test_accuracy"] >= 0.7
+EOF
+  ;;
+calibrate)
+  root=()
+  [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+  profile="$WORK/$name.profile.$k.json"
+  rm -f "$profile"
+  # Without -o: one clear error, exit 1, no profile.
+  if OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" "$TRAIN" \
+      --calibrate 2> "$WORK/calibrate.err"; then
+    echo "--calibrate without -o succeeded" >&2; exit 1
+  fi
+  grep -q "needs -o" "$WORK/calibrate.err" || { cat "$WORK/calibrate.err" >&2; exit 1; }
+  OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" "$TRAIN" \
+    --calibrate -o "$profile" --transport shm --calibrate-rows 2000
+  part="$WORK/$name.graph.4.part"
+  [ -f "$part" ] || { echo "missing $part" >&2; exit 77; }
+  "$GNNPART" evaluate "$graph" "$part" --cost "$profile" --feature-dim 64 --hidden 32 --json \
+    > "$WORK/$name.cost.json"
+  "$PYTHON" - "$profile" "$WORK/$name.cost.json" <<'EOF'
+import json, sys
+profile, cost = (json.load(open(f)) for f in sys.argv[1:3])
+print(f"profile: latency {profile['latency_s']:.3g} s, {profile['seconds_per_byte']:.3g} s/byte; "
+      f"predicted epoch {cost['cost']['predicted_epoch_s']:.4g} s")
+assert profile["source"] == "measured" and profile["ranks"] >= 2
+assert profile["latency_s"] > 0 and profile["seconds_per_byte"] > 0
+for table in ("spmm", "gemm", "gemm_at_b", "gemm_a_bt"):
+    assert all(p["seconds"] > 0 for p in profile[table]), table
+ranks = cost["cost"]["ranks"]
+assert len(ranks) == 4 and cost["cost"]["predicted_epoch_s"] > 0
+# The figures per rank are the layout's: rows add up to n, sends to the receives.
+assert sum(r["rows"] for r in ranks) == cost["n"]
+assert sum(r["send_rows"] for r in ranks) == sum(r["recv_rows"] for r in ranks) == cost["comm_volume"]
 EOF
   ;;
 edge)

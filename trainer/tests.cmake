@@ -50,6 +50,8 @@ foreach(model graph hypergraph)
                        FIXTURES_REQUIRED pubmed_${model}_layout)
 endforeach()
 if(GNNPART_PYTHON)
+  trainer_test(cora.calibrate calibrate cora 2)
+  set_tests_properties(trainer.cora.calibrate PROPERTIES FIXTURES_REQUIRED cora_graph_layout)
   trainer_test(cora.edge.loader edge cora 4)
   # Mini-batch: 4 ranks against 1 rank on the same seeds.
   trainer_test(cora.graph1.layout layout cora 1 graph)

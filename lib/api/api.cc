@@ -9,8 +9,8 @@
 #include "core/options.h"
 #include "core/parallel.h"
 #include "hypergraph/hypergraph_partitioner.h"
-#include "io/layout_io.h"
-#include "partition/layout_plan.h"
+#include "layout/layout_io.h"
+#include "layout/layout_plan.h"
 #include "partition/partitioner.h"
 
 namespace gnnpart::api {

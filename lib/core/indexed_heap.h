@@ -1,50 +1,59 @@
 #pragma once
-// Addressable binary max-heap of vertex ids keyed by gain; O(n) positions, no allocation per
-// operation. Ties are broken by insertion structure only, so it is deterministic.
+// Addressable binary max-heap of ids 0..capacity-1 with changeable keys; O(capacity) positions,
+// no allocation per operation once grown. Deterministic ties: by default equal keys leave in an
+// order fixed by the heap's structure (the engines' gain queues); with kFifoTies they leave in
+// push order (streaming's buffer, where a stream's locality should survive).
 #include <cstdint>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "core/types.h"
 
 namespace gnnpart {
 
-class IndexedMaxHeap {
+template <typename Key, bool kFifoTies = false>
+class IndexedHeap {
 public:
-  explicit IndexedMaxHeap(NodeID n) : position_(n, kAbsent) {}
+  static constexpr std::uint32_t kAbsent = UINT32_MAX;
+  explicit IndexedHeap(std::uint32_t capacity) : position_(capacity, kAbsent) {}
 
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
-  bool contains(NodeID u) const { return position_[u] != kAbsent; }
-  NodeID top() const { return heap_.front().id; }
-  Weight top_key() const { return heap_.front().key; }
-  Weight key(NodeID u) const { return heap_[position_[u]].key; }
+  bool contains(std::uint32_t id) const { return position_[id] != kAbsent; }
+  std::uint32_t top() const { return heap_.front().id; }
+  Key top_key() const { return heap_.front().key; }
+  Key key(std::uint32_t id) const { return heap_[position_[id]].key; }
 
-  void push(NodeID u, Weight key) {
-    position_[u] = static_cast<std::uint32_t>(heap_.size());
-    heap_.push_back({key, u});
+  void push(std::uint32_t id, Key key) {
+    Entry e{key, {}, id};
+    if constexpr (kFifoTies)
+      e.stamp = next_stamp_++;
+    position_[id] = static_cast<std::uint32_t>(heap_.size());
+    heap_.push_back(e);
     sift_up(heap_.size() - 1);
   }
-  void update(NodeID u, Weight key) {
-    const std::size_t i = position_[u];
-    const Weight old = heap_[i].key;
+  void update(std::uint32_t id, Key key) {
+    const std::size_t i = position_[id];
+    const Key old = heap_[i].key;
     heap_[i].key = key;
     if (key > old)
       sift_up(i);
     else
       sift_down(i);
   }
-  void push_or_update(NodeID u, Weight key) {
-    if (contains(u))
-      update(u, key);
+  void push_or_update(std::uint32_t id, Key key) {
+    if (contains(id))
+      update(id, key);
     else
-      push(u, key);
+      push(id, key);
   }
-  NodeID pop() {
-    const NodeID u = heap_.front().id;
+  std::uint32_t pop() {
+    const std::uint32_t id = heap_.front().id;
     remove_at(0);
-    return u;
+    return id;
   }
-  void remove(NodeID u) { remove_at(position_[u]); }
+  void remove(std::uint32_t id) { remove_at(position_[id]); }
   void clear() {
     for (const Entry& e : heap_)
       position_[e.id] = kAbsent;
@@ -52,11 +61,20 @@ public:
   }
 
 private:
-  static constexpr std::uint32_t kAbsent = UINT32_MAX;
+  struct NoStamp {};
+  using Stamp = std::conditional_t<kFifoTies, std::uint64_t, NoStamp>;
   struct Entry {
-    Weight key;
-    NodeID id;
+    Key key;
+    [[no_unique_address]] Stamp stamp;
+    std::uint32_t id;
   };
+  // Whether a belongs above b.
+  static bool above(const Entry& a, const Entry& b) {
+    if constexpr (kFifoTies)
+      return a.key > b.key || (a.key == b.key && a.stamp < b.stamp);
+    else
+      return a.key > b.key;
+  }
   void remove_at(std::size_t i) {
     position_[heap_[i].id] = kAbsent;
     if (i + 1 == heap_.size()) {
@@ -65,7 +83,7 @@ private:
     }
     heap_[i] = heap_.back();
     heap_.pop_back();
-    const NodeID moved = heap_[i].id;
+    const std::uint32_t moved = heap_[i].id;
     position_[moved] = static_cast<std::uint32_t>(i);
     sift_up(i);
     sift_down(position_[moved]);
@@ -73,7 +91,7 @@ private:
   void sift_up(std::size_t i) {
     while (i > 0) {
       const std::size_t p = (i - 1) / 2;
-      if (heap_[p].key >= heap_[i].key)
+      if (!above(heap_[i], heap_[p]))
         break;
       swap_entries(i, p);
       i = p;
@@ -81,16 +99,15 @@ private:
   }
   void sift_down(std::size_t i) {
     for (;;) {
-      std::size_t best = i;
-      const std::size_t l = 2 * i + 1, r = l + 1;
-      if (l < heap_.size() && heap_[l].key > heap_[best].key)
-        best = l;
-      if (r < heap_.size() && heap_[r].key > heap_[best].key)
-        best = r;
-      if (best == i)
+      std::size_t child = 2 * i + 1;
+      if (child >= heap_.size())
         return;
-      swap_entries(i, best);
-      i = best;
+      if (child + 1 < heap_.size() && above(heap_[child + 1], heap_[child]))
+        ++child;
+      if (!above(heap_[child], heap_[i]))
+        return;
+      swap_entries(i, child);
+      i = child;
     }
   }
   void swap_entries(std::size_t a, std::size_t b) {
@@ -100,6 +117,10 @@ private:
   }
   std::vector<Entry> heap_;
   std::vector<std::uint32_t> position_;
+  std::uint64_t next_stamp_ = 0;
 };
+
+// The engines' gain queues: vertex ids keyed by gain.
+using IndexedMaxHeap = IndexedHeap<Weight>;
 
 } // namespace gnnpart

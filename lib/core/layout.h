@@ -1,6 +1,6 @@
 #pragma once
 // Plain-array descriptions of what one worker of a distributed GNN trainer holds. Built by
-// lib/partition/layout_plan.h, written and read by lib/io/layout_io.h; the file format is in
+// lib/layout/layout_plan.h, written and read by lib/layout/layout_io.h; the file format is in
 // docs/layout.md. Per-neighbour lists are CSR-like: the entries for neighbours[i] are
 // list[offsets[i] .. offsets[i + 1]).
 #include <algorithm>

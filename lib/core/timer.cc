@@ -91,6 +91,13 @@ std::string Timer::to_string() const {
   return out;
 }
 
+void log_phases(const Logger& logger, const Timer& timer) {
+  std::string tree = timer.to_string();
+  if (!tree.empty() && tree.back() == '\n')
+    tree.pop_back();
+  logger.info("phases (wall seconds, x runs):\n{}", tree);
+}
+
 void Timer::print(std::FILE* out) const {
   fmt::print(out, "{}", to_string());
 }

@@ -5,9 +5,12 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "core/logging.h"
 
 namespace gnnpart {
 
@@ -68,5 +71,16 @@ private:
   std::vector<Node> nodes_; // nodes_[0] is the unnamed root
   int current_ = 0;
 };
+
+// The phase tree on the logger's info level (-v), under a heading.
+void log_phases(const Logger& logger, const Timer& timer);
+
+// A phase of `timer` for the rest of the scope, or nothing when timer is null (the steps of
+// nested runs, which run in parallel).
+inline std::optional<Timer::Scope> scoped_phase(Timer* timer, std::string_view name) {
+  if (timer == nullptr)
+    return std::nullopt;
+  return timer->scoped(name);
+}
 
 } // namespace gnnpart

@@ -9,7 +9,7 @@
 #include "core/errors.h"
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 
 namespace gnnpart::exporting {
 namespace {

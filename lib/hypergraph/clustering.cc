@@ -6,9 +6,10 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "core/multilevel_steps.h"
 #include "core/random.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -56,9 +57,8 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
   NodeID clusters = n;
   const int rounds = std::max(1, ctx.sub_rounds);
   for (int r = 0; r < rounds && clusters > target_clusters; ++r) {
-    const std::size_t begin = static_cast<std::size_t>(n) * r / rounds;
-    const std::size_t end = static_cast<std::size_t>(n) * (r + 1) / rounds;
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 256), [&](const auto& range) {
+    const SubRound sub = sub_round(n, r, rounds);
+    parallel_over(sub, [&](const auto& range) {
       RatingScratch& s = scratch.local();
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         const NodeID u = order[i];
@@ -98,7 +98,7 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
         proposal[i] = best;
       }
     });
-    for (std::size_t i = begin; i < end && clusters > target_clusters; ++i) {
+    for (std::size_t i = sub.begin; i < sub.end && clusters > target_clusters; ++i) {
       const NodeID u = order[i];
       if (proposal[i] == kInvalidNodeID || cluster[u] != u || cluster_size[u] != 1)
         continue;
@@ -124,4 +124,4 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
   return cluster;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -10,7 +10,7 @@
 #include "core/hypergraph.h"
 #include "hypergraph/context.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // Returns the cluster of every vertex, ids compacted to 0 .. *num_clusters - 1.
 // max_cluster_weight: one limit per constraint. Stops once target_clusters is reached.
@@ -21,4 +21,4 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
                                        NodeID* num_clusters,
                                        std::span<const BlockID> communities = {});
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -1,13 +1,16 @@
 #pragma once
 // Configuration of one hypergraph partitioning run, nested by phase (KaMinPar style). Built
-// once from PartitionOptions by make_context(); passed down as const&. Values that change per
+// once from PartitionOptions and a preset (data, context.cc) by make_context(); passed down as
+// const&. Values that change per
 // level or per subproblem (block weight limits) travel separately as max_weights spans.
 #include <cstdint>
+#include <vector>
 
 #include "core/options.h"
+#include "core/timer.h"
 #include "core/types.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct CoarseningContext {
   NodeID contraction_limit_multiplier = 160; // stop near 160 * k vertices
@@ -63,7 +66,20 @@ struct FlowContext {
   bool in_initial_partitioning = false; // also inside the recursive bisections
 };
 
+// The refiners of one level, run in the order of RefinementContext::algorithms
+// (refiners.cc turns each into its algorithm; a new refiner is one enum value and one case).
+enum class Refiner {
+  kRebalance,        // moves out of overloaded blocks, best gain first (refinement.h)
+  kLabelPropagation, // lp_rounds rounds of label propagation
+  kFm,               // k-way FM with the gain cache
+  kRelaxedFm,        // FM that may overload blocks by relaxed_fm_slack, kept if better
+  kFlows,            // flow refinement on block pairs when flows.enabled (flow_refiner.h)
+};
+
 struct RefinementContext {
+  std::vector<Refiner> algorithms = {Refiner::kRebalance, Refiner::kLabelPropagation,
+                                     Refiner::kFm,        Refiner::kRebalance,
+                                     Refiner::kRelaxedFm, Refiner::kFlows};
   int vcycles = 0; // V-cycles after the first multilevel run (top level only)
   // Column-net model of a graph: V-cycles on the hypergraph that start from the graph
   // partitioner's edge-cut partition (instead of a multilevel run of the hypergraph).
@@ -107,8 +123,11 @@ struct HgContext {
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;
+  Timer* timer = nullptr; // phases of the top level; nested runs (bisections) leave it null
 };
 
+// The preset the options name (presets are data, see context.cc) with the run's k, epsilon,
+// seed, objective and --flows.
 HgContext make_context(const PartitionOptions& options);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

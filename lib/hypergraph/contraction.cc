@@ -6,7 +6,7 @@
 
 #include "hypergraph/net_dedup.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 Hypergraph contract(const Hypergraph& hg, std::span<const NodeID> cluster, NodeID num_clusters) {
   const NetID m = hg.num_nets();
@@ -52,4 +52,4 @@ Hypergraph contract(const Hypergraph& hg, std::span<const NodeID> cluster, NodeI
                     std::move(merged.weights), ncon, std::move(weights));
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -6,8 +6,8 @@
 
 #include "core/hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 Hypergraph contract(const Hypergraph& hg, std::span<const NodeID> cluster, NodeID num_clusters);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

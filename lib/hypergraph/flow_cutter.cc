@@ -6,7 +6,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -359,4 +359,4 @@ FlowCutter::Pierced FlowCutter::pierce(FlowProblem& problem, int s, std::span<co
   return Pierced::kKeepsFlow;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

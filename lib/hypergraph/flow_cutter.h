@@ -18,7 +18,7 @@
 
 #include "hypergraph/flow_problem.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct FlowCutterOptions {
   double bulk_piercing_fraction = 0.25; // of the weight the side still lacks, per step
@@ -95,4 +95,4 @@ private:
   std::vector<Weight> scratch_;
 };
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -4,7 +4,7 @@
 
 #include "core/errors.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 void FlowNetwork::reset(Node num_nodes) {
   num_nodes_ = num_nodes;
@@ -217,4 +217,4 @@ void FlowNetwork::extend_reachable(Terminal side, std::vector<std::uint32_t>& ma
   }
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

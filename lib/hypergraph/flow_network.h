@@ -15,7 +15,7 @@
 
 #include "core/types.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 class FlowNetwork {
 public:
@@ -107,4 +107,4 @@ private:
   LabelState label_state_ = LabelState::kNone; // which search the labels are valid for
 };
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -220,4 +220,4 @@ void FlowProblemBuilder::add_net(const PartitionedHypergraph& phg, Objective obj
   }
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -15,7 +15,7 @@
 #include "hypergraph/flow_network.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct FlowProblem {
   static constexpr FlowNetwork::Node kSourceNode = 0; // the rest of b0
@@ -85,4 +85,4 @@ private:
   std::vector<FlowNetwork::Node> pins_;
 };
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -17,7 +17,7 @@
 #include "hypergraph/flow_problem.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -175,9 +175,9 @@ private:
       const std::size_t i = static_cast<std::size_t>(to) * ncon + c;
       const double perfect = static_cast<double>(limits_.perfect[i]);
       const double eps =
-          perfect > 0 ? std::max(0.0, static_cast<double>(limits_.max[i]) / perfect - 1) : 0.0;
+          perfect > 0 ? std::max(0.0, static_cast<double>(limits_.max_weight[i]) / perfect - 1) : 0.0;
       const Weight scaled = static_cast<Weight>(std::floor((1 + fc_.alpha * eps) * perfect));
-      out[c] = std::max<Weight>(0, std::max(scaled, limits_.max[i]) - phg_.block_weight(to, c));
+      out[c] = std::max<Weight>(0, std::max(scaled, limits_.max_weight[i]) - phg_.block_weight(to, c));
     }
   }
 
@@ -214,9 +214,9 @@ private:
       return;
     result.solved = true;
     const int ncon = phg_.ncon();
-    const std::span<const Weight> max0(limits_.max.data() + static_cast<std::size_t>(b0) * ncon,
+    const std::span<const Weight> max0(limits_.max_weight.data() + static_cast<std::size_t>(b0) * ncon,
                                        ncon);
-    const std::span<const Weight> max1(limits_.max.data() + static_cast<std::size_t>(b1) * ncon,
+    const std::span<const Weight> max1(limits_.max_weight.data() + static_cast<std::size_t>(b1) * ncon,
                                        ncon);
     if (!solver.cutter.run(problem, max0, max1, options_, seed, result.assignment))
       return;
@@ -241,7 +241,7 @@ private:
       moved_.push_back(u);
       gain += phg_.move(u, to, ctx_.objective);
     }
-    if (gain <= 0 || phg_.overloaded(b0, limits_.max) || phg_.overloaded(b1, limits_.max)) {
+    if (gain <= 0 || phg_.overloaded(b0, limits_.max_weight) || phg_.overloaded(b1, limits_.max_weight)) {
       for (NodeID u : moved_)
         phg_.move(u, phg_.block(u) == b0 ? b1 : b0, ctx_.objective);
       return 0;
@@ -289,13 +289,13 @@ private:
 FlowRefinementStats flow_refine(PartitionedHypergraph& phg, const HgContext& ctx,
                                 const BlockLimits& limits, std::uint64_t seed) {
   const std::size_t entries = static_cast<std::size_t>(phg.k()) * phg.ncon();
-  if (limits.max.size() != entries || limits.perfect.size() != entries)
+  if (limits.max_weight.size() != entries || limits.perfect.size() != entries)
     throw InvalidParameter(fmt::format("flow refinement: limits for {} entries, expected {}",
-                                       limits.max.size(), entries));
-  if (phg.k() < 2 || phg.num_nodes() == 0 || !is_balanced(phg, limits.max))
+                                       limits.max_weight.size(), entries));
+  if (phg.k() < 2 || phg.num_nodes() == 0 || !is_balanced(phg, limits.max_weight))
     return {};
   FlowRefiner refiner(phg, ctx, limits);
   return refiner.run(seed);
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -13,7 +13,7 @@
 #include "hypergraph/context.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct FlowRefinementStats {
   Weight gain = 0;               // objective decrease, measured by the moves
@@ -23,9 +23,9 @@ struct FlowRefinementStats {
   int rounds = 0;
 };
 
-// Needs a partition within limits.max (else it does nothing). Any objective: the pair's
+// Needs a partition within limits.max_weight (else it does nothing). Any objective: the pair's
 // network prices each net by what a cut of the pair costs in that objective.
 FlowRefinementStats flow_refine(PartitionedHypergraph& phg, const HgContext& ctx,
                                 const BlockLimits& limits, std::uint64_t seed);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

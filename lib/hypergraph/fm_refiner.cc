@@ -7,7 +7,7 @@
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -200,4 +200,4 @@ Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
   return fm_rounds(phg, oracle, ctx, max_weights, seed);
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -1,6 +1,6 @@
 #include "hypergraph/gain_computer.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // Fills score_[t] for adjacent blocks t and returns the base term shared by all targets, so
 // gain(u, t) = base + score_[t].
@@ -81,4 +81,4 @@ Weight GainComputer::gain(const PartitionedHypergraph& phg, NodeID u, BlockID to
   return g;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

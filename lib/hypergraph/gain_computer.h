@@ -9,7 +9,7 @@
 
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct MoveCandidate {
   BlockID to = kInvalidBlockID;
@@ -37,4 +37,4 @@ private:
   std::vector<BlockID> touched_;
 };
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/multilevel_steps.h"
 #include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
@@ -17,15 +18,17 @@
 
 namespace gnnpart {
 
+using namespace hg; // the engine behind the public functions
+
 namespace {
 
 void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     for (int c = 0; c < hg.ncon(); ++c)
-      if (hg.vertex_weight(u, c) > limits.max_of(0, c))
+      if (hg.vertex_weight(u, c) > limits.max(0, c))
         throw InfeasibleBalance(
             fmt::format("vertex {} weighs {} in constraint {}, more than a block may carry ({})", u,
-                        hg.vertex_weight(u, c), c, limits.max_of(0, c)));
+                        hg.vertex_weight(u, c), c, limits.max(0, c)));
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     for (int c = 0; c < hg.ncon(); ++c)
       if (hg.vertex_weight(u, c) < 0)
@@ -47,7 +50,7 @@ std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
       return blocks;
     PartitionedHypergraph phg(hg, ctx.k);
     phg.assign(blocks);
-    const bool balanced = is_balanced(phg, limits.max);
+    const bool balanced = is_balanced(phg, limits.max_weight);
     const Weight objective = phg.objective(ctx.objective);
     if (r == 0 || (balanced && !best_balanced) ||
         (balanced == best_balanced && objective < best_objective)) {
@@ -69,6 +72,9 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start;
     ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
   }
+  Timer timer; // the phases, printed as a tree under -v
+  if (options.logger.enabled(LogLevel::kInfo))
+    ctx.timer = &timer;
   const NodeID n = hypergraph.num_nodes();
   Partition result;
   result.k = options.k;
@@ -85,10 +91,13 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     Km1GainCache cache;
     int vcycles = 0;
     if (start.empty()) {
-      blocks = best_of_runs(hypergraph, ctx, limits, cache);
-      for (; vcycles < ctx.refinement.vcycles; ++vcycles)
-        blocks = vcycle(hypergraph, ctx, limits, std::move(blocks),
-                        derive_seed(ctx.seed, 0x5C, vcycles), cache);
+      vcycles = ctx.refinement.vcycles;
+      blocks = repeat_vcycles(best_of_runs(hypergraph, ctx, limits, cache), vcycles,
+                              [&](std::vector<BlockID> b, int v) {
+                                const auto phase = scoped_phase(ctx.timer, "v-cycle");
+                                return vcycle(hypergraph, ctx, limits, std::move(b),
+                                              derive_seed(ctx.seed, 0x5C, v), cache);
+                              });
     } else {
       blocks.assign(start.begin(), start.end());
       vcycles = graph_start_vcycles(hypergraph, ctx, limits, blocks, cache);
@@ -97,13 +106,15 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
     phg.assign(blocks);
     if (!start.empty() && vcycles == 0) // refinement of the start on the input level only
       refine_level(phg, ctx, limits, derive_seed(ctx.seed, 0x5D), cache);
-    fill_empty_blocks(phg, ctx, limits.max);
-    if (!rebalance(phg, ctx, limits.max))
+    fill_empty_blocks(phg, ctx, limits.max_weight);
+    if (!rebalance(phg, ctx, limits.max_weight))
       throw InfeasibleBalance(
           fmt::format("could not balance {} blocks within epsilon = {} (max block weight {})",
-                      options.k, options.epsilon, limits.max_of(0, 0)));
+                      options.k, options.epsilon, limits.max(0, 0)));
     result.blocks.assign(phg.blocks().begin(), phg.blocks().end());
   });
+  if (ctx.timer != nullptr)
+    log_phases(options.logger, timer);
   options.logger.info("hypergraph partition: n = {}, nets = {}, k = {}, {} = {}", n,
                       hypergraph.num_nets(), options.k, to_string(ctx.objective),
                       hypergraph_objective(hypergraph, result, ctx.objective));

@@ -10,7 +10,7 @@
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 namespace {
 
@@ -95,7 +95,7 @@ std::vector<BlockID> greedy_growing(const Hypergraph& hg, const HgContext& ctx,
       heap.push(start, cache.gain(start, 0));
     }
     const NodeID u = heap.pop();
-    if (phg.block_weight(0) + hg.vertex_weight(u) > limits.max_of(0, 0)) {
+    if (phg.block_weight(0) + hg.vertex_weight(u) > limits.max(0, 0)) {
       rejected[u] = 1;
       continue;
     }
@@ -146,11 +146,11 @@ std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
         break;
       }
       phg.assign(blocks);
-      rebalance(phg, local, limits.max);
+      rebalance(phg, local, limits.max_weight);
       if (start == Start::kLabelPropagation)
-        label_propagation_refine(phg, local, limits.max, derive_seed(seed, 0x1B16, run));
-      fm_refine(phg, local, limits.max, derive_seed(seed, 0x1B17, run), cache);
-      const bool balanced = is_balanced(phg, limits.max);
+        label_propagation_refine(phg, local, limits.max_weight, derive_seed(seed, 0x1B16, run));
+      fm_refine(phg, local, limits.max_weight, derive_seed(seed, 0x1B17, run), cache);
+      const bool balanced = is_balanced(phg, limits.max_weight);
       const Weight objective = phg.objective_sequential(ctx.objective);
       if (best.empty() || (balanced && !best_balanced) ||
           (balanced == best_balanced && objective < best_objective)) {
@@ -163,4 +163,4 @@ std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
   return best;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -9,9 +9,9 @@
 #include "hypergraph/block_limits.h"
 #include "hypergraph/context.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 std::vector<BlockID> flat_bisection(const Hypergraph& hg, const HgContext& ctx,
                                     const BlockLimits& limits, std::uint64_t seed);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

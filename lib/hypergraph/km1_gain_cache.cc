@@ -7,7 +7,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
   k_ = phg.k();
@@ -179,4 +179,4 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
   return delta;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

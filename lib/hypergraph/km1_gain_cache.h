@@ -16,7 +16,7 @@
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 class Km1GainCache {
 public:
@@ -74,4 +74,4 @@ private:
   std::size_t capacity32_ = 0;
 };
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -7,7 +7,7 @@
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 Weight label_propagation_refine(PartitionedHypergraph& phg, const HgContext& ctx,
                                 std::span<const Weight> max_weights, std::uint64_t seed) {
@@ -55,4 +55,4 @@ Weight label_propagation_refine(PartitionedHypergraph& phg, const HgContext& ctx
   return total;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

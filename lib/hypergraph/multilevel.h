@@ -1,15 +1,21 @@
 #pragma once
-// The multilevel cycle, uncoarsen(initial_partition(coarsen(H))), and recursive bipartitioning
-// (each bisection itself multilevel) used as the initial partitioner of the coarsest level.
+// The hypergraph engine's multilevel cycle, uncoarsen(initial_partition(coarsen(H))), and the
+// V-cycles built on it. The steps: coarsening.h, recursive_bipartition.h (with
+// initial_bisection.h), refiners.h.
 #include <cstdint>
+#include <span>
 #include <vector>
 
+#include "core/block_limits.h"
 #include "core/hypergraph.h"
 #include "hypergraph/block_limits.h"
+#include "hypergraph/coarsening.h"
 #include "hypergraph/context.h"
 #include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/recursive_bipartition.h"
+#include "hypergraph/refiners.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // `cache` is the FM gain cache whose memory the levels share (see Km1GainCache).
 
@@ -30,12 +36,24 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
 int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                         std::vector<BlockID>& blocks, Km1GainCache& cache);
 
-// Recursive bipartitioning of hg into limits.k blocks.
-std::vector<BlockID> recursive_bipartition(const Hypergraph& hg, const HgContext& ctx,
-                                           const BlockLimits& limits, std::uint64_t seed);
+// The inputs of one cycle and the partition of its coarsest level.
+struct HgCycleInput {
+  const HgContext& ctx;
+  const BlockLimits& limits;
+  std::uint64_t seed;
+  std::span<const BlockID> given; // a V-cycle's partition (empty: none)
+  Km1GainCache& cache;
+};
+struct HgCoarsestPartition {
+  HgHierarchy hierarchy;
+  std::vector<BlockID> blocks;
+};
 
-// LP, FM, rebalancing and (if enabled) flow refinement of one level.
-void refine_level(class PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                  std::uint64_t seed, Km1GainCache& cache);
+// The given partition on the coarsest level, else a flat bisection (k = 2) or recursive
+// bipartitioning of the coarsest hypergraph.
+HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput& in);
 
-} // namespace gnnpart
+// Refines the coarsest partition, then projects and refines level by level to the input.
+std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput& in);
+
+} // namespace gnnpart::hg

@@ -8,7 +8,7 @@
 
 #include "core/random.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 std::uint64_t net_fingerprint(std::span<const NodeID> pins) {
   std::uint64_t h = splitmix64(pins.size());
@@ -83,4 +83,4 @@ NetList merge_identical_nets(const NetList& nets, NodeID min_size) {
   return result;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

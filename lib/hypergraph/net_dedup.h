@@ -6,7 +6,7 @@
 
 #include "core/types.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct NetList {
   std::vector<EdgeID> offsets{0};
@@ -21,4 +21,4 @@ NetList merge_identical_nets(const NetList& nets, NodeID min_size = 2);
 // Order-independent of thread count: hash of a sorted pin list.
 std::uint64_t net_fingerprint(std::span<const NodeID> pins);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

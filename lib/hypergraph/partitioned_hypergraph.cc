@@ -9,7 +9,7 @@
 
 #include "core/errors.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, BlockID k)
     : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
@@ -93,4 +93,4 @@ Weight PartitionedHypergraph::objective_sequential(Objective objective) const {
   return sum;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -18,7 +18,7 @@
 #include "core/options.h"
 #include "core/types.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 class PartitionedHypergraph {
 public:
@@ -218,4 +218,4 @@ inline Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective object
   return move(u, to, objective, [](NetID, std::uint32_t, std::uint32_t) {});
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

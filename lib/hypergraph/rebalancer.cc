@@ -1,10 +1,12 @@
 #include <algorithm>
+#include <utility>
 
 #include "hypergraph/gain_computer.h"
 #include "core/indexed_heap.h"
+#include "core/multilevel_steps.h"
 #include "hypergraph/refinement.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 bool is_balanced(const PartitionedHypergraph& phg, std::span<const Weight> max_weights) {
   for (BlockID b = 0; b < phg.k(); ++b)
@@ -40,30 +42,29 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
     return true;
   GainComputer gc(k);
   IndexedMaxHeap heap(n);
+  // u's best move out of an overloaded block and its priority (to == kInvalidBlockID: none).
+  auto scored_move = [&](NodeID u) -> std::pair<MoveCandidate, Weight> {
+    if (!phg.overloaded(phg.block(u), max_weights))
+      return {{kInvalidBlockID, 0}, 0};
+    const Weight r = relief(phg, u, max_weights);
+    if (r == 0)
+      return {{kInvalidBlockID, 0}, 0};
+    const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+    return {mc, priority(mc.gain, r)};
+  };
   for (int pass = 0; pass < 8; ++pass) {
     heap.clear();
     for (NodeID u = 0; u < n; ++u) {
-      if (!phg.overloaded(phg.block(u), max_weights))
-        continue;
-      const Weight r = relief(phg, u, max_weights);
-      if (r == 0)
-        continue;
-      const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+      const auto [mc, p] = scored_move(u);
       if (mc.to != kInvalidBlockID)
-        heap.push(u, priority(mc.gain, r));
+        heap.push(u, p);
     }
     bool progress = false;
     while (!heap.empty()) {
       const NodeID u = heap.pop();
-      if (!phg.overloaded(phg.block(u), max_weights))
-        continue;
-      const Weight r = relief(phg, u, max_weights);
-      if (r == 0)
-        continue;
-      const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+      const auto [mc, p] = scored_move(u);
       if (mc.to == kInvalidBlockID)
         continue;
-      const Weight p = priority(mc.gain, r);
       if (!heap.empty() && p < heap.top_key()) {
         heap.push(u, p);
         continue;
@@ -81,32 +82,15 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
 
 void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,
                        std::span<const Weight> max_weights) {
-  const NodeID n = phg.num_nodes();
-  const BlockID k = phg.k();
-  std::vector<NodeID> count(k, 0);
-  for (NodeID u = 0; u < n; ++u)
-    ++count[phg.block(u)];
-  GainComputer gc(k);
-  for (BlockID b = 0; b < k; ++b) {
-    if (count[b] > 0)
-      continue;
-    NodeID best = kInvalidNodeID;
-    Weight best_gain = 0;
-    for (NodeID u = 0; u < n; ++u) {
-      if (count[phg.block(u)] < 2 || !phg.fits(u, b, max_weights))
-        continue;
-      const Weight g = gc.gain(phg, u, b, ctx.objective);
-      if (best == kInvalidNodeID || g > best_gain) {
-        best = u;
-        best_gain = g;
-      }
-    }
-    if (best == kInvalidNodeID)
-      continue;
-    --count[phg.block(best)];
-    ++count[b];
-    phg.move(best, b, ctx.objective);
-  }
+  // The best-gain vertex from a block with more than one vertex.
+  GainComputer gc(phg.k());
+  gnnpart::fill_empty_blocks(
+      phg.num_nodes(), phg.k(), [&](NodeID u) { return phg.block(u); },
+      [&](NodeID u, BlockID b, std::span<const NodeID> sizes) {
+        return sizes[phg.block(u)] >= 2 && phg.fits(u, b, max_weights);
+      },
+      [&](NodeID u, BlockID b) { return -gc.gain(phg, u, b, ctx.objective); },
+      [&](NodeID u, BlockID b) { phg.move(u, b, ctx.objective); });
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -8,7 +8,7 @@
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/partitioned_hypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 // Synchronous parallel label propagation: in each round every boundary vertex finds its best
 // positive-gain move against a frozen state (parallel); the moves are then applied in a seeded
@@ -35,4 +35,4 @@ void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,
 
 bool is_balanced(const PartitionedHypergraph& phg, std::span<const Weight> max_weights);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

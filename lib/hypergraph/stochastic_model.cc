@@ -13,6 +13,9 @@
 
 namespace gnnpart {
 
+using hg::merge_identical_nets;
+using hg::NetList;
+
 namespace {
 
 constexpr std::uint64_t kEpochStream = 1;

@@ -1,6 +1,6 @@
 #include "hypergraph/subhypergraph.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 SubHypergraph extract_block(const Hypergraph& hg, std::span<const BlockID> blocks, BlockID block,
                             Objective objective) {
@@ -44,4 +44,4 @@ SubHypergraph extract_block(const Hypergraph& hg, std::span<const BlockID> block
   return sub;
 }
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -8,7 +8,7 @@
 #include "core/hypergraph.h"
 #include "core/options.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 
 struct SubHypergraph {
   Hypergraph hypergraph;
@@ -18,4 +18,4 @@ struct SubHypergraph {
 SubHypergraph extract_block(const Hypergraph& hg, std::span<const BlockID> blocks, BlockID block,
                             Objective objective);
 
-} // namespace gnnpart
+} // namespace gnnpart::hg

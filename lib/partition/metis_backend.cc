@@ -10,8 +10,10 @@
 #include <fmt/format.h>
 #include <metis.h>
 
+#include "core/block_limits.h"
 #include "core/errors.h"
 #include "core/options.h"
+#include "partition/multilevel/refinement/rebalancer.h"
 #include "partition/partitioner.h"
 
 namespace gnnpart {
@@ -61,10 +63,7 @@ void check_metis_status(int status, std::string_view what) {
 }
 
 std::vector<Weight> balance_bounds(const CsrGraph& graph, BlockID k, double epsilon) {
-  std::vector<Weight> bounds = constraint_totals(graph);
-  for (Weight& b : bounds)
-    b = max_block_weight(b, k, epsilon);
-  return bounds;
+  return balance_bounds(constraint_totals(graph), k, epsilon);
 }
 
 bool is_balanced(const CsrGraph& graph, const Partition& partition,
@@ -80,185 +79,17 @@ bool is_balanced(const CsrGraph& graph, const Partition& partition,
 
 std::size_t repair_balance(const CsrGraph& graph, Partition& partition,
                            std::span<const Weight> bounds) {
-  const NodeID n = graph.num_nodes();
-  const BlockID k = partition.k;
-  const int ncon = graph.ncon();
-  if (bounds.size() != static_cast<std::size_t>(ncon))
+  if (bounds.size() != static_cast<std::size_t>(graph.ncon()))
     throw InvalidParameter("repair_balance: one bound per constraint expected");
-  std::vector<Weight> weights = block_weights(graph, partition); // checks the partition
-  std::vector<NodeID> sizes(k, 0);
-  for (NodeID u = 0; u < n; ++u)
-    ++sizes[partition.blocks[u]];
-  auto& blocks = partition.blocks;
-  auto w = [&](BlockID b, int c) -> Weight& {
-    return weights[static_cast<std::size_t>(b) * ncon + c];
-  };
-  auto fits = [&](NodeID u, BlockID t) {
-    for (int c = 0; c < ncon; ++c) {
-      if (w(t, c) + graph.vertex_weight(u, c) > bounds[c])
-        return false;
-    }
-    return true;
-  };
-  auto move = [&](NodeID u, BlockID t) {
-    const BlockID b = blocks[u];
-    for (int c = 0; c < ncon; ++c) {
-      w(b, c) -= graph.vertex_weight(u, c);
-      w(t, c) += graph.vertex_weight(u, c);
-    }
-    --sizes[b];
-    ++sizes[t];
-    blocks[u] = t;
-  };
-  // Edge weight from u into its own block.
-  auto internal = [&](NodeID u) {
-    Weight sum = 0;
-    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-      if (blocks[graph.edge_target(e)] == blocks[u])
-        sum += graph.edge_weight(e);
-    return sum;
-  };
-  std::size_t moves = 0;
-
-  // 1. Fill empty blocks (n >= k) with the cheapest vertex of the most populated block.
-  if (n >= k) {
-    for (BlockID t = 0; t < k; ++t) {
-      if (sizes[t] != 0)
-        continue;
-      const BlockID source =
-          static_cast<BlockID>(std::max_element(sizes.begin(), sizes.end()) - sizes.begin());
-      NodeID best = kInvalidNodeID;
-      Weight best_loss = 0;
-      for (NodeID u = 0; u < n; ++u) {
-        if (blocks[u] != source || !fits(u, t))
-          continue;
-        const Weight loss = internal(u);
-        if (best == kInvalidNodeID || loss < best_loss) {
-          best = u;
-          best_loss = loss;
-        }
-      }
-      if (best == kInvalidNodeID)
-        throw InfeasibleBalance(fmt::format("block {} is empty and no vertex fits into it", t));
-      move(best, t);
-      ++moves;
-    }
-  }
-
-  // 2. Move vertices out of overloaded blocks until every bound holds. A move is taken only if
-  // it lowers the total overload, each constraint's overload counted relative to its bound;
-  // moves into blocks with room come first, then by edge gain. A move may overload the target
-  // in a looser constraint when that relieves a tighter one (a training vertex into a block
-  // that is full of plain vertices), which a later move then fixes. The total strictly
-  // decreases, so this ends; a cap on the rounds guards against rounding.
-  std::vector<double> scale(ncon, 1.0);
-  for (int c = 0; c < ncon; ++c)
-    scale[c] = 1.0 / static_cast<double>(std::max<Weight>(bounds[c], 1));
-  auto excess = [&](BlockID b, int c, Weight change) {
-    return std::max<Weight>(0, w(b, c) + change - bounds[c]);
-  };
-  // Change of the relative total overload if u moved from its block to t.
-  auto overload_delta = [&](NodeID u, BlockID t) {
-    const BlockID b = blocks[u];
-    double delta = 0;
-    for (int c = 0; c < ncon; ++c) {
-      const Weight x = graph.vertex_weight(u, c);
-      if (x == 0)
-        continue;
-      const Weight change =
-          (excess(b, c, -x) - excess(b, c, 0)) + (excess(t, c, x) - excess(t, c, 0));
-      delta += static_cast<double>(change) * scale[c];
-    }
-    return delta;
-  };
-  constexpr double kTolerance = 1e-12;
-  std::vector<Weight> conn(k, 0);
-  std::vector<BlockID> touched;
-  struct Candidate {
-    int fits; // 1: the target keeps every bound
-    Weight gain;
-    NodeID u;
-    BlockID target;
-  };
-  std::vector<Candidate> candidates;
-  auto relevant = [&](NodeID u) {
-    const BlockID b = blocks[u];
-    if (n >= k && sizes[b] <= 1)
-      return false;
-    for (int c = 0; c < ncon; ++c)
-      if (w(b, c) > bounds[c] && graph.vertex_weight(u, c) > 0)
-        return true;
-    return false;
-  };
-  const std::size_t max_rounds = 4 * static_cast<std::size_t>(n) + 16;
-  for (std::size_t round = 0;; ++round) {
-    std::vector<char> overloaded(k, 0);
-    bool any = false;
-    for (BlockID b = 0; b < k; ++b) {
-      for (int c = 0; c < ncon; ++c) {
-        if (w(b, c) > bounds[c])
-          overloaded[b] = 1;
-      }
-      any = any || overloaded[b];
-    }
-    if (!any)
-      break;
-    if (round == max_rounds)
-      throw InfeasibleBalance("could not bring every block within the balance bound; raise "
-                              "--epsilon");
-    // Fallback targets: for each constraint, the block carrying least of it.
-    std::vector<BlockID> lightest(ncon, 0);
-    for (int c = 0; c < ncon; ++c) {
-      for (BlockID b = 1; b < k; ++b)
-        if (w(b, c) < w(lightest[c], c))
-          lightest[c] = b;
-    }
-    candidates.clear();
-    for (NodeID u = 0; u < n; ++u) {
-      const BlockID b = blocks[u];
-      if (!overloaded[b] || !relevant(u))
-        continue;
-      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        const BlockID q = blocks[graph.edge_target(e)];
-        if (conn[q] == 0)
-          touched.push_back(q);
-        conn[q] += graph.edge_weight(e);
-      }
-      const Weight own = conn[b];
-      Candidate best{-1, 0, u, kInvalidBlockID};
-      auto consider = [&](BlockID t) {
-        if (t == b || overload_delta(u, t) >= -kTolerance)
-          return;
-        const Candidate cand{fits(u, t) ? 1 : 0, conn[t] - own, u, t};
-        if (std::tie(cand.fits, cand.gain, best.target) > std::tie(best.fits, best.gain, t))
-          best = cand;
-      };
-      for (const BlockID t : touched)
-        consider(t);
-      for (const BlockID t : lightest)
-        consider(t);
-      for (const BlockID t : touched)
-        conn[t] = 0;
-      touched.clear();
-      if (best.target != kInvalidBlockID)
-        candidates.push_back(best);
-    }
-    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
-      return std::tie(b.fits, b.gain, a.u) < std::tie(a.fits, a.gain, b.u);
-    });
-    std::size_t applied = 0;
-    for (const Candidate& cand : candidates) {
-      if (!relevant(cand.u) || overload_delta(cand.u, cand.target) >= -kTolerance)
-        continue;
-      move(cand.u, cand.target);
-      ++applied;
-    }
-    if (applied == 0)
-      throw InfeasibleBalance(
-          "could not bring every block within the balance bound (no move of a vertex out of an "
-          "overloaded block helps); raise --epsilon");
-    moves += applied;
-  }
+  check_partition(partition, graph.num_nodes());
+  BlockLimits limits;
+  limits.k = partition.k;
+  limits.ncon = graph.ncon();
+  for (BlockID b = 0; b < partition.k; ++b)
+    limits.max_weight.insert(limits.max_weight.end(), bounds.begin(), bounds.end());
+  ml::PartitionedGraph p(graph, partition.k, std::move(partition.blocks));
+  const std::size_t moves = ml::repair_overload(p, limits);
+  partition.blocks = p.take_blocks();
   return moves;
 }
 

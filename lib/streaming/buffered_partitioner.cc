@@ -8,7 +8,7 @@
 #include "core/random.h"
 #include "streaming/batch_model.h"
 #include "streaming/block_loads.h"
-#include "streaming/indexed_heap.h"
+#include "core/indexed_heap.h"
 #include "streaming/progress.h"
 #include "streaming/scoring.h"
 
@@ -112,7 +112,7 @@ private:
       if (slot == kInvalidNodeID || (slot & kInBatch) != 0)
         continue;
       const double degree = static_cast<double>(slots_[slot].size());
-      heap_.change(slot, heap_.key(slot) + 1.0 / degree);
+      heap_.update(slot, heap_.key(slot) + 1.0 / degree);
     }
   }
 
@@ -180,7 +180,7 @@ private:
   std::vector<NodeID> slot_of_; // buffer slot, kInBatch | batch index, or kInvalidNodeID
   NodeID batch_capacity_;
   NodeID buffer_capacity_;
-  IndexedMaxHeap heap_;
+  IndexedHeap<double, /*kFifoTies=*/true> heap_; // ties leave in arrival order
   std::vector<std::vector<NodeID>> slots_;
   std::vector<NodeID> slot_vertex_;
   std::vector<std::uint32_t> free_slots_;

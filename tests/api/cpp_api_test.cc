@@ -19,7 +19,7 @@
 #include "gnnpart/gnnpart.h"
 #include "gnnpart/gnnpart.hpp"
 #include "io/graph_io.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 
 namespace gnnpart {
 namespace {

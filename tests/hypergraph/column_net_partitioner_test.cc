@@ -17,7 +17,7 @@
 #include "hypergraph_test_util.h"
 #include "partition/partitioner.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 using testing::check;
@@ -120,4 +120,4 @@ TEST(ColumnNetPartitioner, RejectsAModelOfAnotherGraph) {
 }
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg

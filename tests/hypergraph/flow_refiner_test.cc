@@ -21,7 +21,7 @@
 #include "hypergraph/refinement.h"
 #include "hypergraph_test_util.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 using testing::brute_force_metrics;
@@ -194,7 +194,7 @@ TEST(FlowCutter, IncrementalSidesMatchNewSearchesAndCutsAreBalanced) {
     FlowCutter cutter;
     std::vector<std::uint8_t> assignment;
     bool ok = false;
-    ASSERT_NO_THROW(ok = cutter.run(problem, {&limits.max[0], 1}, {&limits.max[1], 1}, options,
+    ASSERT_NO_THROW(ok = cutter.run(problem, {&limits.max_weight[0], 1}, {&limits.max_weight[1], 1}, options,
                                     seed, assignment));
     iterations += cutter.iterations();
     if (!ok)
@@ -205,8 +205,8 @@ TEST(FlowCutter, IncrementalSidesMatchNewSearchesAndCutsAreBalanced) {
     for (std::size_t i = 0; i < problem.region.size(); ++i)
       if (assignment[i] == 0)
         side0 += hg.vertex_weight(problem.region[i]);
-    EXPECT_LE(side0, limits.max[0]);
-    EXPECT_LE(problem.total[0] - side0, limits.max[1]);
+    EXPECT_LE(side0, limits.max_weight[0]);
+    EXPECT_LE(problem.total[0] - side0, limits.max_weight[1]);
   }
   EXPECT_GT(iterations, 200); // the incremental paths were taken
   EXPECT_GT(found, 10);
@@ -262,7 +262,7 @@ void repair_two_clusters(NodeID wrong, double alpha) {
   EXPECT_LE(after, bridges); // the clusters themselves (or a cut at least as good)
   EXPECT_EQ(stats.gain, before - after);
   EXPECT_EQ(stats.expected_gain, stats.gain);
-  EXPECT_TRUE(is_balanced(phg, limits.max));
+  EXPECT_TRUE(is_balanced(phg, limits.max_weight));
 }
 
 TEST(FlowRefiner, RepairsABadSplitOfTwoClusters) {
@@ -328,7 +328,7 @@ TEST_P(FlowRefinerRandom, NeverWorseAndWithinLimits) {
     PartitionedHypergraph phg(hg, param.k);
     phg.assign(balanced_random_blocks(hg, param.k, rng));
     const HgContext ctx = flow_context(param.k, param.objective);
-    ASSERT_TRUE(is_balanced(phg, limits.max));
+    ASSERT_TRUE(is_balanced(phg, limits.max_weight));
     const Weight before = phg.objective(param.objective);
     const FlowRefinementStats stats = flow_refine(phg, ctx, limits, seed);
     const Weight after = phg.objective(param.objective);
@@ -336,7 +336,7 @@ TEST_P(FlowRefinerRandom, NeverWorseAndWithinLimits) {
     EXPECT_GE(stats.gain, 0);
     EXPECT_EQ(stats.expected_gain, stats.gain);
     EXPECT_GT(stats.problems, 0);
-    EXPECT_TRUE(is_balanced(phg, limits.max));
+    EXPECT_TRUE(is_balanced(phg, limits.max_weight));
     // The pin counts behind these checks agree with a recomputation from scratch.
     const Partition p{param.k, {phg.blocks().begin(), phg.blocks().end()}};
     const auto m = brute_force_metrics(hg, p);
@@ -408,4 +408,4 @@ TEST(FlowRefiner, ColumnNetPathWithFlows) {
 }
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg

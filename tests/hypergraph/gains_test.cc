@@ -11,7 +11,7 @@
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph_test_util.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 // 5 vertices, nets: a = {0,1,2} w2, b = {2,3} w1, c = {0,3,4} w3, d = {4} w5.
@@ -157,4 +157,4 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                                            Km1CacheCase{40, 20000, 3}));
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -7,7 +7,7 @@
 #include "core/partition.h"
 #include "hypergraph/hypergraph_partitioner.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 CsrGraph grid(NodeID side) {
@@ -49,4 +49,4 @@ TEST(InitialBisectionRegression, SmallGridColumnNetTerminatesBalanced) {
 }
 
 }  // namespace
-}  // namespace gnnpart
+}  // namespace gnnpart::hg

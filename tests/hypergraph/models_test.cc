@@ -14,7 +14,7 @@
 #include "hypergraph/hypergraph_partitioner.h"
 #include "hypergraph_test_util.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 CsrGraph path_graph(NodeID n) {
@@ -198,4 +198,4 @@ TEST(Stochastic, EstimateOnFreshSamples) {
 }
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -20,7 +20,7 @@
 #include "hypergraph/multilevel.h"
 #include "hypergraph_test_util.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 using testing::brute_force_metrics;
@@ -194,4 +194,4 @@ TEST(Partitioner, BisectionKeepsTheBestOfItsRuns) {
 }
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg

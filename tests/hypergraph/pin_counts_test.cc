@@ -11,7 +11,7 @@
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph_test_util.h"
 
-namespace gnnpart {
+namespace gnnpart::hg {
 namespace {
 
 void expect_counts_match(const Hypergraph& hg, const PartitionedHypergraph& phg, BlockID k) {
@@ -96,4 +96,4 @@ TEST(PinCounts, WideCountsForHugeNets) {
 }
 
 } // namespace
-} // namespace gnnpart
+} // namespace gnnpart::hg

@@ -15,9 +15,9 @@
 #include "core/graph_builder.h"
 #include "core/random.h"
 #include "io/features.h"
-#include "io/layout_io.h"
+#include "layout/layout_io.h"
 #include "io/npy.h"
-#include "partition/layout_plan.h"
+#include "layout/layout_plan.h"
 
 namespace gnnpart {
 namespace {

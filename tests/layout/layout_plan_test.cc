@@ -11,7 +11,7 @@
 #include "core/graph_builder.h"
 #include "core/metrics.h"
 #include "core/random.h"
-#include "partition/layout_plan.h"
+#include "layout/layout_plan.h"
 
 namespace gnnpart {
 namespace {

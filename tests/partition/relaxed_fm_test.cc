@@ -34,7 +34,7 @@ Weight refined_cut(const CsrGraph& g, BlockID k, double epsilon, double slack) {
   o.epsilon = epsilon;
   ml::MultilevelContext ctx = ml::create_context(o);
   ctx.refinement.relaxed_fm_slack = slack;
-  const ml::BlockLimits limits = ml::uniform_limits(g, k, epsilon);
+  const BlockLimits limits = uniform_limits(g, k, epsilon);
   ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
   ml::refine_level(p, limits, ctx, 11);
   Partition result;
@@ -85,8 +85,8 @@ TEST(RelaxedFm, ReportedCutChangesAreExact) {
       PartitionOptions o;
       o.k = k;
       const ml::MultilevelContext ctx = ml::create_context(o);
-      const ml::BlockLimits limits = ml::uniform_limits(g, k, 0.03);
-      ml::BlockLimits relaxed = limits;
+      const BlockLimits limits = uniform_limits(g, k, 0.03);
+      BlockLimits relaxed = limits;
       for (Weight& w : relaxed.max_weight)
         w += w / 30 + 1;
       ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));

@@ -66,7 +66,7 @@ TEST(VCycle, NeverWorseThanItsStartAndDeterministic) {
       const Partition start = partition_graph_multilevel(g, o);
       const Weight start_cut = check_result(g, start, k, o.epsilon).cut;
       const ml::MultilevelContext ctx = ml::create_context(options_for(k));
-      const ml::BlockLimits limits = ml::uniform_limits(g, k, o.epsilon);
+      const BlockLimits limits = uniform_limits(g, k, o.epsilon);
       Partition cycled;
       cycled.k = k;
       cycled.blocks = ml::multilevel_partition(g, limits, o.epsilon, 0.5, ctx, 3, {}, start.blocks);

@@ -6,7 +6,6 @@
 
 #include "core/random.h"
 #include "streaming/block_loads.h"
-#include "streaming/indexed_heap.h"
 #include "streaming/replica_sets.h"
 #include "streaming/scoring.h"
 
@@ -83,33 +82,6 @@ TEST(BlockLoads, LightestTracksUpdates) {
       ASSERT_EQ(loads.min_weight(), *best);
     }
   }
-}
-
-TEST(IndexedMaxHeap, PopsInKeyOrderWithChanges) {
-  IndexedMaxHeap heap(64);
-  std::vector<double> keys(64);
-  Rng rng(7);
-  for (std::uint32_t s = 0; s < 64; ++s) {
-    keys[s] = static_cast<double>(rng.below(20));
-    heap.push(s, keys[s]);
-  }
-  for (int i = 0; i < 100; ++i) {
-    const auto s = static_cast<std::uint32_t>(rng.below(64));
-    keys[s] = static_cast<double>(rng.below(20));
-    heap.change(s, keys[s]);
-  }
-  double last = 1e9;
-  std::uint32_t last_slot = 0;
-  for (int i = 0; i < 64; ++i) {
-    const std::uint32_t s = heap.pop();
-    ASSERT_LE(keys[s], last);
-    if (keys[s] == last) {
-      ASSERT_GT(s, last_slot); // ties: lower slot first
-    }
-    last = keys[s];
-    last_slot = s;
-  }
-  EXPECT_TRUE(heap.empty());
 }
 
 TEST(ReplicaSets, InsertContainsUnion) {

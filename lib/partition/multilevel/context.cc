@@ -1,92 +1,86 @@
 #include "partition/multilevel/context.h"
 
+#include "core/multilevel_steps.h"
+
+// A preset names only what differs from the defaults in context.h.
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+
 namespace gnnpart::ml {
 namespace {
-MultilevelContext base_context(const PartitionOptions& options) {
-  MultilevelContext ctx;
-  ctx.k = options.k;
-  ctx.epsilon = options.epsilon;
-  ctx.seed = options.seed;
-  ctx.objective = options.objective;
-  ctx.logger = options.logger;
-  ctx.coarsening.algorithm = ClusteringAlgorithm::kAuto;
-  return ctx;
-}
+
+using enum Refiner;
+
+// Chosen on 12 shared graphs x k in {2, 8, 32, 128} against gpmetis (scripts/bench_graph.sh
+// figures in the report of issue #3's fast target):
+// - a single initial try lost up to 8x on web graphs (cnr-2000, k = 2); three tries on the top
+//   two levels of recursive bisection and two below fix that at little cost;
+// - a coarsest graph of about 30 k vertices (not 160 k), with clusters up to 1.5 W / (30 k)
+//   so that graphs with few vertices per block get there, makes recursive bisection cheaper at
+//   large k at the same cut (3 seeds, all 21 graphs: 1.035x gpmetis's cut at 0.60x its time
+//   against 1.031x at 0.69x with 60 k, 1 thread);
+// - 32 label-propagation batches per coarsening round (not 8) let later batches see earlier
+//   moves, so fewer vertices move back and forth in later rounds;
+// - one FM pass that gives up after 3 non-improving moves, without label propagation before
+//   it, beats label propagation plus FM on both cut and time.
+const MultilevelContext kFast{
+    .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
+                   .lp_rounds = 3,
+                   .batches_per_round = 32,
+                   .contraction_limit = 30,
+                   .cluster_weight_factor = 1.5},
+    .initial = {.tries = 3, .deep_tries = 2, .fm_passes = 2, .fm_max_bad = 40},
+    .refinement = {.algorithms = {kRebalance, kFm, kRebalance},
+                   .lp_rounds = 0,
+                   .fm_passes = 1,
+                   .fm_max_bad = 3,
+                   .volume_passes = 2},
+};
+
+// Chosen on all 21 shared graphs x k in {2, 8, 32, 128} against gpmetis (issue #3 report):
+// - label-propagation refinement rounds find little that FM would not;
+// - a coarsest graph of 40 k vertices, not 160 k (clusters may weigh 1.5 W / (40 k)), makes
+//   recursive bisection cheap where it dominated (k >= 32: 50-90% of the time) at the same cut;
+// - one strict FM pass and one relaxed pass (3% overload, then rebalancing) beat three strict
+//   passes: 0.936x instead of 0.963x gpmetis's cut, at 0.92x instead of 1.08x its time.
+const MultilevelContext kDefault{
+    .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
+                   .contraction_limit = 40,
+                   .cluster_weight_factor = 1.5},
+    .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
+                   .lp_rounds = 0,
+                   .fm_passes = 1,
+                   .relaxed_fm_slack = 0.03,
+                   .relaxed_fm_passes = 1},
+};
+
+// The default preset plus relaxed FM (an FM pass that may overload blocks by 3%, then the
+// rebalancer), twice the initial tries, a fourth FM pass and two V-cycles. Over all 21 shared
+// graphs x k in {2, 8, 32, 128} without V-cycles: 0.920x gpmetis's cut at 1.61x its time
+// (1 thread). On 10 graphs x k in {8, 32, 128}, two V-cycles took 0.971x that cut at 1.62x
+// that time (geometric means); one V-cycle 0.980x at 1.30x; two V-cycles with the default's
+// initial tries 0.977x at 1.44x.
+const MultilevelContext kStrong{
+    .vcycles = 2,
+    .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
+                   .contraction_limit = 40,
+                   .cluster_weight_factor = 1.5},
+    .initial = {.tries = 12, .deep_tries = 6},
+    .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
+                   .lp_rounds = 0,
+                   .fm_passes = 4,
+                   .volume_passes = 8,
+                   .relaxed_fm_slack = 0.03,
+                   .relaxed_fm_passes = 4},
+};
+
+
 } // namespace
 
-MultilevelContext fast_context(const PartitionOptions& options) {
-  MultilevelContext ctx = base_context(options);
-  // Chosen on 12 shared graphs x k in {2, 8, 32, 128} against gpmetis (scripts/bench_graph.sh
-  // figures in the report of issue #3's fast target):
-  // - a single initial try lost up to 8x on web graphs (cnr-2000, k = 2); three tries on the top
-  //   two levels of recursive bisection and two below fix that at little cost;
-  // - a coarsest graph of about 30 k vertices (not 160 k), with clusters up to 1.5 W / (30 k)
-  //   so that graphs with few vertices per block get there, makes recursive bisection cheaper at
-  //   large k at the same cut (3 seeds, all 21 graphs: 1.035x gpmetis's cut at 0.60x its time
-  //   against 1.031x at 0.69x with 60 k, 1 thread);
-  // - 32 label-propagation batches per coarsening round (not 8) let later batches see earlier
-  //   moves, so fewer vertices move back and forth in later rounds;
-  // - one FM pass that gives up after 3 non-improving moves, without label propagation before
-  //   it, beats label propagation plus FM on both cut and time.
-  ctx.coarsening.lp_rounds = 3;
-  ctx.coarsening.batches_per_round = 32;
-  ctx.coarsening.contraction_limit = 30;
-  ctx.coarsening.cluster_weight_factor = 1.5;
-  ctx.initial.tries = 3;
-  ctx.initial.deep_tries = 2;
-  ctx.initial.fm_passes = 2;
-  ctx.initial.fm_max_bad = 40;
-  ctx.refinement.lp_rounds = 0;
-  ctx.refinement.fm_passes = 1;
-  ctx.refinement.fm_max_bad = 3;
-  ctx.refinement.volume_passes = 2;
-  return ctx;
-}
-
-MultilevelContext default_context(const PartitionOptions& options) {
-  MultilevelContext ctx = base_context(options);
-  // Chosen on all 21 shared graphs x k in {2, 8, 32, 128} against gpmetis (issue #3 report):
-  // - label-propagation refinement rounds find little that FM would not;
-  // - a coarsest graph of 40 k vertices, not 160 k (clusters may weigh 1.5 W / (40 k)), makes
-  //   recursive bisection cheap where it dominated (k >= 32: 50-90% of the time) at the same cut;
-  // - one strict FM pass and one relaxed pass (3% overload, then rebalancing) beat three strict
-  //   passes: 0.936x instead of 0.963x gpmetis's cut, at 0.92x instead of 1.08x its time.
-  ctx.coarsening.contraction_limit = 40;
-  ctx.coarsening.cluster_weight_factor = 1.5;
-  ctx.refinement.lp_rounds = 0;
-  ctx.refinement.fm_passes = 1;
-  ctx.refinement.relaxed_fm_slack = 0.03;
-  ctx.refinement.relaxed_fm_passes = 1;
-  return ctx;
-}
-
-MultilevelContext strong_context(const PartitionOptions& options) {
-  // The default preset plus relaxed FM (an FM pass that may overload blocks by 3%, then the
-  // rebalancer), twice the initial tries, a fourth FM pass and two V-cycles. Over all 21 shared
-  // graphs x k in {2, 8, 32, 128} without V-cycles: 0.920x gpmetis's cut at 1.61x its time
-  // (1 thread). On 10 graphs x k in {8, 32, 128}, two V-cycles took 0.971x that cut at 1.62x
-  // that time (geometric means); one V-cycle 0.980x at 1.30x; two V-cycles with the default's
-  // initial tries 0.977x at 1.44x.
-  MultilevelContext ctx = default_context(options);
-  ctx.initial.tries = 12;
-  ctx.initial.deep_tries = 6;
-  ctx.refinement.fm_passes = 4;
-  ctx.refinement.relaxed_fm_passes = 4;
-  ctx.refinement.volume_passes = 8;
-  ctx.vcycles = 2;
-  return ctx;
-}
-
 MultilevelContext create_context(const PartitionOptions& options) {
-  switch (options.preset) {
-  case Preset::kFast:
-    return fast_context(options);
-  case Preset::kStrong:
-    return strong_context(options);
-  case Preset::kDefault:
-    break;
-  }
-  return default_context(options);
+  MultilevelContext ctx =
+      context_for_run(select_preset(options.preset, kFast, kDefault, kStrong), options);
+  ctx.logger = options.logger;
+  return ctx;
 }
 
 } // namespace gnnpart::ml

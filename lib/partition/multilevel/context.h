@@ -1,10 +1,13 @@
 #pragma once
-// Settings of one multilevel run, nested like the phases they steer. Presets are plain functions
-// built from the caller's PartitionOptions; nothing writes run-time state into a context.
+// Settings of one multilevel run, nested like the phases they steer. Presets are data (one
+// literal each in context.cc); nothing writes run-time state into a context. `timer`, owned by
+// the caller, times the top level's phases (null: untimed).
 #include <cstdint>
+#include <vector>
 
 #include "core/logging.h"
 #include "core/options.h"
+#include "core/timer.h"
 #include "core/types.h"
 
 namespace gnnpart::ml {
@@ -39,10 +42,20 @@ struct InitialContext {
   int fm_max_bad = 100; // 2-way FM stops after this many moves without improvement
 };
 
+// The refiners of one level, run in the order of RefinementContext::algorithms
+// (refinement/refiners.cc turns each into its algorithm; a new refiner is one case there).
+enum class Refiner {
+  kRebalance,        // moves out of overloaded blocks (rebalancer.h)
+  kLabelPropagation, // lp_rounds rounds of label propagation (lp_refiner.h)
+  kFm,               // fm_passes passes of localized FM (fm_refiner.h)
+  kRelaxedFm,        // FM under limits raised by relaxed_fm_slack, kept if balanced and better
+};
+
 struct RefinementContext {
+  std::vector<Refiner> algorithms = {Refiner::kRebalance, Refiner::kLabelPropagation,
+                                     Refiner::kFm, Refiner::kRebalance, Refiner::kRelaxedFm};
   int lp_rounds = 3;
   int batches_per_round = 8;
-  bool fm = true;
   int fm_passes = 2;
   int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
   int fm_seeds = 32;           // boundary vertices that start one localized search together
@@ -63,13 +76,12 @@ struct MultilevelContext {
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;
-  Logger logger; // debug output only
+  Logger logger;         // debug output only
+  Timer* timer = nullptr; // phases of the top level; nested runs (bisections) leave it null
 };
 
-MultilevelContext fast_context(const PartitionOptions& options);
-MultilevelContext default_context(const PartitionOptions& options);
-MultilevelContext strong_context(const PartitionOptions& options);
-// The preset the options name.
+// The preset the options name (presets are data, see context.cc) with the run's k, epsilon,
+// seed, objective and logger.
 MultilevelContext create_context(const PartitionOptions& options);
 
 } // namespace gnnpart::ml

@@ -1,12 +1,16 @@
 #pragma once
-// The multilevel cycle: uncoarsen(initial_partition(coarsen(graph))).
+// The graph engine's multilevel cycle: uncoarsen(initial_partition(coarsen(graph))). The steps:
+// coarsening/coarsener.h, initial/initial_partition.h, refinement/refiners.h.
 #include <cstdint>
 #include <span>
 #include <vector>
 
 #include "core/graph.h"
 #include "partition/multilevel/context.h"
+#include "partition/multilevel/initial/initial_partition.h"
+#include "partition/multilevel/initial/recursive_bisection.h"
 #include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/refinement/refiners.h"
 
 namespace gnnpart::ml {
 
@@ -22,20 +26,7 @@ std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimi
                                           std::span<const BlockID> fixed = {},
                                           std::span<const BlockID> start = {});
 
-// Renames the blocks of `blocks` so that as many fixed vertices as possible (heaviest first)
-// already sit in their block, then puts every fixed vertex into its block.
-void align_to_fixed(const CsrGraph& graph, BlockID k, std::span<const BlockID> fixed,
-                    std::vector<BlockID>& blocks);
-
-// k-way partition of a (coarsest) graph by recursive multilevel bisection such that every
-// block can end within final_max (one entry per constraint).
-std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
-                                         std::span<const Weight> final_max,
-                                         const MultilevelContext& ctx, std::uint64_t seed);
-
-// Rebalance, label propagation, FM, rebalance — on one level; then, if
-// ctx.refinement.relaxed_fm_slack > 0, relaxed FM (kept only if balanced and better).
-void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
-                  std::uint64_t seed);
+// Refines the coarsest partition, then projects and refines level by level to the input.
+std::vector<BlockID> uncoarsen(CoarsestPartition coarsest, const CycleInput& in);
 
 } // namespace gnnpart::ml

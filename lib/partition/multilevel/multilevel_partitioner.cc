@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/multilevel_steps.h"
 #include "core/parallel.h"
 #include "core/random.h"
 #include "partition/multilevel/coarsening/coarsener.h"
@@ -41,18 +42,24 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
   // Decided on the input, so that the bisections of the coarsest graph coarsen the same way.
   ml::MultilevelContext run_ctx = ml::create_context(options);
   run_ctx.coarsening.algorithm = ml::resolve_clustering(graph, run_ctx.coarsening);
+  Timer timer; // the phases, printed as a tree under -v
+  if (options.logger.enabled(LogLevel::kInfo))
+    run_ctx.timer = &timer;
   const ml::MultilevelContext& ctx = run_ctx;
-  const ml::BlockLimits limits = ml::uniform_limits(graph, options.k, options.epsilon);
+  const BlockLimits limits = uniform_limits(graph, options.k, options.epsilon);
 
   result.blocks = run_with_threads(options.threads, [&] {
-    std::vector<BlockID> blocks =
-        ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx, options.seed, fixed);
-    for (int cycle = 0; cycle < ctx.vcycles; ++cycle)
-      blocks = ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx,
-                                        derive_seed(options.seed, 80, cycle), fixed, blocks);
+    std::vector<BlockID> blocks = repeat_vcycles(
+        ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx, options.seed, fixed),
+        ctx.vcycles, [&](std::vector<BlockID> start, int v) {
+          const auto phase = scoped_phase(ctx.timer, "v-cycle");
+          return ml::multilevel_partition(graph, limits, options.epsilon, 0.5, ctx,
+                                          derive_seed(options.seed, 80, v), fixed, start);
+        });
     ml::PartitionedGraph p(graph, options.k, std::move(blocks));
     p.fix(fixed);
     if (options.objective == Objective::kVolume) {
+      const auto phase = scoped_phase(ctx.timer, "volume refinement");
       const Weight gain =
           ml::volume_refine(p, limits, ctx.refinement.volume_passes, derive_seed(options.seed, 90));
       options.logger.debug("multilevel: volume refinement gained {}", gain);
@@ -64,6 +71,8 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
     ml::fill_empty_blocks(p, limits);
     return p.take_blocks();
   });
+  if (ctx.timer != nullptr)
+    log_phases(options.logger, timer);
   return result;
 }
 

@@ -6,19 +6,6 @@
 
 namespace gnnpart::ml {
 
-BlockLimits uniform_limits(const CsrGraph& graph, BlockID k, double epsilon) {
-  BlockLimits limits;
-  limits.k = k;
-  limits.ncon = graph.ncon();
-  limits.max_weight.resize(static_cast<std::size_t>(k) * graph.ncon());
-  for (int c = 0; c < graph.ncon(); ++c) {
-    const Weight bound = max_block_weight(graph.total_vertex_weight(c), k, epsilon);
-    for (BlockID b = 0; b < k; ++b)
-      limits.max_weight[static_cast<std::size_t>(b) * limits.ncon + c] = bound;
-  }
-  return limits;
-}
-
 PartitionedGraph::PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector<BlockID> blocks)
     : graph_(&graph), k_(k), ncon_(graph.ncon()), blocks_(std::move(blocks)),
       block_weights_(static_cast<std::size_t>(k) * graph.ncon(), 0) {

@@ -5,21 +5,11 @@
 #include <span>
 #include <vector>
 
+#include "core/block_limits.h"
 #include "core/graph.h"
 #include "core/types.h"
 
 namespace gnnpart::ml {
-
-// Largest weight of each block for each constraint: k * ncon entries.
-struct BlockLimits {
-  BlockID k = 0;
-  int ncon = 1;
-  std::vector<Weight> max_weight;
-  Weight max(BlockID b, int c) const { return max_weight[static_cast<std::size_t>(b) * ncon + c]; }
-};
-
-// The same bound for every block: max_block_weight(total of constraint c, k, epsilon).
-BlockLimits uniform_limits(const CsrGraph& graph, BlockID k, double epsilon);
 
 class PartitionedGraph {
 public:

@@ -35,11 +35,11 @@ ClusteringAlgorithm resolve_clustering(const CsrGraph& graph, const CoarseningCo
   return ClusteringAlgorithm::kMatching;
 }
 
-std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
-                                 const CoarseningContext& ctx, std::uint64_t seed,
-                                 std::span<const BlockID> fixed,
-                                 std::span<const BlockID> communities) {
-  std::vector<CoarseLevel> levels;
+Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const CoarseningContext& ctx,
+                  std::uint64_t seed, std::span<const BlockID> fixed,
+                  std::span<const BlockID> communities) {
+  Hierarchy hierarchy{&graph, fixed, {}};
+  std::vector<CoarseLevel>& levels = hierarchy.levels;
   const NodeID limit = ctx.contraction_limit * std::max<BlockID>(k, 2);
   const int ncon = graph.ncon();
   std::vector<Weight> totals(ncon);
@@ -84,7 +84,7 @@ std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilo
     levels.push_back({std::move(contraction.coarse), std::move(contraction.mapping),
                       std::move(coarse_fixed), std::move(coarse_communities)});
   }
-  return levels;
+  return hierarchy;
 }
 
 } // namespace gnnpart::ml

@@ -21,13 +21,27 @@ struct CoarseLevel {
 // than ctx.matching_max_degree neighbours, else label propagation.
 ClusteringAlgorithm resolve_clustering(const CsrGraph& graph, const CoarseningContext& ctx);
 
-// Levels from finest-but-one to coarsest; empty when the input is already small. A coarse
-// vertex is fixed to the block of the fixed vertex it contains (at most one, see lp_clustering).
-// With communities (one id per vertex of graph), no coarse vertex spans two of them. Every
-// level clusters with resolve_clustering(graph, ctx), decided on the finest graph.
-std::vector<CoarseLevel> coarsen(const CsrGraph& graph, BlockID k, double epsilon,
-                                 const CoarseningContext& ctx, std::uint64_t seed,
-                                 std::span<const BlockID> fixed = {},
-                                 std::span<const BlockID> communities = {});
+// The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1].
+struct Hierarchy {
+  const CsrGraph* input = nullptr;
+  std::span<const BlockID> input_fixed;
+  std::vector<CoarseLevel> levels; // finest-but-one to coarsest
+
+  std::size_t coarsest() const { return levels.size(); }
+  const CsrGraph& graph(std::size_t level) const {
+    return level == 0 ? *input : levels[level - 1].graph;
+  }
+  std::span<const BlockID> fixed(std::size_t level) const {
+    return level == 0 ? input_fixed : std::span<const BlockID>(levels[level - 1].fixed);
+  }
+};
+
+// Levels until the graph is small or stops shrinking (none when the input is already small). A
+// coarse vertex is fixed to the block of the fixed vertex it contains (at most one, see
+// lp_clustering). With communities (one id per vertex of graph), no coarse vertex spans two of
+// them. Every level clusters with resolve_clustering(graph, ctx), decided on the finest graph.
+Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const CoarseningContext& ctx,
+                  std::uint64_t seed, std::span<const BlockID> fixed = {},
+                  std::span<const BlockID> communities = {});
 
 } // namespace gnnpart::ml

@@ -7,6 +7,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/vertex_order.h"
@@ -30,9 +31,8 @@ Weight lp_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
     const std::vector<NodeID> order = chunked_random_order(n, round_seed);
     Weight round_gain = 0;
     for (int batch = 0; batch < batches; ++batch) {
-      const std::size_t begin = static_cast<std::size_t>(n) * batch / batches;
-      const std::size_t end = static_cast<std::size_t>(n) * (batch + 1) / batches;
-      tbb::parallel_for(tbb::blocked_range<std::size_t>(begin, end, 256), [&](const auto& r) {
+      const SubRound sub = sub_round(n, batch, batches);
+      parallel_over(sub, [&](const auto& r) {
         auto& map = maps.local();
         for (std::size_t i = r.begin(); i != r.end(); ++i) {
           const NodeID u = order[i];
@@ -68,7 +68,7 @@ Weight lp_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
           map.clear();
         }
       });
-      for (std::size_t i = begin; i < end; ++i) {
+      for (std::size_t i = sub.begin; i < sub.end; ++i) {
         const BlockID to = target[i];
         if (to == kInvalidBlockID)
           continue;

@@ -1,9 +1,14 @@
 #include "partition/multilevel/refinement/rebalancer.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <tuple>
 #include <vector>
 
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "core/multilevel_steps.h"
 #include "partition/multilevel/rating_map.h"
 
 namespace gnnpart::ml {
@@ -66,6 +71,16 @@ Weight cut_increase_of(const PartitionedGraph& p, NodeID u, BlockID to) {
   return delta;
 }
 
+// Edge weight from u into its own block.
+Weight internal_weight(const PartitionedGraph& p, NodeID u) {
+  const CsrGraph& g = p.graph();
+  Weight sum = 0;
+  for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+    if (p.block(g.edge_target(e)) == p.block(u))
+      sum += g.edge_weight(e);
+  return sum;
+}
+
 } // namespace
 
 bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase) {
@@ -92,11 +107,7 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
       auto [conn, to] = best_target(p, limits, u, map);
       if (to == kInvalidBlockID)
         continue;
-      Weight internal = 0;
-      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
-        if (p.block(g.edge_target(e)) == p.block(u))
-          internal += g.edge_weight(e);
-      const double loss = static_cast<double>(internal - conn);
+      const double loss = static_cast<double>(internal_weight(p, u) - conn);
       candidates.emplace_back(loss >= 0 ? loss / r : loss * r, u, to);
     }
     if (candidates.empty())
@@ -140,36 +151,183 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
 
 void fill_empty_blocks(PartitionedGraph& p, const BlockLimits& limits) {
   const CsrGraph& g = p.graph();
-  const NodeID n = g.num_nodes();
-  if (n < p.k())
+  if (g.num_nodes() < p.k())
     return;
-  std::vector<NodeID> count(p.k(), 0);
-  for (NodeID u = 0; u < n; ++u)
-    ++count[p.block(u)];
-  for (BlockID b = 0; b < p.k(); ++b) {
-    if (count[b] > 0)
-      continue;
-    // Take the vertex with the least internal connection from a block with >= 2 vertices.
-    NodeID best = kInvalidNodeID;
-    Weight best_internal = 0;
-    for (NodeID u = 0; u < n; ++u) {
-      if (count[p.block(u)] < 2 || !p.fits(u, b, limits))
-        continue;
-      Weight internal = 0;
-      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
-        if (p.block(g.edge_target(e)) == p.block(u))
-          internal += g.edge_weight(e);
-      if (best == kInvalidNodeID || internal < best_internal) {
-        best = u;
-        best_internal = internal;
-      }
-    }
-    if (best == kInvalidNodeID)
-      continue;
-    --count[p.block(best)];
-    p.move(best, b);
-    ++count[b];
-  }
+  // The vertex with the least internal connection from a block with >= 2 vertices.
+  gnnpart::fill_empty_blocks(
+      g.num_nodes(), p.k(), [&](NodeID u) { return p.block(u); },
+      [&](NodeID u, BlockID b, std::span<const NodeID> sizes) {
+        return sizes[p.block(u)] >= 2 && p.fits(u, b, limits);
+      },
+      [&](NodeID u, BlockID) { return internal_weight(p, u); },
+      [&](NodeID u, BlockID b) { p.move(u, b); });
 }
+
+std::size_t repair_overload(PartitionedGraph& p, const BlockLimits& limits) {
+  const CsrGraph& graph = p.graph();
+  const NodeID n = graph.num_nodes();
+  const BlockID k = p.k();
+  const int ncon = p.ncon();
+  std::vector<NodeID> sizes(k, 0);
+  for (NodeID u = 0; u < n; ++u)
+    ++sizes[p.block(u)];
+  auto w = [&](BlockID b, int c) { return p.block_weight(b, c); };
+  auto bound = [&](BlockID b, int c) { return limits.max(b, c); };
+  // Unlike p.fits, a vertex with no weight in a constraint does not fit into a block that is
+  // already over it.
+  auto fits = [&](NodeID u, BlockID t) {
+    for (int c = 0; c < ncon; ++c) {
+      if (w(t, c) + graph.vertex_weight(u, c) > bound(t, c))
+        return false;
+    }
+    return true;
+  };
+  auto move = [&](NodeID u, BlockID t) {
+    --sizes[p.block(u)];
+    ++sizes[t];
+    p.move(u, t);
+  };
+  std::size_t moves = 0;
+
+  // 1. Fill empty blocks (n >= k) with the cheapest vertex of the most populated block.
+  if (n >= k) {
+    BlockID filling = kInvalidBlockID, source = 0;
+    const std::vector<BlockID> empty = gnnpart::fill_empty_blocks(
+        n, k, [&](NodeID u) { return p.block(u); },
+        [&](NodeID u, BlockID t, std::span<const NodeID> counts) {
+          if (t != filling) {
+            filling = t;
+            source = static_cast<BlockID>(std::max_element(counts.begin(), counts.end()) -
+                                          counts.begin());
+          }
+          return p.block(u) == source && fits(u, t);
+        },
+        [&](NodeID u, BlockID) { return internal_weight(p, u); },
+        [&](NodeID u, BlockID t) {
+          move(u, t);
+          ++moves;
+        });
+    if (!empty.empty())
+      throw InfeasibleBalance(
+          fmt::format("block {} is empty and no vertex fits into it", empty.front()));
+  }
+
+  // 2. Move vertices out of overloaded blocks until every bound holds. A move is taken only if
+  // it lowers the total overload, each constraint's overload counted relative to its bound;
+  // moves into blocks with room come first, then by edge gain. A move may overload the target
+  // in a looser constraint when that relieves a tighter one (a training vertex into a block
+  // that is full of plain vertices), which a later move then fixes. The total strictly
+  // decreases, so this ends; a cap on the rounds guards against rounding.
+  std::vector<double> scale(ncon, 1.0);
+  for (int c = 0; c < ncon; ++c)
+    scale[c] = 1.0 / static_cast<double>(std::max<Weight>(bound(0, c), 1));
+  auto excess = [&](BlockID b, int c, Weight change) {
+    return std::max<Weight>(0, w(b, c) + change - bound(b, c));
+  };
+  // Change of the relative total overload if u moved from its block to t.
+  auto overload_delta = [&](NodeID u, BlockID t) {
+    const BlockID b = p.block(u);
+    double delta = 0;
+    for (int c = 0; c < ncon; ++c) {
+      const Weight x = graph.vertex_weight(u, c);
+      if (x == 0)
+        continue;
+      const Weight change =
+          (excess(b, c, -x) - excess(b, c, 0)) + (excess(t, c, x) - excess(t, c, 0));
+      delta += static_cast<double>(change) * scale[c];
+    }
+    return delta;
+  };
+  constexpr double kTolerance = 1e-12;
+  std::vector<Weight> conn(k, 0);
+  std::vector<BlockID> touched;
+  struct Candidate {
+    int fits; // 1: the target keeps every bound
+    Weight gain;
+    NodeID u;
+    BlockID target;
+  };
+  std::vector<Candidate> candidates;
+  auto relevant = [&](NodeID u) {
+    const BlockID b = p.block(u);
+    if (n >= k && sizes[b] <= 1)
+      return false;
+    for (int c = 0; c < ncon; ++c)
+      if (w(b, c) > bound(b, c) && graph.vertex_weight(u, c) > 0)
+        return true;
+    return false;
+  };
+  const std::size_t max_rounds = 4 * static_cast<std::size_t>(n) + 16;
+  for (std::size_t round = 0;; ++round) {
+    std::vector<char> overloaded(k, 0);
+    bool any = false;
+    for (BlockID b = 0; b < k; ++b) {
+      for (int c = 0; c < ncon; ++c) {
+        if (w(b, c) > bound(b, c))
+          overloaded[b] = 1;
+      }
+      any = any || overloaded[b];
+    }
+    if (!any)
+      break;
+    if (round == max_rounds)
+      throw InfeasibleBalance("could not bring every block within the balance bound; raise "
+                              "--epsilon");
+    // Fallback targets: for each constraint, the block carrying least of it.
+    std::vector<BlockID> lightest(ncon, 0);
+    for (int c = 0; c < ncon; ++c) {
+      for (BlockID b = 1; b < k; ++b)
+        if (w(b, c) < w(lightest[c], c))
+          lightest[c] = b;
+    }
+    candidates.clear();
+    for (NodeID u = 0; u < n; ++u) {
+      const BlockID b = p.block(u);
+      if (!overloaded[b] || !relevant(u))
+        continue;
+      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+        const BlockID q = p.block(graph.edge_target(e));
+        if (conn[q] == 0)
+          touched.push_back(q);
+        conn[q] += graph.edge_weight(e);
+      }
+      const Weight own = conn[b];
+      Candidate best{-1, 0, u, kInvalidBlockID};
+      auto consider = [&](BlockID t) {
+        if (t == b || overload_delta(u, t) >= -kTolerance)
+          return;
+        const Candidate cand{fits(u, t) ? 1 : 0, conn[t] - own, u, t};
+        if (std::tie(cand.fits, cand.gain, best.target) > std::tie(best.fits, best.gain, t))
+          best = cand;
+      };
+      for (const BlockID t : touched)
+        consider(t);
+      for (const BlockID t : lightest)
+        consider(t);
+      for (const BlockID t : touched)
+        conn[t] = 0;
+      touched.clear();
+      if (best.target != kInvalidBlockID)
+        candidates.push_back(best);
+    }
+    std::sort(candidates.begin(), candidates.end(), [](const Candidate& a, const Candidate& b) {
+      return std::tie(b.fits, b.gain, a.u) < std::tie(a.fits, a.gain, b.u);
+    });
+    std::size_t applied = 0;
+    for (const Candidate& cand : candidates) {
+      if (!relevant(cand.u) || overload_delta(cand.u, cand.target) >= -kTolerance)
+        continue;
+      move(cand.u, cand.target);
+      ++applied;
+    }
+    if (applied == 0)
+      throw InfeasibleBalance(
+          "could not bring every block within the balance bound (no move of a vertex out of an "
+          "overloaded block helps); raise --epsilon");
+    moves += applied;
+  }
+  return moves;
+}
+
 
 } // namespace gnnpart::ml

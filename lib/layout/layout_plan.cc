@@ -1,4 +1,4 @@
-#include "partition/layout_plan.h"
+#include "layout/layout_plan.h"
 
 #include <algorithm>
 #include <numeric>

@@ -1,0 +1,185 @@
+#include "cost/epoch_model.h"
+
+#include <algorithm>
+
+#include "core/errors.h"
+
+namespace gnnpart::cost {
+namespace {
+
+// Nonzero share of a hidden layer's input after its ReLU (about half of a GCN's
+// pre-activations are negative).
+constexpr double kReluDensity = 0.5;
+
+struct Segment {
+  std::vector<double> compute; // per rank
+  std::vector<double> comm;    // exposed communication per rank
+};
+
+// Prices one rank's epoch, segment by segment, exactly in the order of gnnpart-train's gcn.cc.
+class RankPricer {
+public:
+  RankPricer(const BlockTraffic& block, const GcnShape& shape, const CostProfile& profile)
+      : b_(block), shape_(shape), p_(profile) {}
+
+  // Appends one (compute, exposed comm) pair per exchange, then the trailing compute.
+  void price(std::vector<double>& compute, std::vector<double>& comm, RankTime& time) {
+    const std::vector<std::uint32_t> widths = layer_widths();
+    const double n = static_cast<double>(b_.rows);
+    const double drop = shape_.dropout;
+    std::vector<double> density(shape_.layers); // of each layer's input after dropout
+    std::vector<bool> transform_first(shape_.layers);
+    for (int l = 0; l < shape_.layers; ++l) {
+      const double a = widths[l], out = widths[l + 1];
+      const double before = l == 0 ? shape_.feature_density : kReluDensity;
+      density[l] = before * (1 - drop);
+      transform_first[l] = out < a;
+      work(elementwise(n * a * (l == 0 ? 1 : 2))); // copy (and ReLU) of the input
+      if (drop > 0)
+        work(n * a * before * p_.dropout_s + (l > 0 ? elementwise(n * a) : 0));
+      const double w = transform_first[l] ? out : a;
+      if (transform_first[l])
+        work(n * a * density[l] * out * rate_at(p_.gemm, out));
+      exchange(w, true, compute, comm, time);
+      if (!transform_first[l])
+        work(n * a * out * rate_at(p_.gemm, out));
+      work(elementwise(n * out)); // bias
+    }
+    work(elementwise(n * widths.back() * 3)); // softmax cross-entropy and its gradient
+    for (int l = shape_.layers; l-- > 0;) {
+      const double a = widths[l], out = widths[l + 1];
+      work(elementwise(n * out)); // bias gradient
+      if (transform_first[l]) {
+        exchange(out, false, compute, comm, time);
+        work(n * a * density[l] * out * rate_at(p_.gemm_at_b, out));
+        if (l > 0)
+          work(n * out * a * rate_at(p_.gemm_a_bt, out));
+      } else {
+        work(n * a * out * rate_at(p_.gemm_at_b, out));
+        if (l > 0) {
+          work(n * out * a * rate_at(p_.gemm_a_bt, out));
+          exchange(a, false, compute, comm, time);
+        }
+      }
+      if (l > 0)
+        work(elementwise(n * a * 2)); // through dropout and ReLU
+    }
+    work(parameters() * p_.adam_s);
+    compute.push_back(pending_);
+    comm.push_back(p_.sync_jitter * pending_); // the allreduce synchronises too
+    time.compute += pending_;
+    time.exposed_comm += comm.back();
+  }
+
+  double parameters() const {
+    const std::vector<std::uint32_t> widths = layer_widths();
+    double count = 0;
+    for (int l = 0; l < shape_.layers; ++l)
+      count += static_cast<double>(widths[l]) * widths[l + 1] + widths[l + 1];
+    return count;
+  }
+
+private:
+  std::vector<std::uint32_t> layer_widths() const {
+    std::vector<std::uint32_t> widths{shape_.feature_dim};
+    for (int l = 1; l < shape_.layers; ++l)
+      widths.push_back(shape_.hidden);
+    widths.push_back(shape_.classes);
+    return widths;
+  }
+  double elementwise(double entries) const { return entries * p_.elementwise_s; }
+  void work(double seconds) { pending_ += seconds; }
+
+  // One exchange of rows of width w: pack, post, local SpMM (hiding part of the transfer), wait,
+  // unpack, halo SpMM. Forward sends the send list; backward (transposed) the receive list.
+  void exchange(double w, bool forward, std::vector<double>& compute, std::vector<double>& comm,
+                RankTime& time) {
+    const double spmm = rate_at(p_.spmm, w);
+    const double out_rows = forward ? b_.send_rows : b_.recv_rows;
+    const double in_rows = forward ? b_.recv_rows : b_.send_rows;
+    const double out_msgs = forward ? b_.send_messages : b_.recv_messages;
+    const double in_msgs = forward ? b_.recv_messages : b_.send_messages;
+    const double bytes = w * shape_.value_bytes;
+    if (!forward)
+      work(static_cast<double>(b_.halo_nnz) * w * spmm); // transposed halo SpMM before posting
+    work(elementwise(out_rows * w));                     // pack
+    const double local = static_cast<double>(b_.local_nnz) * w * spmm;
+    work(local);
+    const double send = out_msgs * p_.latency_s + out_rows * bytes * p_.seconds_per_byte;
+    const double receive = in_msgs * p_.latency_s + in_rows * bytes * p_.seconds_per_byte;
+    const double exposed =
+        std::max(0.0, std::max(send, receive) - p_.overlap * local) + p_.sync_jitter * pending_;
+    compute.push_back(pending_);
+    comm.push_back(exposed);
+    time.compute += pending_;
+    time.send += send;
+    time.receive += receive;
+    time.exposed_comm += exposed;
+    pending_ = 0;
+    work(elementwise(in_rows * w)); // unpack (or add the returned gradients)
+    if (forward)
+      work(static_cast<double>(b_.halo_nnz) * w * spmm);
+  }
+
+  const BlockTraffic& b_;
+  const GcnShape& shape_;
+  const CostProfile& p_;
+  double pending_ = 0;
+};
+
+} // namespace
+
+EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const GcnShape& shape,
+                              const CostProfile& profile) {
+  if (shape.layers < 1 || shape.feature_dim == 0 || shape.hidden == 0 || shape.classes == 0)
+    throw InvalidParameter("cost model: layers, feature dim, hidden and classes must be >= 1");
+  if (blocks.empty())
+    throw InvalidParameter("cost model: no blocks");
+  const std::size_t k = blocks.size();
+  EpochPrediction prediction;
+  prediction.ranks.resize(k);
+  std::vector<std::vector<double>> compute(k), comm(k);
+  double parameters = 0;
+  for (std::size_t r = 0; r < k; ++r) {
+    RankPricer pricer(blocks[r], shape, profile);
+    pricer.price(compute[r], comm[r], prediction.ranks[r]);
+    parameters = pricer.parameters();
+    if (k == 1) { // one rank exchanges nothing and waits for no one
+      std::fill(comm[r].begin(), comm[r].end(), 0.0);
+      prediction.ranks[r] = RankTime{prediction.ranks[r].compute};
+    }
+  }
+  // Gradients plus the loss and the correct count, as one allreduce of doubles.
+  prediction.allreduce_seconds =
+      k > 1 ? profile.allreduce_latency_s +
+                  (parameters + 2) * shape.value_bytes * profile.allreduce_seconds_per_byte
+            : 0;
+  const std::size_t segments = compute[0].size();
+  for (std::size_t s = 0; s < segments; ++s) {
+    double slowest = 0;
+    for (std::size_t r = 0; r < k; ++r)
+      slowest = std::max(slowest, compute[r][s] + comm[r][s]);
+    // The trailing segment ends in the allreduce: every rank waits for the slowest.
+    if (s + 1 == segments)
+      slowest += prediction.allreduce_seconds;
+    prediction.segment_seconds.push_back(slowest);
+    prediction.epoch_seconds += slowest;
+    for (std::size_t r = 0; r < k; ++r) {
+      const double own =
+          compute[r][s] + comm[r][s] + (s + 1 == segments ? prediction.allreduce_seconds : 0);
+      prediction.ranks[r].wait += slowest - own;
+    }
+  }
+  double least_wait = -1;
+  for (std::size_t r = 0; r < k; ++r) {
+    RankTime& t = prediction.ranks[r];
+    t.total = prediction.epoch_seconds;
+    if (least_wait < 0 || t.wait < least_wait) {
+      least_wait = t.wait;
+      prediction.critical_rank = static_cast<BlockID>(r);
+    }
+  }
+  return prediction;
+}
+
+} // namespace gnnpart::cost

@@ -1,0 +1,129 @@
+#include "cost/profile.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+#include "io/json_reader.h"
+#include "io/output_file.h"
+
+namespace gnnpart::cost {
+namespace {
+
+using io::Json;
+
+const Json& field(const std::string& path, const Json& object, const std::string& key,
+                  Json::Type type) {
+  const Json* v = object.find(key);
+  if (v == nullptr)
+    throw InputError(path, object.line, "profile lacks \"" + key + "\"");
+  if (v->type != type)
+    throw InputError(path, v->line, "profile \"" + key + "\" has the wrong type");
+  return *v;
+}
+
+double seconds(const std::string& path, const Json& object, const std::string& key) {
+  const Json& v = field(path, object, key, Json::Type::kNumber);
+  if (!(v.number >= 0) || !std::isfinite(v.number))
+    throw InputError(path, v.line, "profile \"" + key + "\" must be a finite number >= 0");
+  return v.number;
+}
+
+RateTable rate_table(const std::string& path, const Json& object, const std::string& key) {
+  const Json& v = field(path, object, key, Json::Type::kArray);
+  RateTable table;
+  for (const Json& item : v.items) {
+    if (item.type != Json::Type::kObject)
+      throw InputError(path, item.line, "profile \"" + key + "\": expected {width, seconds}");
+    RatePoint point{seconds(path, item, "width"), seconds(path, item, "seconds")};
+    if (point.width <= 0 || (!table.empty() && point.width <= table.back().width))
+      throw InputError(path, item.line,
+                       "profile \"" + key + "\": widths must be positive and increasing");
+    table.push_back(point);
+  }
+  if (table.empty())
+    throw InputError(path, v.line, "profile \"" + key + "\" is empty");
+  return table;
+}
+
+std::string table_json(const RateTable& table) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < table.size(); ++i) {
+    out += fmt::format("{}{{\"width\": {}, \"seconds\": {:.6g}}}", i ? ", " : "", table[i].width,
+                       table[i].seconds);
+  }
+  return out + "]";
+}
+
+} // namespace
+
+double rate_at(const RateTable& table, double width) {
+  if (table.empty())
+    return 0;
+  if (width <= table.front().width)
+    return table.front().seconds;
+  if (width >= table.back().width)
+    return table.back().seconds;
+  const auto upper = std::lower_bound(table.begin(), table.end(), width,
+                                      [](const RatePoint& p, double w) { return p.width < w; });
+  const auto lower = upper - 1;
+  const double t = (std::log(width) - std::log(lower->width)) /
+                   (std::log(upper->width) - std::log(lower->width));
+  return lower->seconds + t * (upper->seconds - lower->seconds);
+}
+
+CostProfile read_profile(const std::string& path) {
+  const Json root = io::read_json_file(path);
+  if (root.type != Json::Type::kObject)
+    throw InputError(path, root.line, "a profile is a JSON object");
+  CostProfile p;
+  p.name = field(path, root, "name", Json::Type::kString).text;
+  p.source = field(path, root, "source", Json::Type::kString).text;
+  if (p.source != "measured" && p.source != "assumed") {
+    throw InputError(path, root.find("source")->line,
+                     "profile \"source\" is \"measured\" or \"assumed\"");
+  }
+  if (const Json* t = root.find("transport"); t != nullptr && t->type == Json::Type::kString)
+    p.transport = t->text;
+  p.ranks = static_cast<int>(seconds(path, root, "ranks"));
+  p.latency_s = seconds(path, root, "latency_s");
+  p.seconds_per_byte = seconds(path, root, "seconds_per_byte");
+  p.sync_jitter = seconds(path, root, "sync_jitter");
+  p.allreduce_latency_s = seconds(path, root, "allreduce_latency_s");
+  p.allreduce_seconds_per_byte = seconds(path, root, "allreduce_seconds_per_byte");
+  p.overlap = seconds(path, root, "overlap");
+  if (p.overlap > 1)
+    throw InputError(path, root.find("overlap")->line, "profile \"overlap\" must be in [0, 1]");
+  p.spmm = rate_table(path, root, "spmm");
+  p.gemm = rate_table(path, root, "gemm");
+  p.gemm_at_b = rate_table(path, root, "gemm_at_b");
+  p.gemm_a_bt = rate_table(path, root, "gemm_a_bt");
+  p.elementwise_s = seconds(path, root, "elementwise_s");
+  p.dropout_s = seconds(path, root, "dropout_s");
+  p.adam_s = seconds(path, root, "adam_s");
+  return p;
+}
+
+std::string profile_json(const CostProfile& p) {
+  return fmt::format(
+      "{{\n  \"name\": {},\n  \"source\": {},\n  \"transport\": {},\n  \"ranks\": {},\n"
+      "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n  \"sync_jitter\": {:.4f},\n"
+      "  \"allreduce_latency_s\": {:.6g},\n  \"allreduce_seconds_per_byte\": {:.6g},\n"
+      "  \"overlap\": {:.4f},\n  \"spmm\": {},\n  \"gemm\": {},\n  \"gemm_at_b\": {},\n"
+      "  \"gemm_a_bt\": {},\n  \"elementwise_s\": {:.6g},\n  \"dropout_s\": {:.6g},\n"
+      "  \"adam_s\": {:.6g}\n}}\n",
+      io::json_quoted(p.name), io::json_quoted(p.source), io::json_quoted(p.transport), p.ranks,
+      p.latency_s, p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s,
+      p.allreduce_seconds_per_byte, p.overlap, table_json(p.spmm), table_json(p.gemm),
+      table_json(p.gemm_at_b), table_json(p.gemm_a_bt), p.elementwise_s, p.dropout_s, p.adam_s);
+}
+
+void write_profile(const std::string& path, const CostProfile& profile) {
+  io::OutputFile out(path, false);
+  out.write(profile_json(profile));
+  out.commit();
+}
+
+} // namespace gnnpart::cost

@@ -1,0 +1,51 @@
+#pragma once
+// The machine profile of the epoch-time model: what one message, one byte and one unit of each
+// trainer kernel cost on a machine, as `gnnpart-train --calibrate` measures them (format:
+// docs/cost_model.md). Kernel rates are tables over the kernel's inner-loop width, since short
+// rows vectorise worse than long ones; lookups interpolate in log(width) and clamp at the ends.
+#include <string>
+#include <vector>
+
+namespace gnnpart::cost {
+
+struct RatePoint {
+  double width = 0;   // inner-loop length (columns)
+  double seconds = 0; // per unit of work at this width
+};
+using RateTable = std::vector<RatePoint>;
+
+// Seconds per unit at `width`; 0 for an empty table.
+double rate_at(const RateTable& table, double width);
+
+struct CostProfile {
+  std::string name;            // e.g. the host, or "example: 100 Gb/s InfiniBand cluster"
+  std::string source;          // "measured" (gnnpart-train --calibrate) or "assumed"
+  std::string transport;       // how the ranks talked when measured (free text)
+  int ranks = 0;               // ranks of the calibration run
+  double latency_s = 0;        // alpha: per message sent or received
+  double seconds_per_byte = 0; // beta: per byte sent or received (streaming, all ranks busy)
+  // Per synchronising exchange (and the allreduce): the wait for a partner that is late for
+  // reasons outside the model (other jobs on the cores, OS noise), as a fraction of the compute
+  // since the last synchronisation; about 0 on an idle machine.
+  double sync_jitter = 0;
+  double allreduce_latency_s = 0;
+  double allreduce_seconds_per_byte = 0;
+  // Fraction of a rank's local SpMM that hides the halo exchange posted before it (0: none; the
+  // transfer of a large message may only progress inside MPI_Waitall).
+  double overlap = 0;
+  RateTable spmm;      // per nonzero x column of A_hat * H (row-wise SpMM and its transpose)
+  RateTable gemm;      // per multiply-add of H * W (zero entries of H skipped), width = cols(W)
+  RateTable gemm_at_b; // per multiply-add of H^T * G (zero entries of H skipped), width = cols(G)
+  RateTable gemm_a_bt; // per multiply-add of G * W^T (dot products), width = rows of W^T's sum
+  double elementwise_s = 0; // per matrix entry of a copy / ReLU / bias / pack pass
+  double dropout_s = 0;     // per nonzero entry drawing a dropout decision
+  double adam_s = 0;        // per parameter of one Adam step
+};
+
+// Reads a profile; a missing or malformed field is an InputError naming the file.
+CostProfile read_profile(const std::string& path);
+std::string profile_json(const CostProfile& profile);
+// Writes through a temporary file and a rename: no partial profile on failure.
+void write_profile(const std::string& path, const CostProfile& profile);
+
+} // namespace gnnpart::cost

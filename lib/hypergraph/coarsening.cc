@@ -1,0 +1,51 @@
+#include "hypergraph/coarsening.h"
+
+#include <algorithm>
+
+#include "core/random.h"
+#include "hypergraph/clustering.h"
+#include "hypergraph/contraction.h"
+
+namespace gnnpart::hg {
+
+HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
+                    std::uint64_t seed, std::span<const BlockID> given) {
+  const auto phase = scoped_phase(ctx.timer, "coarsen");
+  const BlockID k = limits.k;
+  const NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
+  const auto total = vertex_weight_totals(hg);
+  std::vector<Weight> max_cluster(total.size());
+  for (std::size_t c = 0; c < total.size(); ++c) {
+    Weight smallest_block = limits.perfect[c];
+    for (BlockID b = 0; b < k; ++b)
+      smallest_block = std::min(smallest_block, limits.perfect_of(b, static_cast<int>(c)));
+    max_cluster[c] =
+        std::max<Weight>(1, std::min<Weight>((total[c] + limit - 1) / limit, smallest_block));
+  }
+
+  HgHierarchy h{&hg, {}, {}, std::vector<BlockID>(given.begin(), given.end())};
+  const Hypergraph* current = &hg;
+  for (int level = 0; current->num_nodes() > limit; ++level) {
+    const NodeID n = current->num_nodes();
+    const NodeID target =
+        std::max<NodeID>(limit, static_cast<NodeID>(n / ctx.coarsening.max_shrink_per_pass));
+    NodeID clusters = 0;
+    std::vector<NodeID> map =
+        compute_clustering(*current, ctx.coarsening, max_cluster, target,
+                           derive_seed(seed, 0xC0, level), &clusters, h.communities);
+    if (static_cast<double>(clusters) * ctx.coarsening.min_shrink_per_pass > n)
+      break;
+    if (!h.communities.empty()) {
+      std::vector<BlockID> coarse(clusters);
+      for (NodeID u = 0; u < n; ++u)
+        coarse[map[u]] = h.communities[u];
+      h.communities = std::move(coarse);
+    }
+    h.levels.push_back(contract(*current, map, clusters));
+    h.maps.push_back(std::move(map));
+    current = &h.levels.back();
+  }
+  return h;
+}
+
+} // namespace gnnpart::hg

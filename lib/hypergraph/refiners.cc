@@ -1,0 +1,64 @@
+#include "hypergraph/refiners.h"
+
+#include <cmath>
+#include <vector>
+
+#include "core/random.h"
+#include "hypergraph/flow_refiner.h"
+#include "hypergraph/refinement.h"
+
+namespace gnnpart::hg {
+
+namespace {
+
+// FM that may overload blocks by `slack` of their perfect weight, then the rebalancer; the
+// result is kept only if it is balanced and better. With blocks near their limit, the best
+// target of many vertices has no room, so strict FM cannot take moves that pay off after a
+// rebalancing move elsewhere (Mt-KaHyPar's unconstrained FM follows the same idea). Needs a
+// balanced start (else does nothing).
+void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
+                std::uint64_t seed, Km1GainCache& cache) {
+  if (ctx.refinement.relaxed_fm_slack <= 0 || !is_balanced(phg, limits.max_weight))
+    return;
+  std::vector<Weight> relaxed(limits.max_weight);
+  for (std::size_t i = 0; i < relaxed.size(); ++i)
+    relaxed[i] += static_cast<Weight>(
+        std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(limits.perfect[i])));
+  const std::vector<BlockID> saved(phg.blocks().begin(), phg.blocks().end());
+  const Weight before = phg.objective(ctx.objective);
+  fm_refine(phg, ctx, relaxed, seed, cache);
+  if (!rebalance(phg, ctx, limits.max_weight) || phg.objective(ctx.objective) >= before)
+    phg.assign(saved);
+}
+
+} // namespace
+
+void run_refiner(Refiner refiner, PartitionedHypergraph& phg, const HgContext& ctx,
+                 const BlockLimits& limits, std::uint64_t seed, Km1GainCache& cache) {
+  switch (refiner) {
+  case Refiner::kRebalance:
+    rebalance(phg, ctx, limits.max_weight);
+    return;
+  case Refiner::kLabelPropagation:
+    label_propagation_refine(phg, ctx, limits.max_weight, derive_seed(seed, 1));
+    return;
+  case Refiner::kFm:
+    fm_refine(phg, ctx, limits.max_weight, derive_seed(seed, 2), cache);
+    return;
+  case Refiner::kRelaxedFm:
+    relaxed_fm(phg, ctx, limits, derive_seed(seed, 3), cache);
+    return;
+  case Refiner::kFlows:
+    if (ctx.refinement.flows.enabled)
+      flow_refine(phg, ctx, limits, derive_seed(seed, 4));
+    return;
+  }
+}
+
+void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
+                  std::uint64_t seed, Km1GainCache& cache) {
+  for (const Refiner refiner : ctx.refinement.algorithms)
+    run_refiner(refiner, phg, ctx, limits, seed, cache);
+}
+
+} // namespace gnnpart::hg

@@ -1,0 +1,22 @@
+#pragma once
+// The refinement of one level of the hypergraph engine: the refiners ctx.refinement.algorithms
+// names, in that order.
+#include <cstdint>
+
+#include "core/block_limits.h"
+#include "hypergraph/context.h"
+#include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/partitioned_hypergraph.h"
+
+namespace gnnpart::hg {
+
+// Runs one refiner. Each refiner's seed is derived from `seed` and its kind. The factory: a new
+// refiner is one case here and one enum value (context.h).
+void run_refiner(Refiner refiner, PartitionedHypergraph& phg, const HgContext& ctx,
+                 const BlockLimits& limits, std::uint64_t seed, Km1GainCache& cache);
+
+// Every refiner of ctx.refinement.algorithms on one level.
+void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
+                  std::uint64_t seed, Km1GainCache& cache);
+
+} // namespace gnnpart::hg

@@ -1,0 +1,72 @@
+#include "partition/multilevel/refinement/refiners.h"
+
+#include <cmath>
+#include <vector>
+
+#include "core/random.h"
+#include "partition/multilevel/objectives.h"
+#include "partition/multilevel/refinement/fm_refiner.h"
+#include "partition/multilevel/refinement/lp_refiner.h"
+#include "partition/multilevel/refinement/rebalancer.h"
+
+namespace gnnpart::ml {
+
+namespace {
+
+// FM under limits raised by `slack`, then the rebalancer; kept only if balanced and better.
+// With every block near its limit, strict FM cannot take moves whose target has no room even
+// when a later move would restore the balance. Needs a balanced start (else does nothing).
+Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
+                  std::uint64_t seed) {
+  if (ctx.refinement.relaxed_fm_slack <= 0 || !p.balanced(limits))
+    return 0;
+  BlockLimits relaxed = limits;
+  for (Weight& w : relaxed.max_weight)
+    w += static_cast<Weight>(std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(w)));
+  const std::vector<BlockID> saved(p.blocks().begin(), p.blocks().end());
+  RefinementContext relaxed_ctx = ctx.refinement;
+  relaxed_ctx.fm_passes = ctx.refinement.relaxed_fm_passes;
+  // Both report exact cut changes (tested), so the cut itself need not be recomputed.
+  const Weight fm_gain = fm_refine(p, relaxed, relaxed_ctx, seed);
+  Weight rebalance_loss = 0;
+  if (rebalance(p, limits, &rebalance_loss) && fm_gain > rebalance_loss)
+    return fm_gain - rebalance_loss;
+  for (NodeID u = 0; u < p.graph().num_nodes(); ++u)
+    if (p.block(u) != saved[u])
+      p.move(u, saved[u]);
+  return 0;
+}
+
+} // namespace
+
+Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limits,
+                   const MultilevelContext& ctx, std::uint64_t seed) {
+  switch (refiner) {
+  case Refiner::kRebalance: {
+    Weight loss = 0; // counted for the debug log only
+    rebalance(p, limits, ctx.logger.enabled(LogLevel::kDebug) ? &loss : nullptr);
+    return -loss;
+  }
+  case Refiner::kLabelPropagation:
+    return ctx.refinement.lp_rounds > 0
+               ? lp_refine(p, limits, ctx.refinement, derive_seed(seed, 40))
+               : 0;
+  case Refiner::kFm:
+    return fm_refine(p, limits, ctx.refinement, derive_seed(seed, 41));
+  case Refiner::kRelaxedFm:
+    return relaxed_fm(p, limits, ctx, derive_seed(seed, 42));
+  }
+  return 0;
+}
+
+void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
+                  std::uint64_t seed) {
+  Weight gain = 0;
+  for (const Refiner refiner : ctx.refinement.algorithms)
+    gain += run_refiner(refiner, p, limits, ctx, seed);
+  if (ctx.logger.enabled(LogLevel::kDebug))
+    ctx.logger.debug("refine k={} n={} m={}: gain {}, cut {}", p.k(), p.graph().num_nodes(),
+                     p.graph().num_edges(), gain, edge_cut(p.graph(), p.blocks()));
+}
+
+} // namespace gnnpart::ml

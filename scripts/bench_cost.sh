@@ -1,0 +1,175 @@
+#!/usr/bin/env bash
+# Epoch-time model against the trainer (docs/cost_model.md): for every (network, graph, k) it
+# calibrates a profile with `gnnpart-train --calibrate` on k ranks, predicts every partition's
+# epoch time with `gnnpart evaluate --cost`, trains each with gnnpart-train and takes the median
+# epoch after the warm-up, over several rounds that visit the partitions round-robin (so that
+# load from other jobs falls on all of them alike). One CSV row per run on stdout; the summary
+# (geometric-mean error, rank correlation, whether the predicted fastest is the measured fastest
+# or within 3% of it) goes to $SUMMARY, progress to stderr.
+# Networks: shm (MPI over shared memory) and tcp (MPI over TCP on the loopback of a private
+# network namespace whose bandwidth `tc qdisc ... tbf` limits; needs root, `ip netns` and tbf;
+# the script says so and skips it when the machine forbids it).
+# Environment (all optional):
+#   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed ca-condmat soc-brightkite")  KS ("2 4 8")
+#   NETWORKS ("shm tcp")  TCP_RATE (1gbit)  FEATURE_DIM (256)  HIDDEN (128)  LAYERS (2)
+#   EPOCHS (6)  WARMUP (2)  ROUNDS (3)  PARTITIONERS (all of: metis graph-cut graph-volume
+#   hypergraph hypergraph-unit fennel ldg random)  SUMMARY (cost_summary.csv)  SEED (1)
+set -euo pipefail
+
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
+SHARED_DIR="${GNNPART_SHARED_DIR:-$ROOT/../shared}"
+GNNPART="$BUILD_DIR/gnnpart"
+TRAIN="$BUILD_DIR/gnnpart-train"
+GRAPHS="${GRAPHS:-cora citeseer pubmed ca-condmat soc-brightkite}"
+KS="${KS:-2 4 8}"
+NETWORKS="${NETWORKS:-shm tcp}"
+TCP_RATE="${TCP_RATE:-1gbit}"
+FEATURE_DIM="${FEATURE_DIM:-256}"
+HIDDEN="${HIDDEN:-128}"
+LAYERS="${LAYERS:-2}"
+EPOCHS="${EPOCHS:-6}"
+WARMUP="${WARMUP:-2}"
+ROUNDS="${ROUNDS:-3}"
+SEED="${SEED:-1}"
+PARTITIONERS="${PARTITIONERS:-metis graph-cut graph-volume hypergraph hypergraph-unit fennel ldg random}"
+SUMMARY="${SUMMARY:-cost_summary.csv}"
+source "$ROOT/scripts/bench_common.sh"
+bench_scratch cost
+bench_commit lib app trainer
+CORES="$(nproc)"
+ROOT_FLAG=()
+[ "$(id -u)" = 0 ] && ROOT_FLAG=(--allow-run-as-root)
+NETNS="gnnpart_cost_$$"
+trap 'ip netns del "$NETNS" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+
+dataset() { [ -e "$SHARED_DIR/datasets/$1" ] && echo "$SHARED_DIR/datasets/$1" || echo ""; }
+
+# partition NAME GRAPH K OUT
+partition() {
+  local name=$1 graph=$2 k=$3 out=$4
+  local common=(-k "$k" --seed "$SEED" -o "$out" --quiet)
+  case $name in
+  metis) "$GNNPART" partition "$graph" "${common[@]}" --algo metis ;;
+  graph-cut) "$GNNPART" partition "$graph" "${common[@]}" --objective cut ;;
+  graph-volume) "$GNNPART" partition "$graph" "${common[@]}" --objective volume ;;
+  hypergraph) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph ;;
+  hypergraph-unit) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
+                     --vertex-weights unit ;;
+  fennel | ldg) "$GNNPART" stream "$graph" -k "$k" --algo "$name" -s "$SEED" -o "$out" \
+                  >/dev/null ;;
+  random)  # balanced: a seeded shuffle dealt round-robin
+    local n
+    n="$("$GNNPART" info "$graph" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
+    python3 - "$n" "$k" "$SEED" "$out" <<'PY'
+import random, sys
+n, k, seed, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+order = list(range(n)); random.Random(seed).shuffle(order)
+block = [0] * n
+for i, u in enumerate(order): block[u] = i % k
+open(out, "w").write("".join(f"{b}\n" for b in block))
+PY
+    ;;
+  *) echo "unknown partitioner $name" >&2; return 1 ;;
+  esac
+}
+
+# The MPI launcher of a network, as an array in LAUNCH.
+launcher() {
+  local network=$1 k=$2
+  LAUNCH=(env OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${ROOT_FLAG[@]}")
+  if [ "$network" = shm ]; then
+    LAUNCH+=(--mca btl self,vader)
+  else
+    LAUNCH=(ip netns exec "$NETNS" "${LAUNCH[@]}" --mca btl self,tcp --mca btl_tcp_if_include lo
+            --mca oob_tcp_if_include lo)
+  fi
+}
+
+setup_tcp() {
+  if [ "$(id -u)" != 0 ]; then
+    echo "bench_cost: network tcp skipped: not root (ip netns and tc need root)" >&2; return 1
+  fi
+  if ! ip netns add "$NETNS" 2>"$WORK/netns.err" || ! ip netns exec "$NETNS" ip link set lo up ||
+     ! ip netns exec "$NETNS" tc qdisc add dev lo root tbf rate "$TCP_RATE" burst 256kb \
+         latency 50ms 2>>"$WORK/netns.err"; then
+    echo "bench_cost: network tcp skipped: the machine forbids it: $(tr '\n' ' ' < "$WORK/netns.err")" >&2
+    return 1
+  fi
+  echo "bench_cost: tcp = MPI over TCP on lo of netns $NETNS, tbf rate $TCP_RATE" >&2
+}
+
+HEADER="commit,network,graph,n,k,ranks_per_core,partitioner,layers,feature_dim,hidden,classes,predicted_s,measured_s,error,critical_rank,load1"
+echo "$HEADER"
+echo "$HEADER" > "$WORK/rows.csv"
+
+# Partitions and layouts once per (graph, k).
+for g in $GRAPHS; do
+  graph="$(dataset "$g.edges.gz")"
+  [ -n "$graph" ] || { echo "bench_cost: no dataset $g" >&2; continue; }
+  side=()
+  for s in labels train val test; do
+    f="$(dataset "$g.$s.gz")"
+    [ -n "$f" ] && side+=("--$s" "$f")
+  done
+  for k in $KS; do
+    for p in $PARTITIONERS; do
+      partition "$p" "$graph" "$k" "$WORK/$g.$k.$p.part"
+      "$GNNPART" layout "$graph" "$WORK/$g.$k.$p.part" -o "$WORK/$g.$k.$p" "${side[@]}" >/dev/null
+    done
+  done
+done
+
+for network in $NETWORKS; do
+  if [ "$network" = tcp ]; then setup_tcp || continue; fi
+  for g in $GRAPHS; do
+    graph="$(dataset "$g.edges.gz")"
+    [ -n "$graph" ] || continue
+    labels="$(dataset "$g.labels.gz")"
+    classes=4  # gnnpart-train's synthetic labels without a labels file
+    [ -n "$labels" ] && classes="$(gzip -dc "$labels" | awk 'BEGIN{m=1} $1+0>m{m=$1+0} END{print m+1}')"
+    n="$("$GNNPART" info "$graph" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
+    for k in $KS; do
+      launcher "$network" "$k"
+      profile="$WORK/profile.$network.$k.json"
+      "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$profile" --transport "$network" >&2
+      parts=()
+      for p in $PARTITIONERS; do parts+=("$WORK/$g.$k.$p.part"); done
+      "$GNNPART" evaluate "$graph" "${parts[@]}" --cost "$profile" --layers "$LAYERS" \
+        --feature-dim "$FEATURE_DIM" --hidden "$HIDDEN" --classes "$classes" --json \
+        > "$WORK/predicted.json"
+      for round in $(seq "$ROUNDS"); do
+        for p in $PARTITIONERS; do
+          "${LAUNCH[@]}" "$TRAIN" "$WORK/$g.$k.$p" --epochs "$EPOCHS" --layers "$LAYERS" \
+            --feature-dim "$FEATURE_DIM" --hidden "$HIDDEN" --seed "$SEED" \
+            --json "$WORK/run.$p.$round.json" >/dev/null
+        done
+      done
+      load="$(cut -d' ' -f1 /proc/loadavg)"
+      python3 - "$WORK" "$g" "$k" "$network" "$COMMIT" "$n" "$CORES" "$LAYERS" "$FEATURE_DIM" \
+        "$HIDDEN" "$classes" "$WARMUP" "$ROUNDS" "$load" $PARTITIONERS <<'PY'
+import json, statistics, sys
+work, g, k, network, commit, n, cores, layers, fdim, hidden, classes, warmup, rounds, load = sys.argv[1:15]
+partitioners = sys.argv[15:]
+predicted = {}
+for case in json.load(open(f"{work}/predicted.json"))["ranking"]:
+    name = case["partition"].rsplit("/", 1)[1][len(f"{g}.{k}."):-len(".part")]
+    predicted[name] = (case["predicted_epoch_s"], case["critical_rank"])
+for p in partitioners:
+    runs = []
+    for r in range(1, int(rounds) + 1):
+        times = json.load(open(f"{work}/run.{p}.{r}.json"))["epoch_times_s"][int(warmup):]
+        runs.append(statistics.median(times))
+    measured = statistics.median(runs)
+    pred, critical = predicted[p]
+    row = (f"{commit},{network},{g},{n},{k},{int(k) / int(cores):g},{p},{layers},{fdim},{hidden},"
+           f"{classes},{pred:.6f},{measured:.6f},{(pred - measured) / measured:.4f},{critical},{load}")
+    print(row, flush=True)
+    open(f"{work}/rows.csv", "a").write(row + "\n")
+PY
+      echo "bench_cost: $network $g k=$k done (load $load)" >&2
+    done
+  done
+  [ "$network" = tcp ] && ip netns del "$NETNS"
+done
+python3 "$ROOT/scripts/cost_summary.py" "$WORK/rows.csv" --summary "$SUMMARY" >&2

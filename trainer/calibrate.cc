@@ -1,0 +1,300 @@
+#include "calibrate.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <functional>
+#include <tuple>
+#include <vector>
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "block_data.h"
+#include "core/random.h"
+#include "cost/profile.h"
+#include "gcn.h"
+#include "run.h"
+
+namespace gnnpart::train {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kRepeats = 5;
+constexpr int kDataTag = 21;
+const std::vector<double> kWidths{4, 16, 64, 256, 512};
+
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+// Median over `repeats` of the slowest rank's time of `body` (all ranks start together).
+double timed(MPI_Comm comm, const std::function<void()>& body, int repeats = kRepeats) {
+  std::vector<double> samples;
+  for (int i = 0; i < repeats; ++i) {
+    MPI_Barrier(comm);
+    const auto start = Clock::now();
+    body();
+    double mine = std::chrono::duration<double>(Clock::now() - start).count(), slowest = 0;
+    MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+    samples.push_back(slowest);
+  }
+  return median(samples);
+}
+
+Matrix random_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed) {
+  Matrix m(rows, cols);
+  Rng rng(seed);
+  for (double& x : m.data)
+    x = 2.0 * rng.uniform() - 1.0;
+  return m;
+}
+
+// A block with no halo: `rows` vertices with `degree` random owned neighbours each.
+BlockData synthetic_block(NodeID rows, NodeID degree, std::uint64_t seed) {
+  BlockData data;
+  LayoutPlan& plan = data.plan;
+  plan.k = 1;
+  plan.n = rows;
+  Rng rng(seed);
+  plan.row_offsets.push_back(0);
+  for (NodeID i = 0; i < rows; ++i) {
+    std::vector<NodeID> row;
+    for (NodeID d = 0; d < degree; ++d)
+      row.push_back(static_cast<NodeID>(rng.below(rows)));
+    std::sort(row.begin(), row.end());
+    plan.columns.insert(plan.columns.end(), row.begin(), row.end());
+    plan.row_offsets.push_back(plan.columns.size());
+    plan.owned.push_back(i);
+    data.split.push_back(plan.row_offsets.back());
+    data.self_weight.push_back(1.0 / (degree + 1.0));
+  }
+  data.weight.assign(plan.columns.size(), 1.0 / (degree + 1.0));
+  return data;
+}
+
+cost::RateTable kernel_table(const std::function<double(double)>& seconds_per_unit) {
+  cost::RateTable table;
+  for (double w : kWidths)
+    table.push_back({w, seconds_per_unit(w)});
+  return table;
+}
+
+// Every rank sends `bytes` to every other rank and receives as much from each; wait with
+// MPI_Waitall on the returned requests.
+std::vector<MPI_Request> post_exchange(MPI_Comm comm, std::vector<char>& out, std::vector<char>& in,
+                                       int bytes) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<MPI_Request> requests;
+  for (int pass = 0; pass < 2; ++pass) { // receives first, then sends
+    for (int peer = 0; peer < size; ++peer) {
+      if (peer == rank)
+        continue;
+      requests.emplace_back();
+      if (pass == 0)
+        MPI_Irecv(in.data() + static_cast<std::size_t>(peer) * bytes, bytes, MPI_CHAR, peer,
+                  kDataTag, comm, &requests.back());
+      else
+        MPI_Isend(out.data(), bytes, MPI_CHAR, peer, kDataTag, comm, &requests.back());
+    }
+  }
+  return requests;
+}
+
+void all_exchange(MPI_Comm comm, std::vector<char>& out, std::vector<char>& in, int bytes) {
+  std::vector<MPI_Request> requests = post_exchange(comm, out, in, bytes);
+  MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+}
+
+// Least-squares line through (x, y): returns {intercept, slope}.
+std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y) {
+  double mx = 0, my = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    mx += x[i] / x.size();
+    my += y[i] / y.size();
+  }
+  double sxy = 0, sxx = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    sxy += (x[i] - mx) * (y[i] - my);
+    sxx += (x[i] - mx) * (x[i] - mx);
+  }
+  const double slope = sxx > 0 ? sxy / sxx : 0;
+  return {std::max(0.0, my - slope * mx), std::max(0.0, slope)};
+}
+
+void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
+  const NodeID degree = 8;
+  const BlockData block = synthetic_block(rows, degree, 7);
+  const double nnz = static_cast<double>(block.plan.columns.size() + rows);
+  p.spmm = kernel_table([&](double w) {
+    const Matrix src = random_matrix(rows, static_cast<std::size_t>(w), 1);
+    Matrix out;
+    return timed(comm, [&] { aggregate_owned(block, src, out); }) / (nnz * w);
+  });
+  // GEMMs with 128-wide operands and about 1000 * rows multiply-adds per call.
+  const std::size_t a = 128;
+  auto gemm_rows = [&](double w) { return std::max<std::size_t>(64, 1e3 * rows / (a * w)); };
+  p.gemm = kernel_table([&](double w) {
+    const std::size_t n = gemm_rows(w);
+    const Matrix h = random_matrix(n, a, 2), weight = random_matrix(a, w, 3);
+    return timed(comm, [&] { multiply(h, weight); }) / (double(n) * a * w);
+  });
+  p.gemm_at_b = kernel_table([&](double w) {
+    const std::size_t n = gemm_rows(w);
+    const Matrix h = random_matrix(n, a, 4), g = random_matrix(n, w, 5);
+    return timed(comm, [&] { multiply_at_b(h, g); }) / (double(n) * a * w);
+  });
+  p.gemm_a_bt = kernel_table([&](double w) {
+    const std::size_t n = gemm_rows(w);
+    const Matrix g = random_matrix(n, w, 6), weight = random_matrix(a, w, 7);
+    return timed(comm, [&] { multiply_a_bt(g, weight); }) / (double(n) * a * w);
+  });
+  // A copy plus a ReLU pass, counted as two entries each.
+  const Matrix z = random_matrix(rows, 256, 8);
+  p.elementwise_s = timed(comm,
+                          [&] {
+                            Matrix h = z;
+                            for (double& x : h.data)
+                              x = x > 0 ? x : 0;
+                          }) /
+                    (2.0 * z.data.size());
+  p.dropout_s = timed(comm,
+                      [&] {
+                        std::uint64_t kept = 0;
+                        for (NodeID i = 0; i < rows; ++i) {
+                          for (std::size_t j = 0; j < 64; ++j)
+                            kept += dropout_keep(1, 0, 1, i, j, 0.5);
+                        }
+                        volatile std::uint64_t sink = kept;
+                        (void)sink;
+                      }) /
+                (rows * 64.0);
+  std::vector<Layer> layers = init_layers({512, 256, 16}, 1);
+  Adam adam(layers, 0.01);
+  const std::vector<double> grads(parameter_count(layers), 1e-3);
+  p.adam_s = timed(comm, [&] { adam.step(layers, grads); }) / grads.size();
+}
+
+void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  // Latency: simultaneous ping-pongs of 8 bytes between ranks 2i and 2i+1.
+  const int peer = (rank ^ 1) < size ? rank ^ 1 : -1;
+  const int rounds = 200;
+  char byte[8] = {};
+  const double pingpong = timed(comm, [&] {
+    for (int i = 0; i < rounds && peer >= 0; ++i) {
+      if (rank % 2 == 0) {
+        MPI_Send(byte, 8, MPI_CHAR, peer, kDataTag, comm);
+        MPI_Recv(byte, 8, MPI_CHAR, peer, kDataTag, comm, MPI_STATUS_IGNORE);
+      } else {
+        MPI_Recv(byte, 8, MPI_CHAR, peer, kDataTag, comm, MPI_STATUS_IGNORE);
+        MPI_Send(byte, 8, MPI_CHAR, peer, kDataTag, comm);
+      }
+    }
+  });
+  p.latency_s = pingpong / (2.0 * rounds);
+  // Streaming: all-to-all exchanges over message sizes; beta from the slope per byte sent.
+  const std::vector<int> sizes{1 << 14, 1 << 17, 1 << 20, 1 << 22};
+  std::vector<char> out(sizes.back(), 1), in(static_cast<std::size_t>(sizes.back()) * size);
+  std::vector<double> x, y;
+  for (int bytes : sizes) {
+    x.push_back(static_cast<double>(bytes) * (size - 1));
+    y.push_back(timed(comm, [&] { all_exchange(comm, out, in, bytes); }));
+  }
+  p.seconds_per_byte = fit_line(x, y).second;
+  // Overlap: an exchange of 1 MiB posted before a local SpMM of about the exchange's length.
+  const int bytes = 1 << 20;
+  const double exchange_alone = timed(comm, [&] { all_exchange(comm, out, in, bytes); });
+  const BlockData block = synthetic_block(rows, 8, 9);
+  const double per_column = timed(comm, [&] {
+    Matrix o;
+    aggregate_owned(block, random_matrix(block.plan.num_owned(), 1, 1), o);
+  });
+  const std::size_t width = std::clamp<std::size_t>(exchange_alone / per_column, 1, 512);
+  const Matrix src = random_matrix(block.plan.num_owned(), width, 2);
+  Matrix o;
+  const double compute_alone = timed(comm, [&] { aggregate_owned(block, src, o); });
+  const double both = timed(comm, [&] {
+    std::vector<MPI_Request> requests = post_exchange(comm, out, in, bytes);
+    aggregate_owned(block, src, o);
+    MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
+  });
+  p.overlap = std::clamp((compute_alone + exchange_alone - both) / compute_alone, 0.0, 1.0);
+  // Synchronisation: rounds of about 10 ms of local SpMM (a trainer segment's length), each
+  // ending in a tiny exchange, against the same SpMM alone. On an idle machine they take the
+  // same time; where other jobs share the cores, a rank that arrives first waits for a
+  // descheduled partner, for a share of the segment's length.
+  const int sync_rounds = 4;
+  const std::size_t sync_width = std::clamp<std::size_t>(0.01 / per_column, 1, 512);
+  const Matrix segment = random_matrix(block.plan.num_owned(), sync_width, 3);
+  // Alternating measurements, the median ratio: the load changes from second to second.
+  std::vector<double> ratios;
+  for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
+    const double alone = timed(
+        comm,
+        [&] {
+          for (int i = 0; i < sync_rounds; ++i)
+            aggregate_owned(block, segment, o);
+        },
+        1);
+    const double synced = timed(
+        comm,
+        [&] {
+          for (int i = 0; i < sync_rounds; ++i) {
+            aggregate_owned(block, segment, o);
+            all_exchange(comm, out, in, 8);
+          }
+        },
+        1);
+    ratios.push_back((synced - alone - sync_rounds * p.latency_s) / alone);
+  }
+  p.sync_jitter = std::max(0.0, median(ratios));
+  // Allreduce of doubles over sizes up to a large GCN's gradient.
+  std::vector<double> ax, ay;
+  for (int count : {1, 1 << 10, 1 << 14, 1 << 17}) {
+    std::vector<double> send(count, 1.0), receive(count);
+    ax.push_back(count * 8.0);
+    ay.push_back(timed(comm, [&] {
+      MPI_Allreduce(send.data(), receive.data(), count, MPI_DOUBLE, MPI_SUM, comm);
+    }));
+  }
+  std::tie(p.allreduce_latency_s, p.allreduce_seconds_per_byte) = fit_line(ax, ay);
+}
+
+} // namespace
+
+int run_calibration(const TrainOptions& options, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (options.output.empty())
+    throw ConfigError("--calibrate needs -o PROFILE.json");
+  if (size < 2)
+    throw ConfigError("--calibrate needs at least 2 ranks to measure the network");
+  char host[256] = {};
+  gethostname(host, sizeof(host) - 1);
+  cost::CostProfile p;
+  p.name = host;
+  p.source = "measured";
+  p.transport = options.transport;
+  p.ranks = size;
+  measure_network(comm, size, options.calibrate_rows, p);
+  measure_kernels(comm, options.calibrate_rows, p);
+  if (rank == 0) {
+    cost::write_profile(options.output, p);
+    std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
+                "(%.2f GB/s), sync jitter %.3f, overlap %.2f, SpMM %.3g s per nonzero x column at "
+                "width 64\n",
+                size, host, p.latency_s, p.seconds_per_byte,
+                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_jitter, p.overlap,
+                cost::rate_at(p.spmm, 64));
+  }
+  return 0;
+}
+
+} // namespace gnnpart::train
