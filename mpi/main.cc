@@ -44,6 +44,7 @@ struct Args {
   PartitionOptions options;
   NodeID coarse_per_block = DistContext{}.coarse_per_block;
   NodeID coarse_min = DistContext{}.coarse_min;
+  double initial_epsilon = DistContext{}.initial_epsilon;
   bool quiet = false;
 };
 
@@ -63,6 +64,7 @@ int run_partition(const Comm& comm, const Args& args) {
   ctx.partition.objective = args.objective == "volume" ? Objective::kVolume : Objective::kCut;
   ctx.coarse_per_block = args.coarse_per_block;
   ctx.coarse_min = args.coarse_min;
+  ctx.initial_epsilon = args.initial_epsilon;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
@@ -70,7 +72,7 @@ int run_partition(const Comm& comm, const Args& args) {
   const double read_seconds = seconds_since(start);
   check_options(ctx.partition, static_cast<NodeID>(graph.global_n));
   const auto partition_start = std::chrono::steady_clock::now();
-  const std::vector<BlockID> blocks = partition_distributed(comm, graph, ctx);
+  const auto [blocks, balance_moves] = partition_distributed(comm, graph, ctx);
   const double partition_seconds = seconds_since(partition_start);
   const GraphMetrics metrics = compute_distributed_metrics(comm, graph, blocks, ctx.partition.k);
   write_distributed_partition(comm, graph, blocks, output);
@@ -99,6 +101,7 @@ int run_partition(const Comm& comm, const Args& args) {
         .add("ncon", std::uint64_t{1});
     app::add_metrics(json, metrics, 0);
     json.add("peak_rss_kb_per_rank", rss_per_rank)
+        .add("balance_moves", balance_moves)
         .add("time_read_s", read_seconds)
         .add("time_partition_s", partition_seconds)
         .add("time_total_s", total_seconds);
@@ -157,6 +160,10 @@ int run(const Comm& comm, int argc, char** argv) {
       ->check(CLI::Range(1u, 1u << 20));
   cmd->add_option("--coarse-min", args.coarse_min, "see --coarse-per-block")
       ->capture_default_str();
+  cmd->add_option("--initial-epsilon", args.initial_epsilon,
+                  "allowed imbalance of the coarsest partition (default: -e); a looser one "
+                  "leaves work to the distributed refinement and balancer")
+      ->check(CLI::Range(0.0, 10.0));
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   try {

@@ -15,6 +15,9 @@ struct DistContext {
   int refine_rounds = 6;
   int batches = 8;               // per round: ghost labels and weights synchronised after each
   int balance_rounds = 64;
+  // Balance bound of the coarsest partition; < 0: partition.epsilon. A looser one leaves blocks
+  // over the bound for the refinement and the balancer (--initial-epsilon, a test knob).
+  double initial_epsilon = -1;
 };
 
 } // namespace gnnpart::distributed

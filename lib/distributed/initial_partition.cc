@@ -62,11 +62,12 @@ std::vector<BlockID> initial_partition(const Comm& comm, const DistGraph& coarse
   const CsrGraph graph = replicate(comm, coarse);
   PartitionOptions options = ctx.partition;
   options.algorithm = Algorithm::kMultilevel;
+  options.epsilon = ctx.initial_epsilon >= 0 ? ctx.initial_epsilon : ctx.partition.epsilon;
   options.seed = derive_seed(ctx.partition.seed, 0x1d, static_cast<std::uint64_t>(comm.rank));
   Partition partition = run_phase(comm, [&] { return partition_graph(graph, options); });
   // Score: (over the bound, objective); the smallest wins, ties to the lowest rank.
-  const Weight bound = max_block_weight(graph.total_vertex_weight(), ctx.partition.k,
-                                        ctx.partition.epsilon);
+  const Weight bound =
+      max_block_weight(graph.total_vertex_weight(), ctx.partition.k, options.epsilon);
   const std::vector<Weight> weights = block_weights(graph, partition);
   const bool over = std::any_of(weights.begin(), weights.end(), [&](Weight w) { return w > bound; });
   const GraphMetrics metrics = compute_graph_metrics(graph, partition);

@@ -227,7 +227,7 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip) 
         head.resize(static_cast<std::size_t>(in.gcount()));
         if (head.empty())
           throw InputError(path, 0, "empty input");
-        format.data_begin(head);
+        format.data_begin(std::string_view(head).substr(check_text_head(path, head)));
       }
     });
     broadcast_header(comm, header);

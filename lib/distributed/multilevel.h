@@ -2,8 +2,9 @@
 // The distributed multilevel cycle: uncoarsen(initial_partition(coarsen())). Coarsening by
 // size-constrained label propagation and contraction until about C * k vertices remain; the
 // coarsest graph is partitioned by the shared-memory engine on every rank (own seeds, the best
-// wins); each level is projected and refined by distributed label propagation, then balanced.
+// wins); each level is refined by distributed label propagation, balanced, and projected.
 // Same seed and same P give the same partition.
+#include <cstdint>
 #include <vector>
 
 #include "distributed/comm.h"
@@ -12,9 +13,14 @@
 
 namespace gnnpart::distributed {
 
-// Blocks of the owned vertices and of the ghosts (n_total entries). Throws InfeasibleBalance
-// (on every rank) when a vertex is heavier than a block may be or the bound cannot be met.
-std::vector<BlockID> partition_distributed(const Comm& comm, const DistGraph& graph,
+struct DistPartition {
+  std::vector<BlockID> blocks;     // of the owned vertices and of the ghosts (n_total entries)
+  std::uint64_t balance_moves = 0; // vertices the balancer moved, all levels and ranks
+};
+
+// Throws InfeasibleBalance (on every rank) when a vertex is heavier than a block may be or the
+// bound cannot be met.
+DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
                                            const DistContext& ctx);
 
 } // namespace gnnpart::distributed

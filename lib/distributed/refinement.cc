@@ -104,8 +104,9 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
   }
 }
 
-bool rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
-               std::vector<BlockID>& blocks) {
+RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
+                          std::vector<BlockID>& blocks) {
+  RebalanceResult result;
   const BlockID k = ctx.partition.k;
   const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
   const Weight ranks = comm.size;
@@ -116,8 +117,10 @@ bool rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
     bool any_over = false;
     for (BlockID b = 0; b < k; ++b)
       any_over = any_over || loads.weight[b] > bound;
-    if (!any_over)
-      return true;
+    if (!any_over) {
+      result.balanced = true;
+      return result;
+    }
     // This rank's share of each block's excess, in proportion to its weight in the block.
     std::vector<Weight> local_weight(k, 0);
     for (NodeID u = 0; u < graph.n_local; ++u)
@@ -173,12 +176,15 @@ bool rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
       moved.push_back(c.u);
     }
     update_ghosts<BlockID>(comm, graph, moved, blocks);
-    if (sum_all(comm, static_cast<std::uint64_t>(moved.size())) == 0)
+    const std::uint64_t moved_round = sum_all(comm, static_cast<std::uint64_t>(moved.size()));
+    if (moved_round == 0)
       break;
+    result.moves += moved_round;
   }
   const BlockLoads loads = block_loads(comm, graph, blocks, k);
-  return std::all_of(loads.weight.begin(), loads.weight.end(),
-                     [&](Weight w) { return w <= bound; });
+  result.balanced = std::all_of(loads.weight.begin(), loads.weight.end(),
+                                [&](Weight w) { return w <= bound; });
+  return result;
 }
 
 } // namespace gnnpart::distributed

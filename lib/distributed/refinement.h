@@ -4,6 +4,7 @@
 // bound. Block weights are global (summed after every batch); a rank adds at most
 // (bound - W(b)) / P to a block per batch, so no move ever takes a block over the bound, and a
 // rank takes at most (|b| - 1) / P vertices out of a block, so no block becomes empty.
+#include <cstdint>
 #include <vector>
 
 #include "distributed/comm.h"
@@ -15,9 +16,14 @@ namespace gnnpart::distributed {
 void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
             std::vector<BlockID>& blocks);
 
+struct RebalanceResult {
+  bool balanced = false;   // every block within the bound
+  std::uint64_t moves = 0; // vertices moved, all ranks together
+};
+
 // Moves vertices out of blocks over the bound, the least harmful first, until none is (or
-// ctx.balance_rounds pass). Returns whether every block is within the bound.
-bool rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
+// ctx.balance_rounds pass).
+RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistContext& ctx,
                std::vector<BlockID>& blocks);
 
 // Global weight and vertex count per block (k each). Collective.

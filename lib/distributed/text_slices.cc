@@ -11,6 +11,7 @@
 #include <zlib.h>
 
 #include "core/errors.h"
+#include "io/text_input.h"
 #include "io/text_parsing.h"
 
 namespace gnnpart::distributed {
@@ -81,7 +82,8 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
       meta[0] = file.size();
       std::string head;
       file.read(0, std::min<std::uint64_t>(meta[0], kHeadBytes), head);
-      meta[1] = format.data_begin(head);
+      const std::size_t bom = check_text_head(path, head);
+      meta[1] = bom + format.data_begin(std::string_view(head).substr(bom));
       meta[2] = count_newlines(head, 0, meta[1]);
     }
   } catch (...) {
@@ -223,7 +225,8 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
           more = 1;
           ends_with_newline = round.back() == '\n';
           if (first) {
-            start = format.data_begin(round);
+            const std::size_t bom = check_text_head(path, round);
+            start = bom + format.data_begin(std::string_view(round).substr(bom));
             line += count_newlines(round, 0, start);
             first = false;
           }
@@ -275,6 +278,13 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
 }
 
 } // namespace
+
+std::size_t check_text_head(const std::string& path, std::string_view head) {
+  const std::size_t bom = io::bom_length(head);
+  if (const io::BinarySniff sniff = io::sniff_binary(head.substr(bom)); sniff.binary)
+    throw InputError(path, sniff.line, io::binary_input_message());
+  return bom;
+}
 
 TextStats for_each_text_piece(const Comm& comm, const std::string& path, bool gzip,
                               const TextFormat& format,

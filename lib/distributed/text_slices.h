@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <string_view>
 
 #include "distributed/comm.h"
 
@@ -24,6 +25,12 @@ struct TextFormat {
   std::function<std::size_t(std::string_view head)> data_begin; // run on rank 0 only
   bool count_rows = false;
 };
+
+// The text-input rules of lib/io (io/text_input.h) on the file's first bytes: throws the
+// InputError of `gnnpart partition` when they hold a NUL byte; returns the length of a
+// leading UTF-8 byte-order mark to skip (0 if none). TextFormat::data_begin sees the bytes
+// after it.
+std::size_t check_text_head(const std::string& path, std::string_view head);
 
 struct TextStats {
   std::uint64_t lines = 0; // lines in the file (a last line without '\n' counts)

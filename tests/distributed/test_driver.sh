@@ -4,10 +4,16 @@
 #   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis or bin
 #       input): valid, within the bound, no empty block, metrics equal to evalpart's,
 #       the same file on a second run
+#   test_driver.sh balance NAME K FORMAT P...   as partition, with the coarsest partition under
+#       a looser bound (--initial-epsilon 1): the distributed balancer must have moved vertices
+#       and the result must still be within the bound (evalpart's block sizes)
 #   test_driver.sh layout NAME K P...   --layout written by the ranks: the same files as
 #       `gnnpart layout` writes for the same partition
 #   test_driver.sh malformed FORMAT P...   a bad line in the middle of the last rank's slice:
 #       the error line of `gnnpart partition`, non-zero exit on every rank, no output left
+#   test_driver.sh textrules FORMAT P...   io's text-input rules (io/text_input.h) on the split
+#       and scattered input: a leading UTF-8 BOM is skipped (the same partition as without it),
+#       a NUL byte gives the binary-input error line of `gnnpart partition`, no output left
 set -euo pipefail
 step=$1
 shift
@@ -19,6 +25,26 @@ mpi() {  # mpi P ARGS...: gnnpart-mpi on P ranks; stderr of the ranks in $WORK/s
   shift
   OMPI_MCA_mpi_yield_when_idle=1 timeout 120 mpirun -np "$p" --oversubscribe "${root[@]}" \
     "$GNNPART_MPI" "$@"
+}
+
+# expect_error FILE P: gnnpart-mpi on P ranks fails on FILE with the error line of
+# `gnnpart partition` (checked to name LINE $3 when given), on every rank, leaving no output.
+expect_error() {
+  local bad=$1 p=$2 line=${3:-} expected got
+  expected=$("$GNNPART" partition "$bad" -k 4 -o "$WORK/bad.ref.part" 2>&1 >/dev/null || true)
+  case $expected in *":$line: "*) ;; *) echo "unexpected reference: $expected" >&2; exit 1 ;; esac
+  rm -f "$WORK/bad.part"
+  if mpi "$p" partition "$bad" -k 4 -o "$WORK/bad.part" 2> "$WORK/bad.stderr"; then
+    echo "P=$p: $bad accepted" >&2
+    exit 1
+  fi
+  got=$(grep "^gnnpart: error:" "$WORK/bad.stderr" || true)
+  [ "$got" = "$expected" ] || { echo "P=$p: '$got' != '$expected'" >&2; exit 1; }
+  if ls "$WORK"/bad.part* 2>/dev/null | grep -q .; then
+    echo "P=$p: output left behind" >&2
+    exit 1
+  fi
+  echo "P=$p: $got"
 }
 
 # input NAME FORMAT: the dataset in that format (converted once into $WORK).
@@ -36,8 +62,10 @@ input() {
 }
 
 case $step in
-partition)
+partition | balance)
   name=$1 k=$2 format=$3
+  extra=()
+  [ "$step" = balance ] && extra=(--initial-epsilon 1)
   shift 3
   graph=$(input "$name" "$format")
   evalgraph=$graph
@@ -50,17 +78,20 @@ partition)
     base="$WORK/$name.$format.$k.$p"
     # A small coarsest graph, so that the distributed levels run on these small graphs too.
     mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
-      -o "$base.part" --json "$base.json" --quiet
+      "${extra[@]}" -o "$base.part" --json "$base.json" --quiet
     mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
-      -o "$base.again" --quiet
+      "${extra[@]}" -o "$base.again" --quiet
     cmp "$base.part" "$base.again" || { echo "P=$p: not deterministic" >&2; exit 1; }
     n_arg=()
     [ "$format" = bin ] && n_arg=(--n 20000)
     "$EVALPART" "${n_arg[@]}" -k "$k" "$evalgraph" "$base.part" > "$base.eval.json"
-    "$PYTHON" - "$base.json" "$base.eval.json" "$k" "$p" <<'PY'
+    "$PYTHON" - "$base.json" "$base.eval.json" "$k" "$p" "$step" <<'PY'
 import json, math, sys
 ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 k, p = int(sys.argv[3]), sys.argv[4]
+if sys.argv[5] == "balance":
+    assert ours["balance_moves"] > 0, f"P={p}: the balancer had no work"
+    print(f"P={p}: the balancer moved {ours['balance_moves']} vertices")
 for key in ("n", "m", "k", "edge_cut", "comm_volume", "max_send_volume", "max_recv_volume",
             "num_comm_pairs", "boundary_vertices", "empty_blocks"):
     assert ours[key] == ref[key], f"P={p}: {key} {ours[key]} != evalpart's {ref[key]}"
@@ -115,20 +146,40 @@ malformed)
       awk -v l="$line" 'NR == l { print $1 " x" $2; next } { print }' "$src" > "${bad%.gz}"
     fi
     [ "$format" = gz ] && gzip -f "${bad%.gz}"
-    expected=$("$GNNPART" partition "$bad" -k 4 -o "$WORK/bad.ref.part" 2>&1 >/dev/null || true)
-    case $expected in *":$line: "*) ;; *) echo "unexpected reference: $expected" >&2; exit 1 ;; esac
-    rm -f "$WORK/bad.part"
-    if mpi "$p" partition "$bad" -k 4 -o "$WORK/bad.part" 2> "$WORK/bad.stderr"; then
-      echo "P=$p: malformed input accepted" >&2
-      exit 1
-    fi
-    got=$(grep "^gnnpart: error:" "$WORK/bad.stderr" || true)
-    [ "$got" = "$expected" ] || { echo "P=$p: '$got' != '$expected'" >&2; exit 1; }
-    if ls "$WORK"/bad.part* 2>/dev/null | grep -q .; then
-      echo "P=$p: output left behind" >&2
-      exit 1
-    fi
-    echo "P=$p: $got"
+    expect_error "$bad" "$p" "$line"
+  done
+  ;;
+textrules)
+  format=$1
+  shift
+  case $format in
+  metis) src=$(input cora metis); ext=graph ;;
+  *) src=$(input cora plain); ext=edges ;;
+  esac
+  # The NUL byte at the end of line 10, inside the first 64 KiB that io sniffs.
+  "$PYTHON" - "$src" "$WORK/cora.bom.$ext" "$WORK/cora.nul.$ext" <<'PY'
+import sys
+data = open(sys.argv[1], "rb").read()
+open(sys.argv[2], "wb").write(b"\xef\xbb\xbf" + data)
+lines = data.split(b"\n")
+lines[9] += b"\x00"
+open(sys.argv[3], "wb").write(b"\n".join(lines))
+PY
+  bom="$WORK/cora.bom.$ext" nul="$WORK/cora.nul.$ext" plain=$src
+  if [ "$format" = gz ]; then
+    gzip -f "$bom" "$nul"
+    gzip -c "$src" > "$WORK/cora.plain.$ext.gz"
+    bom=$bom.gz nul=$nul.gz plain="$WORK/cora.plain.$ext.gz"
+  fi
+  for p in "$@"; do
+    mpi "$p" partition "$plain" -k 4 --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$WORK/textrules.plain.part" --quiet
+    mpi "$p" partition "$bom" -k 4 --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$WORK/textrules.bom.part" --quiet
+    cmp "$WORK/textrules.plain.part" "$WORK/textrules.bom.part" ||
+      { echo "P=$p: the BOM changed the partition" >&2; exit 1; }
+    echo "P=$p: BOM skipped"
+    expect_error "$nul" "$p" 10
   done
   ;;
 esac

@@ -17,8 +17,12 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(citeseer.metis partition citeseer 4 metis 1 3)
   distributed_test(pubmed.pairs partition pubmed 4100 plain 2)  # sparse pair count, k > 4096
   distributed_test(rmat.bin partition rmat 8 bin 1 4)
+  distributed_test(pubmed.balance balance pubmed 16 plain 1 3)  # the balancer forced to work
   distributed_test(cora.layout layout cora 5 1 3 4)
   distributed_test(malformed.plain malformed plain 1 2 3 4)
   distributed_test(malformed.metis malformed metis 2 4)
   distributed_test(malformed.gz malformed gz 3)
+  distributed_test(textrules.plain textrules plain 1 2)  # BOM skipped, NUL = binary input
+  distributed_test(textrules.metis textrules metis 2 3)
+  distributed_test(textrules.gz textrules gz 1 2)
 endif()
