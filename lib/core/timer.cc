@@ -41,6 +41,11 @@ void Timer::stop() {
 
 void Timer::detail(std::string_view text) { report(text); }
 
+void report_level(Timer* timer, std::size_t level, std::size_t levels, std::uint64_t vertices) {
+  if (timer != nullptr)
+    timer->detail(fmt::format("level {} of {}, {} vertices", level, levels, vertices));
+}
+
 std::string Timer::running_path() const {
   std::string path;
   for (int node = current_; node > 0; node = nodes_[node].parent)

@@ -94,4 +94,7 @@ inline std::optional<Timer::Scope> scoped_phase(Timer* timer, std::string_view n
   return timer->scoped(name);
 }
 
+// "level I of N, V vertices" as the running phase's detail, when there is a timer.
+void report_level(Timer* timer, std::size_t level, std::size_t levels, std::uint64_t vertices);
+
 } // namespace gnnpart

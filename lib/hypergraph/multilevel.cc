@@ -1,7 +1,5 @@
 #include "hypergraph/multilevel.h"
 
-#include <fmt/format.h>
-
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "hypergraph/initial_bisection.h"
@@ -37,9 +35,7 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
-        if (in.ctx.timer != nullptr)
-          in.ctx.timer->detail(fmt::format("level {} of {}, {} vertices", levels - level, levels,
-                                           h.level(level).num_nodes()));
+        report_level(in.ctx.timer, levels - level, levels, h.level(level).num_nodes());
         PartitionedHypergraph phg(h.level(level), in.limits.k);
         phg.assign(blocks);
         refine_level(phg, in.ctx, in.limits, derive_seed(in.seed, 0xF0, level), in.cache);

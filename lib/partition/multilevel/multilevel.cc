@@ -1,7 +1,5 @@
 #include "partition/multilevel/multilevel.h"
 
-#include <fmt/format.h>
-
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "partition/multilevel/coarsening/coarsener.h"
@@ -36,9 +34,7 @@ std::vector<BlockID> uncoarsen(CoarsestPartition coarsest, const CycleInput& in)
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
-        if (in.ctx.timer != nullptr)
-          in.ctx.timer->detail(fmt::format("level {} of {}, {} vertices", levels - level, levels,
-                                           h.graph(level).num_nodes()));
+        report_level(in.ctx.timer, levels - level, levels, h.graph(level).num_nodes());
         PartitionedGraph p(h.graph(level), k, std::move(blocks));
         p.fix(h.fixed(level));
         refine_level(p, in.limits, in.ctx, derive_seed(in.seed, 60, level));
