@@ -36,7 +36,8 @@ fi
 # test: halt_on_error, leaks included), which covers every module of lib/ (one gtest binary
 # each) and app/. Left out: the Python tests (torch and a 4-process GCN in an ASan-preloaded
 # python3: minutes, and the extension's C++ is the api module already covered), the MPI trainer
-# runs and gnnpart-mpi's tests (OpenMPI's own leaks), the install test (an outside consumer
+# runs, gnnpart-mpi's tests and the README walkthrough that trains under mpirun (OpenMPI's
+# own leaks), the install test (an outside consumer
 # links the sanitized static libraries without the sanitizer runtime) and the whole-dataset evalpart agreement and experiment scripts
 # (the unit tests' code paths on big inputs, ~10x slower under ASan). SANITIZE_EXCLUDE='^$'
 # runs everything.
@@ -47,4 +48,4 @@ phase "sanitizer build" cmake --build "$asan_build" -j2
 export ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:strict_string_checks=1
 export UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 phase "sanitizer tests" bash -c "cd '$asan_build' && ctest --output-on-failure -j2 \
-  -E '${SANITIZE_EXCLUDE:-^(python_.*|trainer\..*|distributed\..*|install_and_embed|evalpart_agreement|experiments_report)\$}'"
+  -E '${SANITIZE_EXCLUDE:-^(python_.*|trainer\..*|distributed\..*|readme_walkthrough|install_and_embed|evalpart_agreement|experiments_report)\$}'"
