@@ -35,12 +35,12 @@ fi
 # The sanitizer run: every test binary and the CLI under ASan + UBSan (any report fails the
 # test: halt_on_error, leaks included), which covers every module of lib/ (one gtest binary
 # each) and app/. Left out: the Python tests (torch and a 4-process GCN in an ASan-preloaded
-# python3: minutes, and the extension's C++ is the api module already covered), the MPI trainer
-# runs, gnnpart-mpi's tests and the README walkthrough that trains under mpirun (OpenMPI's
-# own leaks), the install test (an outside consumer
-# links the sanitized static libraries without the sanitizer runtime) and the whole-dataset evalpart agreement and experiment scripts
-# (the unit tests' code paths on big inputs, ~10x slower under ASan). SANITIZE_EXCLUDE='^$'
-# runs everything.
+# python3: minutes, and the extension's C++ is the api module already covered); the MPI trainer
+# runs, gnnpart-mpi's tests and the README walkthrough, which trains under mpirun (OpenMPI's own
+# leaks); the install test (an outside consumer links the sanitized static libraries without
+# the sanitizer runtime); the whole-dataset evalpart agreement and experiment scripts (the unit
+# tests' code paths on big inputs, ~10x slower under ASan). SANITIZE_EXCLUDE='^$' runs
+# everything.
 cmake -S . -B "$asan_build" -DCMAKE_BUILD_TYPE=RelWithDebInfo \
   "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1" -DGNNPART_SANITIZE=ON -DGNNPART_BUILD_TESTS=ON \
   -DGNNPART_SHARED_DIR="$shared"
