@@ -11,7 +11,7 @@ SOURCE_DIR = os.environ.get("GNNPART_SOURCE_DIR",
 DATASETS = os.path.join(SOURCE_DIR, "datasets")
 CORA = os.path.join(DATASETS, "cora.edges.gz")
 SHARED = os.environ.get("GNNPART_SHARED_DIR", os.path.join(SOURCE_DIR, "..", "shared"))
-CORA_FEATURES = os.path.join(SHARED, "datasets", "cora.features.gz")
+CORA_FEATURES = os.path.join(SOURCE_DIR, "datasets", "cora.features.gz")  # shipped with the repo
 
 
 def binary():
@@ -59,7 +59,7 @@ def cora():
 
 @pytest.fixture(scope="session")
 def cora_layouts(tmp_path_factory):
-    """{model: layout dir} of Cora at k = 4 with labels, splits and (when shared) features."""
+    """{model: layout dir} of Cora at k = 4 with labels, splits and features."""
     root = tmp_path_factory.mktemp("layouts")
     layouts = {}
     for model in ("graph", "hypergraph"):
