@@ -20,7 +20,8 @@ mpi_flags=(--oversubscribe)                    # more ranks than cores is fine f
   --test "$data/cora.test.gz" --features "$data/cora.features.gz" \
   --batch-size 32 --fanouts 10,25 --quiet
 OMPI_MCA_mpi_yield_when_idle=1 mpirun -np 4 "${mpi_flags[@]}" "$build/gnnpart-train" \
-  "$work/cora-4" --batch-size 32 --fanouts 10,25 --json "$work/mb.json" > /dev/null
+  "$work/cora-4" --minibatch-mode layerwise --batch-size 32 --fanouts 10,25 \
+  --json "$work/mb.json" > /dev/null
 python3 - "$work/mb.json" "$work/cora-4/layout.json" <<'PY'
 import json, sys
 run = json.load(open(sys.argv[1]))

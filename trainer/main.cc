@@ -2,6 +2,8 @@
 // directory written by `gnnpart layout` and trains a full-batch GCN (or mini-batches with
 // --batch-size), exchanging halo rows along the layout's send/receive lists.
 //   mpirun -np K gnnpart-train LAYOUT_DIR [--epochs E] [--verify] [--json FILE] ...
+//   mpirun -np K gnnpart-train LAYOUT_DIR --batch-size B --fanouts 10,25 [--minibatch-mode M]
+//   gnnpart-train LAYOUT_DIR --predict --batch-size B --fanouts 10,25 [--check-batches DUMP]
 //   mpirun -np K gnnpart-train --calibrate -o PROFILE.json
 #include <cstdio>
 #include <exception>
@@ -11,6 +13,7 @@
 #include <mpi.h>
 
 #include "calibrate.h"
+#include "minibatch_predict.h"
 #include "model.h"
 #include "run.h"
 
@@ -44,6 +47,20 @@ int main(int argc, char** argv) {
   app.add_option("--batch-size", options.batch_size, "mini-batch mode: seeds per batch");
   app.add_option("--fanouts", options.fanouts, "mini-batch fanouts, input layer first")
       ->delimiter(',');
+  app.add_option("--minibatch-mode", options.minibatch_mode,
+                 "fetch: DistDGL's scheme, input rows fetched once per batch; layerwise: rows "
+                 "exchanged at every layer")
+      ->capture_default_str()
+      ->check(CLI::IsMember({"fetch", "layerwise"}));
+  app.add_option("--predict-samples", options.predict_samples,
+                 "fetch mode: fresh steps the predicted rows per step average (0: none)")
+      ->capture_default_str();
+  app.add_option("--dump-batches", options.dump_batches,
+                 "fetch mode: write every step's seeds and fetched ids per rank (JSON)");
+  app.add_flag("--predict", options.predict,
+               "print the fetch mode's predicted rows per step (one process, whole layout)");
+  app.add_option("--check-batches", options.check_batches,
+                 "--predict: recount a --dump-batches file; exit 2 when it differs");
   app.add_flag("--per-rank", options.per_rank, "print every rank's traffic of every epoch");
   app.add_flag("--calibrate", options.calibrate,
                "measure the cost profile of this machine and rank count (docs/cost_model.md)");
@@ -67,6 +84,10 @@ int main(int argc, char** argv) {
       code = gnnpart::train::run_calibration(options, MPI_COMM_WORLD);
     } else if (options.layout_dir.empty()) {
       throw gnnpart::train::ConfigError("LAYOUT_DIR is required (or --calibrate -o PROFILE)");
+    } else if (options.predict) {
+      code = gnnpart::train::run_predict(options, MPI_COMM_WORLD);
+    } else if (!options.check_batches.empty()) {
+      throw gnnpart::train::ConfigError("--check-batches needs --predict");
     } else {
       code = gnnpart::train::run(options, MPI_COMM_WORLD);
     }

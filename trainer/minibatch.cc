@@ -1,23 +1,20 @@
-// Mini-batch training (--batch-size B --fanouts f0,f1,...): sampled GCN layers with mean
+// The layerwise mini-batch mode (--minibatch-mode layerwise): sampled GCN layers with mean
 // aggregation over {u} and up to f_l sampled neighbours of u. Per batch, every rank samples
 // top-down for the targets it owns, asks the owners of sampled remote vertices for their rows
 // (which adds those vertices to the owners' targets), then runs the layers bottom-up,
 // exchanging only the requested rows; gradients of remote rows go back the same way.
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
+#include <memory>
 #include <numeric>
 #include <stdexcept>
-
-#include <fmt/format.h>
-#include <fmt/ranges.h>
 
 #include "block_data.h"
 #include "core/random.h"
 #include "gcn.h"
 #include "layout/layout_io.h"
-#include "layout_warnings.h"
-#include "run.h"
+#include "minibatch.h"
+#include "sampled_layers.h"
 
 namespace gnnpart::train {
 namespace {
@@ -32,8 +29,7 @@ struct Level {
   std::vector<std::size_t> recv_begin;    // per neighbour: range of `halo` it fills
   std::vector<std::size_t> recv_end;
   // Sampled inputs of the next level's targets: positions in [targets ++ halo].
-  std::vector<std::size_t> offsets;
-  std::vector<std::size_t> inputs;
+  SampledEdges edges;
 };
 
 std::size_t position(const std::vector<NodeID>& sorted, NodeID value) {
@@ -81,14 +77,14 @@ public:
       sort_unique(owned);
       level.targets = owned;
       const std::size_t own = level.targets.size();
-      level.offsets.assign(1, 0);
       for (std::size_t t = 0; t < above.targets.size(); ++t) {
-        level.inputs.push_back(position(level.targets, above.targets[t]));
+        level.edges.inputs.push_back(position(level.targets, above.targets[t]));
         for (NodeID local : picked[t]) {
-          level.inputs.push_back(local < plan_.num_owned() ? position(level.targets, local)
-                                                           : own + position(level.halo, local));
+          level.edges.inputs.push_back(local < plan_.num_owned()
+                                           ? position(level.targets, local)
+                                           : own + position(level.halo, local));
         }
-        level.offsets.push_back(level.inputs.size());
+        level.edges.offsets.push_back(level.edges.inputs.size());
       }
     }
   }
@@ -113,20 +109,8 @@ public:
         }
       }
       forward_exchange(level, x);
-      const std::size_t outputs = level.offsets.size() - 1;
-      agg[l] = Matrix(outputs, x.cols);
-      for (std::size_t t = 0; t < outputs; ++t) {
-        const double w = 1.0 / static_cast<double>(level.offsets[t + 1] - level.offsets[t]);
-        for (std::size_t e = level.offsets[t]; e < level.offsets[t + 1]; ++e) {
-          for (std::size_t j = 0; j < x.cols; ++j)
-            agg[l].at(t, j) += w * x.at(level.inputs[e], j);
-        }
-      }
-      z[l] = multiply(agg[l], layers[l].weight);
-      for (std::size_t t = 0; t < outputs; ++t) {
-        for (std::size_t j = 0; j < z[l].cols; ++j)
-          z[l].at(t, j) += layers[l].bias[j];
-      }
+      agg[l] = mean_aggregate(level.edges, x);
+      z[l] = affine(agg[l], layers[l]);
     }
     // Loss over the seeds (the targets of the top level, in their order).
     const std::vector<NodeID>& seeds = levels_[num_layers].targets;
@@ -143,30 +127,17 @@ public:
     std::vector<std::vector<double>> db(num_layers);
     for (std::size_t l = num_layers; l-- > 0;) {
       dw[l] = multiply_at_b(agg[l], dz);
-      db[l].assign(dz.cols, 0.0);
-      for (std::size_t t = 0; t < dz.rows; ++t) {
-        for (std::size_t j = 0; j < dz.cols; ++j)
-          db[l][j] += dz.at(t, j);
-      }
+      db[l] = column_sums(dz);
       if (l == 0)
         break;
       const Level& level = levels_[l];
       const Matrix dagg = multiply_a_bt(dz, layers[l].weight);
       Matrix dx(level.targets.size() + level.halo.size(), dagg.cols);
-      for (std::size_t t = 0; t + 1 < level.offsets.size(); ++t) {
-        const double w = 1.0 / static_cast<double>(level.offsets[t + 1] - level.offsets[t]);
-        for (std::size_t e = level.offsets[t]; e < level.offsets[t + 1]; ++e) {
-          for (std::size_t j = 0; j < dx.cols; ++j)
-            dx.at(level.inputs[e], j) += w * dagg.at(t, j);
-        }
-      }
+      mean_aggregate_backward(level.edges, dagg, dx);
       backward_exchange(level, dx);
-      dz = Matrix(level.targets.size(), dx.cols);
-      for (std::size_t i = 0; i < dz.rows; ++i) {
-        for (std::size_t j = 0; j < dz.cols; ++j) {
-          dz.at(i, j) = z[l - 1].at(i, j) > 0 ? dx.at(i, j) : 0.0;
-        }
-      }
+      dx.rows = level.targets.size();
+      dx.data.resize(dx.rows * dx.cols);
+      dz = relu_backward(z[l - 1], dx);
     }
     std::vector<double> grads;
     for (std::size_t l = 0; l < num_layers; ++l) {
@@ -335,165 +306,74 @@ private:
   std::vector<Level> levels_;
 };
 
+// Batches: consecutive slices of a seeded shuffle of all training vertices per epoch (every
+// rank knows them all and keeps the seeds it owns).
+class LayerwiseMode : public MinibatchMode {
+public:
+  LayerwiseMode(const BlockData& data, const TrainOptions& options, MPI_Comm comm)
+      : data_(data), options_(options), runner_(data, options, comm) {
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    std::vector<std::uint64_t> mine;
+    for (NodeID i : data.train)
+      mine.push_back(data.plan.owned[i]);
+    int my_count = static_cast<int>(mine.size());
+    std::vector<int> counts(size), displs(size);
+    MPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
+    std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
+    train_.resize(static_cast<std::size_t>(displs.back() + counts.back()));
+    MPI_Allgatherv(mine.data(), my_count, MPI_UINT64_T, train_.data(), counts.data(), displs.data(),
+                   MPI_UINT64_T, comm);
+    std::sort(train_.begin(), train_.end());
+  }
+
+  std::uint64_t batches_per_epoch() const override {
+    return (train_.size() + options_.batch_size - 1) / options_.batch_size;
+  }
+
+  BatchStep step(int epoch, std::uint64_t b, const std::vector<Layer>& layers) override {
+    if (epoch != order_epoch_) {
+      order_ = train_;
+      std::shuffle(order_.begin(), order_.end(), Rng(derive_seed(options_.seed, 2, epoch)));
+      order_epoch_ = epoch;
+    }
+    const std::size_t begin = b * options_.batch_size;
+    const std::size_t end = std::min<std::size_t>(order_.size(), begin + options_.batch_size);
+    const std::vector<NodeID>& owned = data_.plan.owned;
+    std::vector<NodeID> seeds;
+    for (std::size_t i = begin; i < end; ++i) {
+      const auto it = std::lower_bound(owned.begin(), owned.end(), order_[i]);
+      if (it != owned.end() && *it == order_[i])
+        seeds.push_back(static_cast<NodeID>(it - owned.begin()));
+    }
+    std::sort(seeds.begin(), seeds.end());
+    runner_.sample(seeds, derive_seed(options_.seed, 3, epoch, b));
+    BatchStep out;
+    out.seeds_total = end - begin;
+    std::uint64_t correct = 0;
+    out.grads = runner_.step(layers, 1.0 / static_cast<double>(end - begin), out.loss, correct);
+    out.rows = runner_.forward_rows;
+    out.stats = runner_.rows_stats;
+    out.stats += runner_.request_stats;
+    runner_.forward_rows = 0;
+    runner_.rows_stats = CommStats{};
+    runner_.request_stats = CommStats{};
+    return out;
+  }
+
+private:
+  const BlockData& data_;
+  const TrainOptions& options_;
+  BatchRunner runner_;
+  std::vector<std::uint64_t> train_, order_;
+  int order_epoch_ = -1;
+};
+
 } // namespace
 
-int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(comm, &rank);
-  MPI_Comm_size(comm, &size);
-  if (options.fanouts.empty())
-    throw ConfigError("--batch-size needs --fanouts");
-  if (options.verify)
-    throw ConfigError("--verify checks full-batch training only");
-  const io::LayoutManifest manifest = read_manifest(options.layout_dir);
-  if (manifest.kind != "vertex" || manifest.k != static_cast<BlockID>(size)) {
-    throw ConfigError(
-        fmt::format("{}: need a vertex layout with {} blocks", options.layout_dir, size));
-  }
-  TrainOptions opts = options;
-  opts.layers = static_cast<int>(options.fanouts.size());
-  const BlockData data = load_block(opts.layout_dir, static_cast<BlockID>(rank), opts);
-  warn_about_layout_gaps(data, opts, comm);
-  std::int64_t max_label = 0, classes = 0;
-  for (std::int64_t y : data.labels)
-    max_label = std::max(max_label, y);
-  MPI_Allreduce(&max_label, &classes, 1, MPI_INT64_T, MPI_MAX, comm);
-  classes = std::max<std::int64_t>(classes + 1, 2);
-  std::vector<std::uint32_t> widths{static_cast<std::uint32_t>(data.features.cols)};
-  for (int l = 1; l < opts.layers; ++l)
-    widths.push_back(opts.hidden);
-  widths.push_back(static_cast<std::uint32_t>(classes));
-  std::vector<Layer> layers = init_layers(widths, opts.seed);
-  Adam adam(layers, opts.lr);
-
-  // Every rank knows every training vertex, so all cut the same batches.
-  std::vector<std::uint64_t> mine;
-  for (NodeID i : data.train)
-    mine.push_back(data.plan.owned[i]);
-  int my_count = static_cast<int>(mine.size());
-  std::vector<int> counts(size), displs(size);
-  MPI_Allgather(&my_count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm);
-  std::partial_sum(counts.begin(), counts.end() - 1, displs.begin() + 1);
-  std::vector<std::uint64_t> train(static_cast<std::size_t>(displs.back() + counts.back()));
-  MPI_Allgatherv(mine.data(), my_count, MPI_UINT64_T, train.data(), counts.data(), displs.data(),
-                 MPI_UINT64_T, comm);
-  std::sort(train.begin(), train.end());
-  if (train.empty())
-    throw ConfigError("the layout has no training vertices");
-
-  BatchRunner runner(data, opts, comm);
-  std::vector<std::uint64_t> rows_per_batch;
-  std::vector<std::vector<RankEpoch>> batches;
-  std::vector<double> batch_seconds;
-  double last_loss = 0;
-  for (int epoch = 0; epoch < opts.epochs; ++epoch) {
-    std::vector<std::uint64_t> order = train;
-    std::shuffle(order.begin(), order.end(), Rng(derive_seed(opts.seed, 2, epoch)));
-    double epoch_loss = 0;
-    for (std::size_t begin = 0, b = 0; begin < order.size(); begin += opts.batch_size, ++b) {
-      const std::size_t end = std::min<std::size_t>(order.size(), begin + opts.batch_size);
-      std::vector<NodeID> seeds;
-      for (std::size_t i = begin; i < end; ++i) {
-        const auto it = std::lower_bound(data.plan.owned.begin(), data.plan.owned.end(), order[i]);
-        if (it != data.plan.owned.end() && *it == order[i]) {
-          seeds.push_back(static_cast<NodeID>(it - data.plan.owned.begin()));
-        }
-      }
-      std::sort(seeds.begin(), seeds.end());
-      const auto start = Clock::now();
-      runner.sample(seeds, derive_seed(opts.seed, 3, epoch, b));
-      double loss = 0;
-      std::uint64_t correct = 0;
-      std::vector<double> grads = runner.step(layers, 1.0 / (end - begin), loss, correct);
-      grads.push_back(loss);
-      std::vector<double> summed(grads.size());
-      const auto reduce_start = Clock::now();
-      MPI_Allreduce(grads.data(), summed.data(), static_cast<int>(grads.size()), MPI_DOUBLE,
-                    MPI_SUM, comm);
-      const double reduce_seconds =
-          std::chrono::duration<double>(Clock::now() - reduce_start).count();
-      epoch_loss += summed.back() / order.size();
-      summed.pop_back();
-      for (std::size_t i = 0; i < layers[0].weight.data.size(); ++i) {
-        summed[i] += opts.weight_decay * layers[0].weight.data[i];
-      }
-      adam.step(layers, summed);
-      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
-      const std::uint64_t rows = allreduce_sum({runner.forward_rows}, comm)[0];
-      runner.forward_rows = 0;
-      CommStats s = runner.rows_stats;
-      s += runner.request_stats;
-      runner.rows_stats = CommStats{};
-      runner.request_stats = CommStats{};
-      const RankEpoch me{
-          static_cast<double>(s.bytes_sent),         static_cast<double>(s.bytes_received),
-          static_cast<double>(s.messages_sent),      static_cast<double>(s.messages_received),
-          seconds - s.wait_seconds - reduce_seconds, s.wait_seconds + reduce_seconds};
-      std::vector<RankEpoch> all = gather_rank_epochs(me, comm);
-      if (rank == 0) {
-        rows_per_batch.push_back(rows);
-        batches.push_back(std::move(all));
-        batch_seconds.push_back(seconds);
-      }
-    }
-    last_loss = epoch_loss;
-    if (rank == 0 && (epoch % 20 == 0 || epoch + 1 == opts.epochs)) {
-      std::printf("epoch %4d  loss %.4f  rows/batch (last) %llu\n", epoch, epoch_loss,
-                  static_cast<unsigned long long>(rows_per_batch.back()));
-    }
-  }
-
-  // Full-neighbourhood inference with the trained weights.
-  TrainOptions eval = opts;
-  eval.dropout = 0;
-  HaloExchange exchange(data.plan, comm);
-  DistributedGcn gcn(data, exchange, eval);
-  const Matrix& logits = gcn.forward(layers, 0, false);
-  const std::vector<std::uint64_t> correct =
-      allreduce_sum({count_correct(logits, data.labels, data.test), data.test.size()}, comm);
-  const double test_accuracy = correct[1] ? static_cast<double>(correct[0]) / correct[1] : 0;
-  if (rank == 0) {
-    double mean_rows = 0, mean_seconds = 0;
-    for (std::uint64_t r : rows_per_batch)
-      mean_rows += static_cast<double>(r);
-    for (double s : batch_seconds)
-      mean_seconds += s;
-    mean_rows /= static_cast<double>(std::max<std::size_t>(rows_per_batch.size(), 1));
-    mean_seconds /= static_cast<double>(std::max<std::size_t>(batch_seconds.size(), 1));
-    const std::uint64_t full = manifest.predicted_rows_per_layer * opts.layers;
-    // The stochastic model's expectation, when the layout was written for this batch size.
-    const bool predicted = manifest.minibatch_batch_size == opts.batch_size;
-    const std::string predicted_text =
-        predicted ? fmt::format("{:.1f}", manifest.predicted_rows_per_batch)
-                  : std::string("- (gnnpart layout --batch-size gives it)");
-    std::printf("%s", fmt::format("gnnpart-train (mini-batch): {} on {} ranks, batch {}, fanouts "
-                                  "{}, {} batches\n  rows per batch  measured {:.1f} (mean), "
-                                  "predicted {}, full-batch epoch {}\n  test accuracy   {:.4f}\n",
-                                  manifest.graph_name, size, opts.batch_size,
-                                  fmt::join(opts.fanouts, ","), rows_per_batch.size(), mean_rows,
-                                  predicted_text, full, test_accuracy)
-                          .c_str());
-    if (!opts.json.empty()) {
-      JsonWriter json;
-      json.add("layout", opts.layout_dir)
-          .add("graph", manifest.graph_name)
-          .add("ranks", static_cast<std::uint64_t>(size))
-          .add("mode", std::string("mini-batch"))
-          .add("batch_size", static_cast<std::uint64_t>(opts.batch_size))
-          .add("epochs", static_cast<std::uint64_t>(opts.epochs))
-          .add("measured_rows_per_batch", mean_rows)
-          .add("measured_rows_by_batch", rows_per_batch)
-          .add("predicted_rows_per_layer", manifest.predicted_rows_per_layer)
-          .add("predicted_rows_per_batch", predicted ? manifest.predicted_rows_per_batch : -1.0)
-          .add("full_batch_rows_per_epoch", full)
-          .add("final_loss", last_loss)
-          .add("test_accuracy", test_accuracy)
-          .add("batch_time_s", mean_seconds)
-          .add_raw("per_rank", rank_totals_json(batches));
-      write_file_atomically(opts.json, json.str());
-    }
-  }
-  return 0;
+std::unique_ptr<MinibatchMode> make_layerwise_mode(const BlockData& data,
+                                                   const TrainOptions& options, MPI_Comm comm) {
+  return std::make_unique<LayerwiseMode>(data, options, comm);
 }
 
 } // namespace gnnpart::train

@@ -25,10 +25,15 @@ struct TrainOptions {
   std::string json;
   std::uint32_t batch_size = 0; // > 0: mini-batch mode
   std::vector<std::uint32_t> fanouts;
-  bool per_rank = false; // print per-rank, per-epoch traffic lines
-  bool calibrate = false; // measure a cost profile instead of training
-  std::string output;     // --calibrate: the profile to write
-  std::string transport;  // --calibrate: recorded in the profile (free text)
+  std::string minibatch_mode = "fetch"; // fetch (DistDGL's) or layerwise (trainer/minibatch.h)
+  std::uint32_t predict_samples = 1000; // fresh steps the fetch-mode prediction averages
+  std::string dump_batches;             // fetch mode: every step's seeds and fetched ids (JSON)
+  bool predict = false;                 // print the fetch-mode prediction instead of training
+  std::string check_batches;            // --predict: recount a --dump-batches file
+  bool per_rank = false;                // print per-rank, per-epoch traffic lines
+  bool calibrate = false;               // measure a cost profile instead of training
+  std::string output;                   // --calibrate: the profile to write
+  std::string transport;                // --calibrate: recorded in the profile (free text)
   std::uint32_t calibrate_rows = 20000; // --calibrate: rows of the synthetic kernel block
 };
 

@@ -7,8 +7,12 @@
 #   test_driver.sh edge NAME K             HDRF edge partition, vertex-cut layout, loader check
 #   test_driver.sh calibrate NAME K        --calibrate on K ranks; evaluate --cost reads the
 #                                          profile and predicts the METIS layout's 4 blocks
-#   test_driver.sh minibatch NAME K ARGS...  mini-batch training on K ranks and on 1 rank (the
-#                                          layout NAME.graph.1): same losses, rows within bounds
+#   test_driver.sh minibatch NAME K ARGS...  layerwise mini-batches on K ranks and on 1 rank
+#                                          (the layout NAME.graph.1): same losses, rows in bounds
+#   test_driver.sh fetch NAME K ARGS...    fetch mini-batches (DistDGL's scheme) on K ranks,
+#                                          twice: identical runs; measured rows per step equal
+#                                          the recount, and --predict --check-batches recounts
+#                                          the dumped batches alike (a corrupted dump fails)
 # Exit 77 = skipped (the partitioning model is not available in this build).
 set -euo pipefail
 step=$1 name=$2 k=$3
@@ -104,6 +108,53 @@ assert all(r == 0 for r in one["measured_rows_by_batch"])
 assert all(r <= many["full_batch_rows_per_epoch"] for r in many["measured_rows_by_batch"])
 assert any(r > 0 for r in many["measured_rows_by_batch"])
 assert many["test_accuracy"] >= 0.7
+EOF
+  ;;
+fetch)
+  root=()
+  [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+  dir="$WORK/$name.graph.$k"
+  [ -f "$dir/layout.json" ] || { echo "missing layout $dir" >&2; exit 77; }
+  out="$WORK/$name.fetch.$k"
+  for run in a b; do
+    OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" \
+      "$TRAIN" "$dir" --minibatch-mode fetch --json "$out.$run.json" \
+      --dump-batches "$out.$run.dump.json" --predict-samples 20 "$@"
+  done
+  cmp "$out.a.dump.json" "$out.b.dump.json" || { echo "same seed, different batches" >&2; exit 1; }
+  OMPI_MCA_mpi_yield_when_idle=1 mpirun -np 1 "${root[@]}" "$TRAIN" "$dir" --predict \
+    --predict-samples 0 --check-batches "$out.a.dump.json" --json "$out.check.json" "$@"
+  # A dump with one fetched row left out must fail the recount (exit 2).
+  "$PYTHON" - "$out.a.dump.json" "$out.bad.dump.json" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+step = next(s for s in d["steps"] if any(r["fetched"] for r in s["ranks"]))
+next(r for r in step["ranks"] if r["fetched"])["fetched"].pop()
+json.dump(d, open(sys.argv[2], "w"))
+EOF
+  set +e
+  OMPI_MCA_mpi_yield_when_idle=1 mpirun -np 1 "${root[@]}" "$TRAIN" "$dir" --predict \
+    --predict-samples 0 --check-batches "$out.bad.dump.json" "$@" > /dev/null
+  bad=$?
+  set -e
+  [ "$bad" = 2 ] || { echo "a corrupted dump passed the check (exit $bad)" >&2; exit 1; }
+  "$PYTHON" - "$out.a.json" "$out.b.json" "$out.check.json" <<'EOF'
+import json, sys
+a, b, check = (json.load(open(f)) for f in sys.argv[1:4])
+m = a["measured_rows_by_batch"]
+print(f"fetch: {len(m)} steps, rows per step mean {a['measured_rows_per_batch']:.2f} "
+      f"(min {min(m)}, max {max(m)}), predicted {a['predicted_rows_per_batch']:.2f} "
+      f"+- {a['predicted_rows_stderr']:.2f}; loss {a['final_loss']:.6f}; "
+      f"test accuracy {a['test_accuracy']:.4f}")
+# Identical samples: the rows fetched are the rows recounted on the whole graph, step by step,
+# both by the trainer's own recount and by the checker reading the dumped batches.
+assert m == a["recounted_rows_by_batch"], "measured != recounted rows"
+assert check["checked_steps"] == len(m) and check["mismatched_steps"] == 0
+assert check["dumped_rows_by_batch"] == m == check["recounted_rows_by_batch"]
+# Same seed: the same run.
+assert m == b["measured_rows_by_batch"] and a["final_loss"] == b["final_loss"]
+assert any(r > 0 for r in m) and a["predicted_rows_per_batch"] > 0
+assert a["test_accuracy"] >= 0.6, a["test_accuracy"]
 EOF
   ;;
 calibrate)

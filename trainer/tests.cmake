@@ -53,10 +53,15 @@ if(GNNPART_PYTHON)
   trainer_test(cora.calibrate calibrate cora 2)
   set_tests_properties(trainer.cora.calibrate PROPERTIES FIXTURES_REQUIRED cora_graph_layout)
   trainer_test(cora.edge.loader edge cora 4)
-  # Mini-batch: 4 ranks against 1 rank on the same seeds.
+  # Layerwise mini-batches: 4 ranks against 1 rank on the same seeds.
   trainer_test(cora.graph1.layout layout cora 1 graph)
   set_tests_properties(trainer.cora.graph1.layout PROPERTIES FIXTURES_SETUP cora_graph1_layout)
-  trainer_test(cora.minibatch minibatch cora 4 --epochs 20 --batch-size 32 --fanouts 10,25)
+  trainer_test(cora.minibatch minibatch cora 4 --minibatch-mode layerwise --epochs 20
+               --batch-size 32 --fanouts 10,25)
   set_tests_properties(trainer.cora.minibatch PROPERTIES
                        FIXTURES_REQUIRED "cora_graph_layout;cora_graph1_layout")
+  # Fetch mini-batches (DistDGL's scheme): measured rows == recounted rows on identical
+  # batches, determinism, the dump checker.
+  trainer_test(cora.fetch fetch cora 4 --epochs 8 --lr 0.05 --batch-size 16 --fanouts 5,10)
+  set_tests_properties(trainer.cora.fetch PROPERTIES FIXTURES_REQUIRED cora_graph_layout)
 endif()

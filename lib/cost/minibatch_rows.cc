@@ -1,0 +1,123 @@
+#include "cost/minibatch_rows.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+#include <tbb/parallel_for.h>
+
+#include "core/errors.h"
+#include "core/random.h"
+#include "cost/neighbor_sampling.h"
+
+namespace gnnpart::cost {
+
+namespace {
+
+constexpr std::uint64_t kFreshStream = 0x7072656469; // "predi"
+
+void check_options(const CsrGraph& graph, const Partition& partition,
+                   const FetchBatchOptions& options) {
+  check_partition(partition, graph.num_nodes());
+  if (options.batch_size == 0)
+    throw InvalidParameter("batch size must be at least 1");
+  if (options.fanouts.empty())
+    throw InvalidParameter("need one fanout per layer");
+  for (std::uint32_t f : options.fanouts)
+    if (f == 0)
+      throw InvalidParameter("a fanout of 0 samples nothing");
+  for (NodeID u = 0; u < graph.num_nodes(); ++u) {
+    const auto nb = graph.neighbors(u);
+    if (!std::is_sorted(nb.begin(), nb.end()))
+      throw InvalidParameter(fmt::format("adjacency of vertex {} is not sorted", u));
+  }
+}
+
+} // namespace
+
+std::vector<NodeID> input_frontier(const CsrGraph& graph, std::span<const NodeID> seeds,
+                                   std::span<const std::uint32_t> fanouts, std::uint64_t stream) {
+  std::vector<NodeID> frontier(seeds.begin(), seeds.end());
+  std::sort(frontier.begin(), frontier.end());
+  for (std::size_t l = fanouts.size(); l-- > 0;) {
+    std::vector<NodeID> next = frontier;
+    for (NodeID v : frontier)
+      sample_neighbors(graph.neighbors(v), fanouts[l], stream, l, v, next);
+    std::sort(next.begin(), next.end());
+    next.erase(std::unique(next.begin(), next.end()), next.end());
+    frontier.swap(next);
+  }
+  return frontier;
+}
+
+std::vector<NodeID> remote_inputs(const CsrGraph& graph, const Partition& partition, BlockID block,
+                                  std::span<const NodeID> seeds,
+                                  std::span<const std::uint32_t> fanouts, std::uint64_t stream) {
+  std::vector<NodeID> frontier = input_frontier(graph, seeds, fanouts, stream);
+  std::erase_if(frontier, [&](NodeID u) { return partition.blocks[u] == block; });
+  return frontier;
+}
+
+std::vector<std::vector<NodeID>> train_by_block(const Partition& partition,
+                                                std::span<const NodeID> train) {
+  std::vector<std::vector<NodeID>> out(partition.k);
+  for (NodeID u : train) {
+    if (u >= partition.blocks.size())
+      throw InvalidParameter(fmt::format("training vertex {} out of range", u));
+    out[partition.blocks[u]].push_back(u);
+  }
+  for (auto& set : out) {
+    std::sort(set.begin(), set.end());
+    set.erase(std::unique(set.begin(), set.end()), set.end());
+  }
+  return out;
+}
+
+std::vector<std::uint64_t> fetched_rows(const CsrGraph& graph, const Partition& partition,
+                                        const std::vector<std::vector<NodeID>>& train,
+                                        const FetchBatchOptions& options, std::uint64_t epoch,
+                                        std::uint64_t batch) {
+  std::vector<std::uint64_t> rows(partition.k);
+  for (BlockID r = 0; r < partition.k; ++r) {
+    const std::uint64_t stream = batch_stream(options.seed, epoch, batch, r);
+    const std::vector<NodeID> seeds = draw_seeds(train[r], options.batch_size, stream);
+    rows[r] = remote_inputs(graph, partition, r, seeds, options.fanouts, stream).size();
+  }
+  return rows;
+}
+
+FetchRowsEstimate expected_fetched_rows(const CsrGraph& graph, const Partition& partition,
+                                        std::span<const NodeID> train,
+                                        const FetchBatchOptions& options, std::uint32_t samples) {
+  check_options(graph, partition, options);
+  if (samples == 0)
+    throw InvalidParameter("need at least one sample");
+  const auto by_block = train_by_block(partition, train);
+  FetchBatchOptions fresh = options;
+  fresh.seed = derive_seed(options.seed, kFreshStream);
+  std::vector<std::vector<std::uint64_t>> rows(samples);
+  tbb::parallel_for(std::uint32_t{0}, samples, [&](std::uint32_t s) {
+    rows[s] = fetched_rows(graph, partition, by_block, fresh, 0, s);
+  });
+  FetchRowsEstimate est;
+  est.samples = samples;
+  est.per_block.assign(partition.k, 0.0);
+  std::vector<double> totals(samples, 0.0);
+  for (std::uint32_t s = 0; s < samples; ++s) {
+    for (BlockID r = 0; r < partition.k; ++r) {
+      totals[s] += static_cast<double>(rows[s][r]);
+      est.per_block[r] += static_cast<double>(rows[s][r]) / samples;
+    }
+    est.mean += totals[s];
+  }
+  est.mean /= samples;
+  if (samples > 1) {
+    double sq = 0;
+    for (double t : totals)
+      sq += (t - est.mean) * (t - est.mean);
+    est.standard_error = std::sqrt(sq / (samples - 1)) / std::sqrt(static_cast<double>(samples));
+  }
+  return est;
+}
+
+} // namespace gnnpart::cost

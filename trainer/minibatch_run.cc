@@ -1,0 +1,243 @@
+// The mini-batch training loop (both modes, trainer/minibatch.h): per step the mode's forward
+// and backward, one allreduce of gradients and loss, Adam; then full-neighbourhood inference
+// with the trained weights and the report. In fetch mode rank 0 also recounts the run's own
+// steps and predicts the expectation on fresh ones (trainer/minibatch_predict.h).
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <memory>
+
+#include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "block_data.h"
+#include "cost/minibatch_rows.h"
+#include "gcn.h"
+#include "layout/layout_io.h"
+#include "layout_warnings.h"
+#include "minibatch.h"
+#include "minibatch_predict.h"
+#include "run.h"
+
+namespace gnnpart::train {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+std::string id_list(const NodeID* ids, std::size_t count) {
+  return fmt::format("[{}]", fmt::join(ids, ids + count, ","));
+}
+
+// --dump-batches: every rank's seeds and fetched ids of one step, gathered on rank 0 as one
+// JSON object of the "steps" array.
+std::string gather_step_json(const BatchStep& step, int epoch, std::uint64_t batch, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  std::vector<NodeID> mine{static_cast<NodeID>(step.seeds.size())};
+  mine.insert(mine.end(), step.seeds.begin(), step.seeds.end());
+  mine.insert(mine.end(), step.fetched.begin(), step.fetched.end());
+  const int count = static_cast<int>(mine.size());
+  std::vector<int> counts(size), displs(size);
+  MPI_Gather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm);
+  for (int r = 1; r < size; ++r)
+    displs[r] = displs[r - 1] + counts[r - 1];
+  std::vector<NodeID> all(rank == 0 ? displs.back() + counts.back() : 0);
+  MPI_Gatherv(mine.data(), count, MPI_UINT32_T, all.data(), counts.data(), displs.data(),
+              MPI_UINT32_T, 0, comm);
+  if (rank != 0)
+    return {};
+  std::string out = fmt::format("{{\"epoch\": {}, \"batch\": {}, \"ranks\": [", epoch, batch);
+  for (int r = 0; r < size; ++r) {
+    const NodeID* p = all.data() + displs[r];
+    const std::size_t seeds = p[0];
+    out += fmt::format("{}{{\"seeds\": {}, \"fetched\": {}}}", r ? ", " : "", id_list(p + 1, seeds),
+                       id_list(p + 1 + seeds, counts[r] - 1 - seeds));
+  }
+  return out + "]}";
+}
+
+} // namespace
+
+int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  if (options.fanouts.empty())
+    throw ConfigError("--batch-size needs --fanouts");
+  if (options.verify)
+    throw ConfigError("--verify checks full-batch training only");
+  const bool fetch = options.minibatch_mode == "fetch";
+  if (!fetch && options.minibatch_mode != "layerwise")
+    throw ConfigError("--minibatch-mode is fetch or layerwise, not " + options.minibatch_mode);
+  if (!fetch && !options.dump_batches.empty())
+    throw ConfigError("--dump-batches needs --minibatch-mode fetch");
+  const io::LayoutManifest manifest = read_manifest(options.layout_dir);
+  if (manifest.kind != "vertex" || manifest.k != static_cast<BlockID>(size)) {
+    throw ConfigError(
+        fmt::format("{}: need a vertex layout with {} blocks", options.layout_dir, size));
+  }
+  TrainOptions opts = options;
+  opts.layers = static_cast<int>(options.fanouts.size());
+  const BlockData data = load_block(opts.layout_dir, static_cast<BlockID>(rank), opts);
+  warn_about_layout_gaps(data, opts, comm);
+  if (allreduce_sum({data.train.size()}, comm)[0] == 0)
+    throw ConfigError("the layout has no training vertices");
+  std::int64_t max_label = 0, classes = 0;
+  for (std::int64_t y : data.labels)
+    max_label = std::max(max_label, y);
+  MPI_Allreduce(&max_label, &classes, 1, MPI_INT64_T, MPI_MAX, comm);
+  classes = std::max<std::int64_t>(classes + 1, 2);
+  std::vector<std::uint32_t> widths{static_cast<std::uint32_t>(data.features.cols)};
+  for (int l = 1; l < opts.layers; ++l)
+    widths.push_back(opts.hidden);
+  widths.push_back(static_cast<std::uint32_t>(classes));
+  std::vector<Layer> layers = init_layers(widths, opts.seed);
+  Adam adam(layers, opts.lr);
+
+  std::unique_ptr<MinibatchMode> mode =
+      fetch ? make_fetch_mode(data, opts, comm) : make_layerwise_mode(data, opts, comm);
+  std::vector<std::uint64_t> rows_per_batch;
+  std::vector<std::pair<int, std::uint64_t>> steps; // (epoch, batch) of every step run
+  std::vector<std::vector<RankEpoch>> batches;
+  std::vector<double> batch_seconds;
+  std::string dump;
+  double last_loss = 0;
+  for (int epoch = 0; epoch < opts.epochs; ++epoch) {
+    double loss_sum = 0, seeds = 0;
+    for (std::uint64_t b = 0; b < mode->batches_per_epoch(); ++b) {
+      const auto start = Clock::now();
+      BatchStep step = mode->step(epoch, b, layers);
+      step.grads.push_back(step.loss);
+      std::vector<double> summed(step.grads.size());
+      const auto reduce_start = Clock::now();
+      MPI_Allreduce(step.grads.data(), summed.data(), static_cast<int>(summed.size()), MPI_DOUBLE,
+                    MPI_SUM, comm);
+      const double reduce_seconds =
+          std::chrono::duration<double>(Clock::now() - reduce_start).count();
+      loss_sum += summed.back();
+      seeds += static_cast<double>(step.seeds_total);
+      summed.pop_back();
+      for (std::size_t i = 0; i < layers[0].weight.data.size(); ++i)
+        summed[i] += opts.weight_decay * layers[0].weight.data[i];
+      adam.step(layers, summed);
+      const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
+      const std::uint64_t rows = allreduce_sum({step.rows}, comm)[0];
+      const CommStats& s = step.stats;
+      const RankEpoch me{
+          static_cast<double>(s.bytes_sent),         static_cast<double>(s.bytes_received),
+          static_cast<double>(s.messages_sent),      static_cast<double>(s.messages_received),
+          seconds - s.wait_seconds - reduce_seconds, s.wait_seconds + reduce_seconds};
+      std::vector<RankEpoch> all = gather_rank_epochs(me, comm);
+      if (!opts.dump_batches.empty()) {
+        const std::string one = gather_step_json(step, epoch, b, comm);
+        dump += (dump.empty() ? "\n    " : ",\n    ") + one;
+      }
+      if (rank == 0) {
+        rows_per_batch.push_back(rows);
+        steps.emplace_back(epoch, b);
+        batches.push_back(std::move(all));
+        batch_seconds.push_back(seconds);
+      }
+    }
+    last_loss = seeds > 0 ? loss_sum / seeds : 0;
+    if (rank == 0 && (epoch % 20 == 0 || epoch + 1 == opts.epochs)) {
+      std::printf("epoch %4d  loss %.4f  rows/batch (last) %llu\n", epoch, last_loss,
+                  static_cast<unsigned long long>(rows_per_batch.back()));
+    }
+  }
+
+  // Full-neighbourhood inference with the trained weights.
+  TrainOptions eval = opts;
+  eval.dropout = 0;
+  HaloExchange exchange(data.plan, comm);
+  DistributedGcn gcn(data, exchange, eval);
+  const Matrix& logits = gcn.forward(layers, 0, false);
+  const std::vector<std::uint64_t> correct =
+      allreduce_sum({count_correct(logits, data.labels, data.test), data.test.size()}, comm);
+  const double test_accuracy = correct[1] ? static_cast<double>(correct[0]) / correct[1] : 0;
+  if (rank != 0)
+    return 0;
+
+  double mean_rows = 0, mean_seconds = 0;
+  for (std::uint64_t r : rows_per_batch)
+    mean_rows += static_cast<double>(r);
+  for (double s : batch_seconds)
+    mean_seconds += s;
+  mean_rows /= static_cast<double>(std::max<std::size_t>(rows_per_batch.size(), 1));
+  mean_seconds /= static_cast<double>(std::max<std::size_t>(batch_seconds.size(), 1));
+  const std::uint64_t full = manifest.predicted_rows_per_layer * opts.layers;
+  // The prediction: fetch mode recounts its own steps on the whole graph (exact) and estimates
+  // the expectation on fresh steps; layerwise mode has the manifest's stochastic-model figure
+  // when the layout was written for this batch size (it counts input rows of per-seed trees,
+  // not the hidden rows this mode exchanges).
+  double predicted = -1, predicted_stderr = 0;
+  std::vector<std::uint64_t> recounted;
+  if (fetch) {
+    const FetchProblem problem = load_fetch_problem(opts.layout_dir, manifest.k);
+    const auto train = cost::train_by_block(problem.partition, problem.train);
+    for (const auto& [epoch, b] : steps) {
+      std::uint64_t sum = 0;
+      for (std::uint64_t r : cost::fetched_rows(problem.graph, problem.partition, train,
+                                                fetch_batch_options(opts), epoch, b))
+        sum += r;
+      recounted.push_back(sum);
+    }
+    if (opts.predict_samples > 0) {
+      const cost::FetchRowsEstimate est =
+          cost::expected_fetched_rows(problem.graph, problem.partition, problem.train,
+                                      fetch_batch_options(opts), opts.predict_samples);
+      predicted = est.mean;
+      predicted_stderr = est.standard_error;
+    }
+  } else if (manifest.minibatch_batch_size == opts.batch_size) {
+    predicted = manifest.predicted_rows_per_batch;
+  }
+  const std::string predicted_text =
+      predicted >= 0 ? fmt::format("{:.3f}", predicted)
+                     : std::string(fetch ? "- (--predict-samples 0)"
+                                         : "- (gnnpart layout --batch-size gives it)");
+  std::string text = fmt::format(
+      "gnnpart-train (mini-batch, {}): {} on {} ranks, batch {}, fanouts {}, {} batches\n"
+      "  rows per batch  measured {:.3f} (mean), predicted {}, full-batch epoch {}\n",
+      opts.minibatch_mode, manifest.graph_name, size, opts.batch_size, fmt::join(opts.fanouts, ","),
+      rows_per_batch.size(), mean_rows, predicted_text, full);
+  if (fetch) {
+    text += fmt::format("  recount of these {} steps on the whole graph: {}\n", steps.size(),
+                        recounted == rows_per_batch ? "equal, step by step" : "DIFFERENT");
+  }
+  text += fmt::format("  test accuracy   {:.4f}\n", test_accuracy);
+  std::printf("%s", text.c_str());
+  if (!opts.dump_batches.empty()) {
+    write_file_atomically(
+        opts.dump_batches,
+        fmt::format("{{\n  \"seed\": {},\n  \"batch_size\": {},\n  \"fanouts\": [{}],\n  "
+                    "\"steps\": [{}\n  ]\n}}\n",
+                    opts.seed, opts.batch_size, fmt::join(opts.fanouts, ", "), dump));
+  }
+  if (!opts.json.empty()) {
+    JsonWriter json;
+    json.add("layout", opts.layout_dir)
+        .add("graph", manifest.graph_name)
+        .add("ranks", static_cast<std::uint64_t>(size))
+        .add("mode", std::string("mini-batch"))
+        .add("minibatch_mode", opts.minibatch_mode)
+        .add("batch_size", static_cast<std::uint64_t>(opts.batch_size))
+        .add("epochs", static_cast<std::uint64_t>(opts.epochs))
+        .add("measured_rows_per_batch", mean_rows)
+        .add("measured_rows_by_batch", rows_per_batch)
+        .add("recounted_rows_by_batch", recounted)
+        .add("predicted_rows_per_layer", manifest.predicted_rows_per_layer)
+        .add("predicted_rows_per_batch", predicted)
+        .add("predicted_rows_stderr", predicted_stderr)
+        .add("full_batch_rows_per_epoch", full)
+        .add("final_loss", last_loss)
+        .add("test_accuracy", test_accuracy)
+        .add("batch_time_s", mean_seconds)
+        .add_raw("per_rank", rank_totals_json(batches));
+    write_file_atomically(opts.json, json.str());
+  }
+  return fetch && recounted != rows_per_batch ? 2 : 0;
+}
+
+} // namespace gnnpart::train

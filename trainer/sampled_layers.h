@@ -1,0 +1,32 @@
+#pragma once
+// The arithmetic of a sampled GCN layer, shared by both mini-batch modes: output t is the mean
+// of its input rows inputs[offsets[t] .. offsets[t + 1]) (its own row first, then its sampled
+// neighbours), times W, plus b; ReLU between layers.
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include "dense.h"
+#include "model.h"
+
+namespace gnnpart::train {
+
+struct SampledEdges {
+  std::vector<std::size_t> offsets{0}; // outputs + 1
+  std::vector<std::size_t> inputs;     // row positions in the layer's input matrix
+  std::size_t outputs() const { return offsets.size() - 1; }
+};
+
+// The mean aggregation: one row per output.
+Matrix mean_aggregate(const SampledEdges& edges, const Matrix& x);
+// Its transpose: adds the gradient of every output's mean to the rows of dx it read.
+void mean_aggregate_backward(const SampledEdges& edges, const Matrix& dagg, Matrix& dx);
+// agg * W + b.
+Matrix affine(const Matrix& agg, const Layer& layer);
+// Column sums (the bias gradient of dz).
+std::vector<double> column_sums(const Matrix& m);
+// max(z, 0), and the gradient dx masked where z <= 0.
+Matrix relu(const Matrix& z);
+Matrix relu_backward(const Matrix& z, const Matrix& dx);
+
+} // namespace gnnpart::train
