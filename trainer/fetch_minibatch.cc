@@ -128,37 +128,13 @@ public:
     out.seeds = frontier[num_layers];
     Matrix x = fetch_inputs(frontier[0], out);
 
-    // Forward: layer l maps the rows of F_l to those of F_{l+1}.
-    std::vector<Matrix> agg(num_layers), z(num_layers);
-    for (std::size_t l = 0; l < num_layers; ++l) {
-      agg[l] = mean_aggregate(edges[l], l == 0 ? x : relu(z[l - 1]));
-      z[l] = affine(agg[l], layers[l]);
-    }
     std::vector<std::int64_t> labels;
     for (NodeID u : out.seeds)
       labels.push_back(data_.labels[position(data_.plan.owned, u)]);
-    std::vector<NodeID> rows(out.seeds.size());
-    std::iota(rows.begin(), rows.end(), NodeID{0});
-    Matrix dz(z.back().rows, z.back().cols);
-    out.loss =
-        softmax_cross_entropy(z.back(), labels, rows, 1.0 / static_cast<double>(seeds_total_), &dz);
-    // Backward, all local.
-    std::vector<Matrix> dw(num_layers);
-    std::vector<std::vector<double>> db(num_layers);
-    for (std::size_t l = num_layers; l-- > 0;) {
-      dw[l] = multiply_at_b(agg[l], dz);
-      db[l] = column_sums(dz);
-      if (l == 0)
-        break;
-      const Matrix dagg = multiply_a_bt(dz, layers[l].weight);
-      Matrix dx(frontier[l].size(), dagg.cols);
-      mean_aggregate_backward(edges[l], dagg, dx);
-      dz = relu_backward(z[l - 1], dx);
-    }
-    for (std::size_t l = 0; l < num_layers; ++l) {
-      out.grads.insert(out.grads.end(), dw[l].data.begin(), dw[l].data.end());
-      out.grads.insert(out.grads.end(), db[l].begin(), db[l].end());
-    }
+    SampledPass pass =
+        sampled_forward_backward(edges, x, labels, layers, 1.0 / static_cast<double>(seeds_total_));
+    out.grads = std::move(pass.grads);
+    out.loss = pass.loss;
     return out;
   }
 

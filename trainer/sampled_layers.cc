@@ -63,3 +63,41 @@ Matrix relu_backward(const Matrix& z, const Matrix& dx) {
 }
 
 } // namespace gnnpart::train
+
+namespace gnnpart::train {
+
+SampledPass sampled_forward_backward(const std::vector<SampledEdges>& edges, const Matrix& x0,
+                                     const std::vector<std::int64_t>& labels,
+                                     const std::vector<Layer>& layers, double scale) {
+  const std::size_t num_layers = layers.size();
+  std::vector<Matrix> agg(num_layers), z(num_layers);
+  for (std::size_t l = 0; l < num_layers; ++l) {
+    agg[l] = mean_aggregate(edges[l], l == 0 ? x0 : relu(z[l - 1]));
+    z[l] = affine(agg[l], layers[l]);
+  }
+  std::vector<NodeID> rows(labels.size());
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    rows[i] = static_cast<NodeID>(i);
+  SampledPass out;
+  Matrix dz(z.back().rows, z.back().cols);
+  out.loss = softmax_cross_entropy(z.back(), labels, rows, scale, &dz);
+  std::vector<Matrix> dw(num_layers);
+  std::vector<std::vector<double>> db(num_layers);
+  for (std::size_t l = num_layers; l-- > 0;) {
+    dw[l] = multiply_at_b(agg[l], dz);
+    db[l] = column_sums(dz);
+    if (l == 0)
+      break;
+    const Matrix dagg = multiply_a_bt(dz, layers[l].weight);
+    Matrix dx(agg[l - 1].rows, dagg.cols);
+    mean_aggregate_backward(edges[l], dagg, dx);
+    dz = relu_backward(z[l - 1], dx);
+  }
+  for (std::size_t l = 0; l < num_layers; ++l) {
+    out.grads.insert(out.grads.end(), dw[l].data.begin(), dw[l].data.end());
+    out.grads.insert(out.grads.end(), db[l].begin(), db[l].end());
+  }
+  return out;
+}
+
+} // namespace gnnpart::train

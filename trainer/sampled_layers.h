@@ -30,3 +30,19 @@ Matrix relu(const Matrix& z);
 Matrix relu_backward(const Matrix& z, const Matrix& dx);
 
 } // namespace gnnpart::train
+
+namespace gnnpart::train {
+
+struct SampledPass {
+  std::vector<double> grads; // in Adam's order: per layer weights, then bias
+  double loss = 0;           // summed over the labelled rows of the top level (unscaled)
+};
+
+// Forward and backward of a sampled computation graph: x0 holds the rows of F_0, edges[l]
+// maps the rows of F_l to those of F_{l+1}; softmax cross-entropy over the rows of F_L with
+// `labels` (-1: none), gradients scaled by `scale`.
+SampledPass sampled_forward_backward(const std::vector<SampledEdges>& edges, const Matrix& x0,
+                                     const std::vector<std::int64_t>& labels,
+                                     const std::vector<Layer>& layers, double scale);
+
+} // namespace gnnpart::train

@@ -10,9 +10,10 @@
 #   test_driver.sh minibatch NAME K ARGS...  layerwise mini-batches on K ranks and on 1 rank
 #                                          (the layout NAME.graph.1): same losses, rows in bounds
 #   test_driver.sh fetch NAME K ARGS...    fetch mini-batches (DistDGL's scheme) on K ranks,
-#                                          twice: identical runs; measured rows per step equal
-#                                          the recount, and --predict --check-batches recounts
-#                                          the dumped batches alike (a corrupted dump fails)
+#                                          twice: identical runs; the first step --verify'd;
+#                                          measured rows per step equal the recount, and
+#                                          --predict --check-batches recounts the dumped
+#                                          batches alike (a corrupted dump fails)
 # Exit 77 = skipped (the partitioning model is not available in this build).
 set -euo pipefail
 step=$1 name=$2 k=$3
@@ -117,8 +118,10 @@ fetch)
   [ -f "$dir/layout.json" ] || { echo "missing layout $dir" >&2; exit 77; }
   out="$WORK/$name.fetch.$k"
   for run in a b; do
+    verify=()
+    [ "$run" = a ] && verify=(--verify)  # the first step against a single-process step
     OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" \
-      "$TRAIN" "$dir" --minibatch-mode fetch --json "$out.$run.json" \
+      "$TRAIN" "$dir" --minibatch-mode fetch --json "$out.$run.json" "${verify[@]}" \
       --dump-batches "$out.$run.dump.json" --predict-samples 20 "$@"
   done
   cmp "$out.a.dump.json" "$out.b.dump.json" || { echo "same seed, different batches" >&2; exit 1; }
@@ -145,7 +148,8 @@ m = a["measured_rows_by_batch"]
 print(f"fetch: {len(m)} steps, rows per step mean {a['measured_rows_per_batch']:.2f} "
       f"(min {min(m)}, max {max(m)}), predicted {a['predicted_rows_per_batch']:.2f} "
       f"+- {a['predicted_rows_stderr']:.2f}; loss {a['final_loss']:.6f}; "
-      f"test accuracy {a['test_accuracy']:.4f}")
+      f"test accuracy {a['test_accuracy']:.4f}; verify diff {a['verify_max_abs_diff']:.3g}")
+assert 0 <= a["verify_max_abs_diff"] <= 1e-9, "distributed step differs from the reference"
 # Identical samples: the rows fetched are the rows recounted on the whole graph, step by step,
 # both by the trainer's own recount and by the checker reading the dumped batches.
 assert m == a["recounted_rows_by_batch"], "measured != recounted rows"
