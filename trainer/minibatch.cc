@@ -89,62 +89,34 @@ public:
     }
   }
 
-  // Forward and backward of the sampled batch; returns this rank's gradient share, the loss
-  // sum and the correct count over its seeds.
-  std::vector<double> step(const std::vector<Layer>& layers, double scale, double& loss,
-                           std::uint64_t& correct) {
+  // Forward and backward of the sampled batch: this rank's gradient share and loss sum over
+  // its seeds. Every layer's input gets its halo rows from their owners first, and their
+  // gradients go back to the owners.
+  SampledPass step(const std::vector<Layer>& layers, double scale) {
     const std::size_t num_layers = layers.size();
-    std::vector<Matrix> agg(num_layers), z(num_layers);
-    for (std::size_t l = 0; l < num_layers; ++l) {
-      const Level& level = levels_[l];
-      const std::size_t own = level.targets.size();
-      Matrix x(own + level.halo.size(), l == 0 ? data_.features.cols : z[l - 1].cols);
-      for (std::size_t i = 0; i < own; ++i) {
-        if (l == 0) {
-          std::copy(data_.features.row(level.targets[i]),
-                    data_.features.row(level.targets[i]) + x.cols, x.row(i));
-        } else {
-          for (std::size_t j = 0; j < x.cols; ++j)
-            x.at(i, j) = std::max(z[l - 1].at(i, j), 0.0);
-        }
-      }
-      forward_exchange(level, x);
-      agg[l] = mean_aggregate(level.edges, x);
-      z[l] = affine(agg[l], layers[l]);
+    std::vector<SampledEdges> edges;
+    for (std::size_t l = 0; l < num_layers; ++l)
+      edges.push_back(levels_[l].edges);
+    const Level& bottom = levels_[0];
+    Matrix x0(bottom.targets.size(), data_.features.cols);
+    for (std::size_t i = 0; i < bottom.targets.size(); ++i) {
+      std::copy(data_.features.row(bottom.targets[i]),
+                data_.features.row(bottom.targets[i]) + x0.cols, x0.row(i));
     }
-    // Loss over the seeds (the targets of the top level, in their order).
-    const std::vector<NodeID>& seeds = levels_[num_layers].targets;
     std::vector<std::int64_t> labels;
-    for (NodeID u : seeds)
+    for (NodeID u : levels_[num_layers].targets)
       labels.push_back(data_.labels[u]);
-    std::vector<NodeID> rows(seeds.size());
-    std::iota(rows.begin(), rows.end(), NodeID{0});
-    Matrix dz(z.back().rows, z.back().cols);
-    loss = softmax_cross_entropy(z.back(), labels, rows, scale, &dz);
-    correct = count_correct(z.back(), labels, rows);
-
-    std::vector<Matrix> dw(num_layers);
-    std::vector<std::vector<double>> db(num_layers);
-    for (std::size_t l = num_layers; l-- > 0;) {
-      dw[l] = multiply_at_b(agg[l], dz);
-      db[l] = column_sums(dz);
-      if (l == 0)
-        break;
-      const Level& level = levels_[l];
-      const Matrix dagg = multiply_a_bt(dz, layers[l].weight);
-      Matrix dx(level.targets.size() + level.halo.size(), dagg.cols);
-      mean_aggregate_backward(level.edges, dagg, dx);
-      backward_exchange(level, dx);
-      dx.rows = level.targets.size();
+    const auto gather = [&](std::size_t l, Matrix& x) {
+      x.rows += levels_[l].halo.size();
+      x.data.resize(x.rows * x.cols, 0.0);
+      forward_exchange(levels_[l], x);
+    };
+    const auto scatter = [&](std::size_t l, Matrix& dx) {
+      backward_exchange(levels_[l], dx);
+      dx.rows = levels_[l].targets.size();
       dx.data.resize(dx.rows * dx.cols);
-      dz = relu_backward(z[l - 1], dx);
-    }
-    std::vector<double> grads;
-    for (std::size_t l = 0; l < num_layers; ++l) {
-      grads.insert(grads.end(), dw[l].data.begin(), dw[l].data.end());
-      grads.insert(grads.end(), db[l].begin(), db[l].end());
-    }
-    return grads;
+    };
+    return sampled_forward_backward(edges, x0, labels, layers, scale, gather, scatter);
   }
 
   CommStats rows_stats;    // feature/gradient rows
@@ -350,8 +322,9 @@ public:
     runner_.sample(seeds, derive_seed(options_.seed, 3, epoch, b));
     BatchStep out;
     out.seeds_total = end - begin;
-    std::uint64_t correct = 0;
-    out.grads = runner_.step(layers, 1.0 / static_cast<double>(end - begin), out.loss, correct);
+    SampledPass pass = runner_.step(layers, 1.0 / static_cast<double>(end - begin));
+    out.grads = std::move(pass.grads);
+    out.loss = pass.loss;
     out.rows = runner_.forward_rows;
     out.stats = runner_.rows_stats;
     out.stats += runner_.request_stats;

@@ -1,6 +1,7 @@
 #pragma once
 // The training run of one rank: full-batch (run) or mini-batch (run_minibatch, from run when
-// options.batch_size > 0; its modes in trainer/minibatch.h). Rank 0 prints the totals and writes the JSON report.
+// options.batch_size > 0; its modes: trainer/minibatch.h). Rank 0 prints the totals and
+// writes the JSON report.
 #include <cstdint>
 #include <stdexcept>
 #include <string>

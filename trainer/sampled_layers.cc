@@ -68,11 +68,17 @@ namespace gnnpart::train {
 
 SampledPass sampled_forward_backward(const std::vector<SampledEdges>& edges, const Matrix& x0,
                                      const std::vector<std::int64_t>& labels,
-                                     const std::vector<Layer>& layers, double scale) {
+                                     const std::vector<Layer>& layers, double scale,
+                                     const LayerHook& gather, const LayerHook& scatter) {
   const std::size_t num_layers = layers.size();
   std::vector<Matrix> agg(num_layers), z(num_layers);
+  std::vector<std::size_t> input_rows(num_layers);
   for (std::size_t l = 0; l < num_layers; ++l) {
-    agg[l] = mean_aggregate(edges[l], l == 0 ? x0 : relu(z[l - 1]));
+    Matrix x = l == 0 ? x0 : relu(z[l - 1]);
+    if (gather)
+      gather(l, x);
+    input_rows[l] = x.rows;
+    agg[l] = mean_aggregate(edges[l], x);
     z[l] = affine(agg[l], layers[l]);
   }
   std::vector<NodeID> rows(labels.size());
@@ -89,8 +95,10 @@ SampledPass sampled_forward_backward(const std::vector<SampledEdges>& edges, con
     if (l == 0)
       break;
     const Matrix dagg = multiply_a_bt(dz, layers[l].weight);
-    Matrix dx(agg[l - 1].rows, dagg.cols);
+    Matrix dx(input_rows[l], dagg.cols);
     mean_aggregate_backward(edges[l], dagg, dx);
+    if (scatter)
+      scatter(l, dx);
     dz = relu_backward(z[l - 1], dx);
   }
   for (std::size_t l = 0; l < num_layers; ++l) {

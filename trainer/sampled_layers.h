@@ -4,6 +4,7 @@
 // neighbours), times W, plus b; ReLU between layers.
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "dense.h"
@@ -39,10 +40,15 @@ struct SampledPass {
 };
 
 // Forward and backward of a sampled computation graph: x0 holds the rows of F_0, edges[l]
-// maps the rows of F_l to those of F_{l+1}; softmax cross-entropy over the rows of F_L with
-// `labels` (-1: none), gradients scaled by `scale`.
+// maps the input rows of layer l to those of F_{l+1}; softmax cross-entropy over the rows of
+// F_L with `labels` (-1: none), gradients scaled by `scale`. Optional hooks for a mode that
+// exchanges rows between layers: `gather(l, x)` may append rows to layer l's input before the
+// aggregation reads it, `scatter(l, dx)` gets the gradient of all those rows and must leave
+// the ones of F_l (the rows of layer l - 1's output).
+using LayerHook = std::function<void(std::size_t layer, Matrix& rows)>;
 SampledPass sampled_forward_backward(const std::vector<SampledEdges>& edges, const Matrix& x0,
                                      const std::vector<std::int64_t>& labels,
-                                     const std::vector<Layer>& layers, double scale);
+                                     const std::vector<Layer>& layers, double scale,
+                                     const LayerHook& gather = {}, const LayerHook& scatter = {});
 
 } // namespace gnnpart::train

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Runs the "GNN walkthrough" block of README.md verbatim in a scratch directory (with `build`
 # and `datasets` linked there) and checks what it promises: Cora trains to a real test
-# accuracy without layout warnings, the generated graph chains through partition, layout and
-# the trainer, and that run warns that it has no labels.
+# accuracy without layout warnings, its mini-batch run fetches exactly the recounted rows, the
+# generated graph chains through partition, layout and the trainer, and that run warns that it
+# has no labels.
 #   readme_walkthrough.sh SOURCE_DIR BUILD_DIR
 set -euo pipefail
 source_dir="$1"
@@ -30,6 +31,8 @@ accuracy=$(awk '/gnnpart-train: cora on 4 ranks/ {cora = 1} cora && /accuracy/ {
 echo "Cora test accuracy: $accuracy"
 python3 -c "import sys; sys.exit(0 if float('$accuracy') >= 0.7 else 1)" || {
   echo "Cora's test accuracy $accuracy is below 0.7"; cat "$out"; exit 1; }
+grep -q "whole graph: equal, step by step" "$out" || {
+  echo "the mini-batch run's rows differ from the recount"; cat "$out"; exit 1; }
 grep -q "rmat-4 has no labels" "$err" || { echo "no warning for the unlabeled layout"; cat "$err"; exit 1; }
 if grep "cora-4" "$err" | grep -q warning; then
   echo "a warning for Cora's complete layout:"; cat "$err"; exit 1
