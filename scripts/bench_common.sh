@@ -1,9 +1,12 @@
-# Sourced by scripts/bench_*.sh. Needs ROOT, BUILD_DIR and SHARED_DIR set.
+# Sourced by scripts/bench_*.sh. Needs ROOT, BUILD_DIR and SHARED_DIR set (GNNPART for
+# bench_random_partition).
 #   bench_scratch NAME       WORK = a scratch directory removed on exit
 #   bench_commit [PATHS...]  COMMIT = short hash, "+dirty" when PATHS (default lib app) changed
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
 #   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
+#   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
+#                            round-robin), the floor partitioners are compared with
 #   bench_threads            CORES = the machine's cores; THREADS (unless set) = 1, 2 and every
 #                            power of two up to CORES, and CORES itself
 #   bench_size FILE          edges of a METIS .graph, pins of an hMETIS .hgr
@@ -100,5 +103,19 @@ order = {"< 100k": 0, "100k-1M": 1, ">= 1M": 2}
 for (cls, t), xs in sorted(speedups.items(), key=lambda x: (order[x[0][0]], x[0][1])):
     gm = math.exp(sum(map(math.log, xs)) / len(xs))
     print(f"speedup {t} threads vs 1, graphs with {cls} edges/pins: {gm:.2f} ({len(xs)} runs)")
+PY
+}
+
+bench_random_partition() {
+  local graph=$1 k=$2 seed=$3 out=$4 n
+  n="$("$GNNPART" info "$graph" --json |
+       python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
+  python3 - "$n" "$k" "$seed" "$out" <<'PY'
+import random, sys
+n, k, seed, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+order = list(range(n)); random.Random(seed).shuffle(order)
+block = [0] * n
+for i, u in enumerate(order): block[u] = i % k
+open(out, "w").write("".join(f"{b}\n" for b in block))
 PY
 }

@@ -58,18 +58,7 @@ partition() {
                      --vertex-weights unit ;;
   fennel | ldg) "$GNNPART" stream "$graph" -k "$k" --algo "$name" -s "$SEED" -o "$out" \
                   >/dev/null ;;
-  random)  # balanced: a seeded shuffle dealt round-robin
-    local n
-    n="$("$GNNPART" info "$graph" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
-    python3 - "$n" "$k" "$SEED" "$out" <<'PY'
-import random, sys
-n, k, seed, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-order = list(range(n)); random.Random(seed).shuffle(order)
-block = [0] * n
-for i, u in enumerate(order): block[u] = i % k
-open(out, "w").write("".join(f"{b}\n" for b in block))
-PY
-    ;;
+  random) bench_random_partition "$graph" "$k" "$SEED" "$out" ;;  # balanced
   *) echo "unknown partitioner $name" >&2; return 1 ;;
   esac
 }

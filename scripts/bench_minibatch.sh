@@ -64,18 +64,7 @@ for g in $GRAPHS; do
       metis) "$GNNPART" partition "$graph" -k "$k" --algo metis --seed "$SEED" -o "$part" --quiet ;;
       hypergraph) "$GNNPART" partition "$graph" -k "$k" --model hypergraph --seed "$SEED" \
                     -o "$part" --quiet ;;
-      random)  # balanced: a seeded shuffle dealt round-robin
-        n="$("$GNNPART" info "$graph" --json |
-             python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
-        python3 - "$n" "$k" "$SEED" "$part" <<'EOF'
-import random, sys
-n, k, seed, out = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
-order = list(range(n)); random.Random(seed).shuffle(order)
-block = [0] * n
-for i, u in enumerate(order): block[u] = i % k
-open(out, "w").write("".join(f"{b}\n" for b in block))
-EOF
-        ;;
+      random) bench_random_partition "$graph" "$k" "$SEED" "$part" ;;  # balanced
       *) echo "unknown partitioner $p" >&2; exit 1 ;;
       esac
       "$GNNPART" layout "$graph" "$part" -o "$dir" "${side[@]}" > /dev/null

@@ -11,8 +11,6 @@
 
 #include "block_data.h"
 #include "core/random.h"
-#include "gcn.h"
-#include "layout/layout_io.h"
 #include "minibatch.h"
 #include "sampled_layers.h"
 
