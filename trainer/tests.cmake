@@ -62,6 +62,10 @@ if(GNNPART_PYTHON)
                        FIXTURES_REQUIRED "cora_graph_layout;cora_graph1_layout")
   # Fetch mini-batches (DistDGL's scheme): measured rows == recounted rows on identical
   # batches, determinism, the dump checker.
-  trainer_test(cora.fetch fetch cora 4 --epochs 8 --lr 0.05 --batch-size 16 --fanouts 5,10)
+  trainer_test(cora.fetch fetch cora 4 0.6 --epochs 8 --lr 0.05 --batch-size 16 --fanouts 5,10)
   set_tests_properties(trainer.cora.fetch PROPERTIES FIXTURES_REQUIRED cora_graph_layout)
+  # Three layers: remote frontier vertices are sampled by their owners at two layers.
+  trainer_test(pubmed.fetch fetch pubmed 4 0.0 --epochs 3 --batch-size 16 --fanouts 3,4,5
+               --hidden 8)
+  set_tests_properties(trainer.pubmed.fetch PROPERTIES FIXTURES_REQUIRED pubmed_graph_layout)
 endif()
