@@ -329,5 +329,4 @@ std::size_t repair_overload(PartitionedGraph& p, const BlockLimits& limits) {
   return moves;
 }
 
-
 } // namespace gnnpart::ml
