@@ -30,8 +30,8 @@ struct CoarseningContext {
   // Clusters may also weigh up to this factor times W / (C * k) (METIS's bound, 0: off) beside
   // KaMinPar's eps * W / k', so graphs with few vertices per block still coarsen to C * k.
   double cluster_weight_factor = 0;
-  double min_shrink = 0.05; // stop when a level shrinks by less than this fraction
-  bool two_hop = true;      // cluster singletons that share a favourite cluster
+  double min_shrink = 0.05;       // stop when a level shrinks by less than this fraction
+  bool two_hop = true;            // cluster singletons that share a favourite cluster
   int max_levels = 64;
 };
 
@@ -52,8 +52,8 @@ enum class Refiner {
 };
 
 struct RefinementContext {
-  std::vector<Refiner> algorithms = {Refiner::kRebalance, Refiner::kLabelPropagation, Refiner::kFm,
-                                     Refiner::kRebalance, Refiner::kRelaxedFm};
+  std::vector<Refiner> algorithms = {Refiner::kRebalance, Refiner::kLabelPropagation,
+                                     Refiner::kFm, Refiner::kRebalance, Refiner::kRelaxedFm};
   int lp_rounds = 3;
   int batches_per_round = 8;
   int fm_passes = 2;
@@ -63,9 +63,9 @@ struct RefinementContext {
   // Parallel FM (parallel_fm_refiner.h): searches of a batch run in parallel on frozen views,
   // then are applied in order. The result depends on fm_batch_searches, not on the threads.
   bool fm_parallel = false;
-  int fm_batch_searches = 16; // at most this many searches per batch
-  int fm_min_batches = 32;    // and at least this many batches per pass (when it has enough)
-  int volume_passes = 4;      // greedy volume passes on the finest level (objective volume)
+  int fm_batch_searches = 16;  // at most this many searches per batch
+  int fm_min_batches = 32;     // and at least this many batches per pass (when it has enough)
+  int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
   // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if
   // balanced and better (0: off).
   double relaxed_fm_slack = 0;
@@ -81,7 +81,7 @@ struct MultilevelContext {
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;
-  Logger logger;          // debug output only
+  Logger logger;         // debug output only
   Timer* timer = nullptr; // phases of the top level; nested runs (bisections) leave it null
 };
 

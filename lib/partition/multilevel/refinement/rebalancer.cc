@@ -329,4 +329,5 @@ std::size_t repair_overload(PartitionedGraph& p, const BlockLimits& limits) {
   return moves;
 }
 
+
 } // namespace gnnpart::ml
