@@ -140,17 +140,53 @@ TEST(ParallelFm, WeightedGraphAndFixedVertices) {
   EXPECT_EQ(refine(g, k, 0.5, start, 4, fixed).blocks, r.blocks);
 }
 
-// fm_refine dispatches to the parallel refiner when the context asks for it.
+// fm_refine dispatches to the parallel refiner when the context asks for it (and the arena
+// has two threads).
 TEST(ParallelFm, FmRefineDispatches) {
   const CsrGraph g = ml_test::grid_graph(40, 40);
   const BlockID k = 8;
   const BlockLimits limits = uniform_limits(g, k, 0.03);
   ml::PartitionedGraph a(g, k, round_robin(g.num_nodes(), k));
   ml::PartitionedGraph b(g, k, round_robin(g.num_nodes(), k));
-  const Weight ga = ml::fm_refine(a, limits, parallel_context(), 17);
+  Weight ga = 0;
+  tbb::task_arena(2).execute([&] { ga = ml::fm_refine(a, limits, parallel_context(), 17); });
   const Weight gb = ml::parallel_fm_refine(b, limits, parallel_context(), 17);
   EXPECT_EQ(ga, gb);
   EXPECT_TRUE(std::equal(a.blocks().begin(), a.blocks().end(), b.blocks().begin()));
+}
+
+// fm_refine runs the parallel refiner only with more than one thread: one thread is sequential
+// FM's result.
+TEST(ParallelFm, OneThreadIsSequentialFm) {
+  const CsrGraph g = ml_test::power_law_graph(3000, 3, 4);
+  const BlockID k = 8;
+  const BlockLimits limits = uniform_limits(g, k, 0.03);
+  auto run = [&](bool parallel) {
+    ml::RefinementContext ctx = parallel_context();
+    ctx.fm_parallel = parallel;
+    ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+    tbb::task_arena(1).execute([&] { ml::fm_refine(p, limits, ctx, 17); });
+    return std::vector<BlockID>(p.blocks().begin(), p.blocks().end());
+  };
+  EXPECT_EQ(run(true), run(false));
+}
+
+// The default preset (parallel FM from two threads on): repeated runs with 2 and 4 threads give
+// the same valid partition.
+TEST(ParallelFm, DefaultPresetIsDeterministic) {
+  const CsrGraph g = ml_test::power_law_graph(20000, 4, 8);
+  for (BlockID k : {8u, 32u}) {
+    PartitionOptions o;
+    o.k = k;
+    for (int threads : {2, 4}) {
+      SCOPED_TRACE(testing::Message() << "k " << k << " threads " << threads);
+      o.threads = threads;
+      const Partition a = partition_graph_multilevel(g, o);
+      check_result(g, a, k, o.epsilon);
+      for (int run = 0; run < 2; ++run)
+        EXPECT_EQ(partition_graph_multilevel(g, o).blocks, a.blocks);
+    }
+  }
 }
 
 } // namespace

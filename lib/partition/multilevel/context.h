@@ -60,11 +60,12 @@ struct RefinementContext {
   int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
-  // Parallel FM (parallel_fm_refiner.h): searches of a batch run in parallel on frozen views,
-  // then are applied in order. The result depends on fm_batch_searches, not on the threads.
+  // Parallel FM (parallel_fm_refiner.h) when the run has more than one thread: the searches of
+  // a batch run in parallel on frozen views, then are applied in order. Its result depends on
+  // the batch sizes, which depend on the threads only beyond fm_batch_searches / 2 of them.
   bool fm_parallel = false;
-  int fm_batch_searches = 16;  // at most this many searches per batch
-  int fm_min_batches = 32;     // and at least this many batches per pass (when it has enough)
+  int fm_batch_searches = 8;   // at most max(this, 2 * threads) searches per batch
+  int fm_min_batches = 64;     // and at least this many batches per pass (when it has enough)
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
   // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if
   // balanced and better (0: off).

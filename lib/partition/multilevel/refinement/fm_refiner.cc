@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <optional>
 
+#include <tbb/task_arena.h>
+
 #include "core/random.h"
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/fm_search.h"
@@ -65,7 +67,8 @@ private:
 
 Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
                  std::uint64_t seed) {
-  if (ctx.fm_parallel && GainCache::supports(p.graph()))
+  if (ctx.fm_parallel && tbb::this_task_arena::max_concurrency() > 1 &&
+      GainCache::supports(p.graph()))
     return parallel_fm_refine(p, limits, ctx, seed);
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();

@@ -6,6 +6,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/task_arena.h>
 
 #include "core/random.h"
 #include "partition/multilevel/refinement/fm_search.h"
@@ -220,7 +221,9 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
   tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
   std::vector<std::uint8_t> locked(n, 0);
   const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
-  const auto max_batch = static_cast<std::size_t>(std::max(1, ctx.fm_batch_searches));
+  // Two searches per thread at least, so that the threads stay busy on many cores.
+  const auto max_batch = static_cast<std::size_t>(
+      std::max({1, ctx.fm_batch_searches, 2 * tbb::this_task_arena::max_concurrency()}));
   std::vector<NodeID> seeds;
   std::vector<std::size_t> seeds_begin; // search s has seeds [seeds_begin[s], seeds_begin[s+1])
   std::vector<std::vector<FmMove>> prefixes(max_batch); // of the batch's searches
