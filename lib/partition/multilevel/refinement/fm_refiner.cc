@@ -5,7 +5,6 @@
 
 #include <tbb/task_arena.h>
 
-#include "core/random.h"
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/fm_search.h"
 #include "partition/multilevel/refinement/gain_cache.h"
@@ -78,9 +77,7 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
   Weight total = 0;
   const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
   for (int pass = 0; pass < ctx.fm_passes; ++pass) {
-    Rng rng(derive_seed(seed, 4, static_cast<std::uint64_t>(pass)));
-    std::vector<NodeID> boundary = boundary_vertices(p);
-    std::shuffle(boundary.begin(), boundary.end(), rng);
+    const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass);
     std::fill(locked.begin(), locked.end(), 0);
     Weight pass_gain = 0;
     std::vector<NodeID> seeds;

@@ -103,6 +103,13 @@ private:
   // dropped from it); kMoved: moved by it.
   enum : std::uint8_t { kFree, kQueued, kMoved };
 
+  // Whether block b with connection conn is a better target than `best`: more connection, then
+  // the lighter block (then the first found).
+  bool beats(BlockID b, Weight conn, BlockID best, Weight best_conn) const {
+    return best == kInvalidBlockID || conn > best_conn ||
+           (conn == best_conn && view_.block_weight(b) < view_.block_weight(best));
+  }
+
   // Best move of u: (gain, target); target kInvalidBlockID when u has no neighbour elsewhere
   // or no such block has room. Ties: the lighter block, then the first found.
   std::pair<Weight, BlockID> best_move(NodeID u) {
@@ -115,11 +122,7 @@ private:
         internal = conn;
         return;
       }
-      if (best != kInvalidBlockID &&
-          (conn < best_conn ||
-           (conn == best_conn && view_.block_weight(b) >= view_.block_weight(best))))
-        return;
-      if (!view_.fits(u, b))
+      if (!beats(b, conn, best, best_conn) || !view_.fits(u, b))
         return;
       best = b;
       best_conn = conn;
@@ -141,10 +144,7 @@ private:
       if (b == own)
         continue;
       const Weight conn = view_.conn(u, b);
-      if (conn == 0 || conn < best_conn ||
-          (conn == best_conn && view_.block_weight(b) >= view_.block_weight(best)))
-        continue;
-      if (!view_.fits(u, b))
+      if (conn == 0 || !beats(b, conn, best, best_conn) || !view_.fits(u, b))
         continue;
       best = b;
       best_conn = conn;

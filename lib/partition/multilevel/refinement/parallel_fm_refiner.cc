@@ -192,7 +192,7 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
 
 } // namespace
 
-std::vector<NodeID> boundary_vertices(const PartitionedGraph& p) {
+std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   std::vector<std::uint8_t> is_boundary(n, 0);
@@ -210,6 +210,8 @@ std::vector<NodeID> boundary_vertices(const PartitionedGraph& p) {
   for (NodeID u = 0; u < n; ++u)
     if (is_boundary[u])
       boundary.push_back(u);
+  Rng rng(derive_seed(seed, 4, static_cast<std::uint64_t>(pass)));
+  std::shuffle(boundary.begin(), boundary.end(), rng);
   return boundary;
 }
 
@@ -230,9 +232,7 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
   Applier applier;
   Weight total = 0;
   for (int pass = 0; pass < ctx.fm_passes; ++pass) {
-    Rng rng(derive_seed(seed, 4, static_cast<std::uint64_t>(pass)));
-    std::vector<NodeID> boundary = boundary_vertices(p);
-    std::shuffle(boundary.begin(), boundary.end(), rng);
+    const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass);
     std::fill(locked.begin(), locked.end(), 0);
     Weight pass_gain = 0;
     // At least fm_min_batches batches per pass, so that the searches of a batch rarely meet.

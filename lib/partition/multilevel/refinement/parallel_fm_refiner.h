@@ -23,7 +23,8 @@ namespace gnnpart::ml {
 Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
                           const RefinementContext& ctx, std::uint64_t seed);
 
-// The vertices with a neighbour in another block, in id order (computed in parallel).
-std::vector<NodeID> boundary_vertices(const PartitionedGraph& p);
+// The seeds of FM pass `pass` (both refiners): the vertices with a neighbour in another block,
+// shuffled by (seed, pass).
+std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass);
 
 } // namespace gnnpart::ml
