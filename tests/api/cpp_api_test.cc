@@ -104,8 +104,8 @@ TEST(CppApi, FlowRefinementSettingReachesThePartitioner) {
   for (std::uint64_t seed : {4, 5, 6, 7}) {
     o.seed = seed;
     api::Result results[3];
-    const api::FlowRefinement settings[3] = {
-        api::FlowRefinement::kPreset, api::FlowRefinement::kOff, api::FlowRefinement::kOn};
+    const api::FlowRefinement settings[3] = {api::FlowRefinement::kPreset,
+                                             api::FlowRefinement::kOff, api::FlowRefinement::kOn};
     for (int i = 0; i < 3; ++i) {
       o.flows = settings[i];
       results[i] = api::partition(grid.view(), 8, o);
