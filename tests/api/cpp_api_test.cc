@@ -92,24 +92,29 @@ TEST(CppApi, ThreeModelsOnAGrid) {
 }
 
 // The default preset runs no flows on a graph's column-net start: kPreset gives kOff's
-// partition, and kOn changes it (each result checked and balanced).
+// partition, and kOn changes it for at least one of a few seeds (flows may find nothing on a
+// given start; each result checked and balanced).
 TEST(CppApi, FlowRefinementSettingReachesThePartitioner) {
   const Grid grid(24, 24);
   const CsrGraph graph = grid.graph();
   api::Options o;
   o.model = api::Model::kHypergraph;
   o.vertex_weights = api::VertexWeights::kUnit;
-  o.seed = 4;
-  api::Result results[3];
-  const api::FlowRefinement settings[3] = {api::FlowRefinement::kPreset, api::FlowRefinement::kOff,
-                                           api::FlowRefinement::kOn};
-  for (int i = 0; i < 3; ++i) {
-    o.flows = settings[i];
-    results[i] = api::partition(grid.view(), 8, o);
-    check_result(graph, results[i], 8, o.epsilon, true);
+  int changed = 0;
+  for (std::uint64_t seed : {4, 5, 6, 7}) {
+    o.seed = seed;
+    api::Result results[3];
+    const api::FlowRefinement settings[3] = {api::FlowRefinement::kPreset,
+                                             api::FlowRefinement::kOff, api::FlowRefinement::kOn};
+    for (int i = 0; i < 3; ++i) {
+      o.flows = settings[i];
+      results[i] = api::partition(grid.view(), 8, o);
+      check_result(graph, results[i], 8, o.epsilon, true);
+    }
+    EXPECT_EQ(results[0].blocks, results[1].blocks) << "seed " << seed;
+    changed += results[2].blocks != results[1].blocks;
   }
-  EXPECT_EQ(results[0].blocks, results[1].blocks);
-  EXPECT_NE(results[2].blocks, results[1].blocks);
+  EXPECT_GT(changed, 0);
 }
 
 TEST(CppApi, IndexWidthsGiveTheSamePartition) {

@@ -79,6 +79,14 @@ inline std::vector<CsrGraph> refinement_test_graphs() {
   return graphs;
 }
 
+// A balanced but poor start for refiners: vertex u in block u mod k.
+inline std::vector<BlockID> round_robin(NodeID n, BlockID k) {
+  std::vector<BlockID> blocks(n);
+  for (NodeID u = 0; u < n; ++u)
+    blocks[u] = u % k;
+  return blocks;
+}
+
 struct Checked {
   Weight cut = 0;    // weighted edge cut, recomputed
   Weight volume = 0; // sum of lambda - 1, recomputed

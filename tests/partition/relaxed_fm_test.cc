@@ -19,14 +19,7 @@ namespace gnnpart {
 namespace {
 
 using ml_test::check_result;
-
-// A balanced but poor start: vertex u in block u mod k.
-std::vector<BlockID> round_robin(NodeID n, BlockID k) {
-  std::vector<BlockID> blocks(n);
-  for (NodeID u = 0; u < n; ++u)
-    blocks[u] = u % k;
-  return blocks;
-}
+using ml_test::round_robin;
 
 Weight refined_cut(const CsrGraph& g, BlockID k, double epsilon, double slack) {
   PartitionOptions o;

@@ -33,6 +33,7 @@ const MultilevelContext kFast{
                    .lp_rounds = 0,
                    .fm_passes = 1,
                    .fm_max_bad = 3,
+                   .fm_parallel = true,
                    .volume_passes = 2},
 };
 
@@ -49,6 +50,7 @@ const MultilevelContext kDefault{
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
                    .lp_rounds = 0,
                    .fm_passes = 1,
+                   .fm_parallel = true,
                    .relaxed_fm_slack = 0.03,
                    .relaxed_fm_passes = 1},
 };
@@ -68,6 +70,7 @@ const MultilevelContext kStrong{
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
                    .lp_rounds = 0,
                    .fm_passes = 4,
+                   .fm_parallel = true,
                    .volume_passes = 8,
                    .relaxed_fm_slack = 0.03,
                    .relaxed_fm_passes = 4},

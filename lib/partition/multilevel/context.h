@@ -47,7 +47,7 @@ struct InitialContext {
 enum class Refiner {
   kRebalance,        // moves out of overloaded blocks (rebalancer.h)
   kLabelPropagation, // lp_rounds rounds of label propagation (lp_refiner.h)
-  kFm,               // fm_passes passes of localized FM (fm_refiner.h)
+  kFm,               // fm_passes passes of localized FM (fm_refiner.h, parallel_fm_refiner.h)
   kRelaxedFm,        // FM under limits raised by relaxed_fm_slack, kept if balanced and better
 };
 
@@ -60,6 +60,12 @@ struct RefinementContext {
   int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
+  // Parallel FM (parallel_fm_refiner.h) when the run has more than one thread: the searches of
+  // a batch run in parallel on frozen views, then are applied in order. Its result depends on
+  // the batch sizes, which depend on the threads only beyond fm_batch_searches / 2 of them.
+  bool fm_parallel = false;
+  int fm_batch_searches = 8;   // at most max(this, 2 * threads) searches per batch
+  int fm_min_batches = 64;     // and at least this many batches per pass (when it has enough)
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)
   // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if
   // balanced and better (0: off).

@@ -30,7 +30,8 @@ GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, Blo
         for (BlockID b = 0; b < k; ++b)
           entry[b] = {b, 0};
         for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-          entry[blocks[graph.edge_target(e)]].conn += static_cast<std::int32_t>(graph.edge_weight(e));
+          entry[blocks[graph.edge_target(e)]].conn +=
+              static_cast<std::int32_t>(graph.edge_weight(e));
         size_[u] = kDense;
         continue;
       }
@@ -63,6 +64,30 @@ bool GainCache::supports(const CsrGraph& graph) {
   return total < (Weight{1} << 31);
 }
 
+void GainCache::row_moved(Entry* e, std::uint32_t& size, BlockID from, BlockID to, std::int32_t w) {
+  if (size == kDense) {
+    e[from].conn -= w;
+    e[to].conn += w;
+    return;
+  }
+  // One scan finds both entries. `from` has one (the neighbour was there); it is dropped at zero
+  // before `to` is appended, so the row never exceeds its capacity min(deg, k).
+  const std::uint32_t old_size = size;
+  std::uint32_t at_from = size, at_to = size;
+  for (std::uint32_t i = 0; i < size && (at_from == size || at_to == size); ++i) {
+    if (e[i].block == from)
+      at_from = i;
+    else if (e[i].block == to)
+      at_to = i;
+  }
+  if (at_to != size)
+    e[at_to].conn += w;
+  if ((e[at_from].conn -= w) == 0)
+    e[at_from] = e[--size];
+  if (at_to == old_size)
+    e[size++] = {to, w};
+}
+
 void GainCache::moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to) {
   if (from == to)
     return;
@@ -70,30 +95,8 @@ void GainCache::moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to)
     const auto w = static_cast<std::int32_t>(graph.edge_weight(edge));
     if (w == 0)
       continue;
-    // One scan finds both entries. `from` has one (u was there); it is dropped at zero before
-    // `to` is appended, so the row never exceeds its capacity min(deg, k).
     const NodeID v = graph.edge_target(edge);
-    Entry* e = entries_.data() + offsets_[v];
-    if (size_[v] == kDense) {
-      e[from].conn -= w;
-      e[to].conn += w;
-      continue;
-    }
-    std::uint32_t size = size_[v];
-    std::uint32_t at_from = size, at_to = size;
-    for (std::uint32_t i = 0; i < size && (at_from == size || at_to == size); ++i) {
-      if (e[i].block == from)
-        at_from = i;
-      else if (e[i].block == to)
-        at_to = i;
-    }
-    if (at_to != size)
-      e[at_to].conn += w;
-    if ((e[at_from].conn -= w) == 0)
-      e[at_from] = e[--size];
-    if (at_to == size_[v])
-      e[size++] = {to, w};
-    size_[v] = size;
+    row_moved(entries_.data() + offsets_[v], size_[v], from, to, w);
   }
 }
 

@@ -17,26 +17,13 @@ class GainCache {
 public:
   GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k);
 
+  BlockID k() const { return k_; }
   Weight conn(NodeID u, BlockID b) const {
-    const Entry* e = entries_.data() + offsets_[u];
-    if (size_[u] == kDense)
-      return e[b].conn;
-    for (std::uint32_t i = 0; i < size_[u]; ++i)
-      if (e[i].block == b)
-        return e[i].conn;
-    return 0;
+    return row_conn(entries_.data() + offsets_[u], size_[u], b);
   }
   // f(block, conn) for every block u is connected to.
   template <typename F> void for_each(NodeID u, F&& f) const {
-    const Entry* e = entries_.data() + offsets_[u];
-    if (size_[u] == kDense) {
-      for (BlockID b = 0; b < k_; ++b)
-        if (e[b].conn != 0)
-          f(b, static_cast<Weight>(e[b].conn));
-      return;
-    }
-    for (std::uint32_t i = 0; i < size_[u]; ++i)
-      f(e[i].block, static_cast<Weight>(e[i].conn));
+    row_for_each(entries_.data() + offsets_[u], size_[u], k_, f);
   }
   // Updates the neighbours of u after u moved from `from` to `to`.
   void moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to);
@@ -44,12 +31,41 @@ public:
   // Whether conn values fit the 32-bit entries (total edge weight below 2^31).
   static bool supports(const CsrGraph& graph);
 
-private:
-  static constexpr std::uint32_t kDense = ~std::uint32_t{0}; // size_ of a dense row
+  // Rows as data, for views that keep a private copy of some rows (parallel FM's searches).
+  static constexpr std::uint32_t kDense = ~std::uint32_t{0}; // size of a dense row
   struct Entry {
     BlockID block;
     std::int32_t conn;
   };
+  // u's row: its capacity min(deg(u), k) entries, and its size (entries in use) or kDense.
+  std::span<const Entry> row(NodeID u) const {
+    return {entries_.data() + offsets_[u], static_cast<std::size_t>(offsets_[u + 1] - offsets_[u])};
+  }
+  std::uint32_t row_size(NodeID u) const { return size_[u]; }
+  // conn of block b in a row.
+  static Weight row_conn(const Entry* e, std::uint32_t size, BlockID b) {
+    if (size == kDense)
+      return e[b].conn;
+    for (std::uint32_t i = 0; i < size; ++i)
+      if (e[i].block == b)
+        return e[i].conn;
+    return 0;
+  }
+  template <typename F>
+  static void row_for_each(const Entry* e, std::uint32_t size, BlockID k, F&& f) {
+    if (size == kDense) {
+      for (BlockID b = 0; b < k; ++b)
+        if (e[b].conn != 0)
+          f(b, static_cast<Weight>(e[b].conn));
+      return;
+    }
+    for (std::uint32_t i = 0; i < size; ++i)
+      f(e[i].block, static_cast<Weight>(e[i].conn));
+  }
+  // A neighbour joined by weight w > 0 moved from -> to (from != to).
+  static void row_moved(Entry* e, std::uint32_t& size, BlockID from, BlockID to, std::int32_t w);
+
+private:
   BlockID k_;
   std::vector<EdgeID> offsets_;
   std::vector<std::uint32_t> size_; // entries in use, or kDense

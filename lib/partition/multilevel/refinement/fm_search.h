@@ -1,0 +1,179 @@
+#pragma once
+// One localized k-way FM search, over a view of the partition. The search starts from a few
+// boundary seeds, repeatedly applies the best move (max edge-cut gain into a block with room) of
+// the vertices around it, lets the gains go negative and records every move; the caller keeps
+// the best prefix (moves()[0, best_len())). Each vertex of a search sits once in an addressable
+// max-heap keyed by its best gain; a move re-rates its neighbours (three candidate blocks when
+// the old target stays valid and the view's conn() is cheap).
+//
+// A View provides: block(v); block_weight(b) (constraint 0, for ties); fits(u, b); conn(v, b);
+// for_each(v, f) calling f(block, conn) for every block v is connected to (its own included);
+// cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's view
+// applies moves to the partition itself, the parallel refiner's keeps them in thread-local
+// deltas over a frozen partition.
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/graph.h"
+#include "core/indexed_heap.h"
+#include "partition/multilevel/context.h"
+
+namespace gnnpart::ml {
+
+struct FmMove {
+  NodeID u;
+  BlockID from;
+  BlockID to;
+};
+
+template <typename View> class FmSearch {
+public:
+  FmSearch(View& view, const CsrGraph& graph, const RefinementContext& ctx)
+      : view_(view), g_(graph), ctx_(ctx), state_(graph.num_nodes(), kFree),
+        target_(graph.num_nodes(), 0), heap_(graph.num_nodes()) {}
+
+  // Runs one search from `seeds`; `locked[v]` != 0: v may not move (moved earlier in the pass).
+  // Returns the gain of the best prefix. The moves stay applied to the view.
+  Weight run(std::span<const NodeID> seeds, std::span<const std::uint8_t> locked) {
+    heap_.clear();
+    touched_.clear();
+    moves_.clear();
+    locked_ = locked;
+    for (NodeID s : seeds)
+      if (!locked_[s] && state_[s] == kFree)
+        insert(s);
+    Weight gain_sum = 0, best_sum = 0;
+    best_len_ = 0;
+    int bad = 0;
+    while (!heap_.empty() && bad < ctx_.fm_max_bad) {
+      const Weight key = heap_.top_key();
+      const NodeID u = heap_.top();
+      // The key is exact for u's connections, but its target may have filled up since.
+      auto [actual, to] = view_.fits(u, target_[u]) ? std::pair{key, target_[u]} : best_move(u);
+      if (to == kInvalidBlockID) {
+        heap_.pop();
+        continue;
+      }
+      if (actual < key) { // stale: re-queue with the current gain
+        heap_.update(u, actual);
+        target_[u] = to;
+        continue;
+      }
+      heap_.pop();
+      const BlockID from = view_.block(u);
+      view_.move(u, to);
+      state_[u] = kMoved;
+      moves_.push_back({u, from, to});
+      gain_sum += actual;
+      if (gain_sum > best_sum) {
+        best_sum = gain_sum;
+        best_len_ = moves_.size();
+        bad = 0;
+      } else {
+        ++bad;
+      }
+      for (NodeID v : g_.neighbors(u)) {
+        if (state_[v] == kMoved || locked_[v] || g_.degree(v) > ctx_.fm_max_degree)
+          continue;
+        if (heap_.contains(v)) {
+          const auto [gain, t] = rerate(v, target_[v], from, to);
+          if (t == kInvalidBlockID) {
+            heap_.remove(v);
+          } else {
+            heap_.update(v, gain);
+            target_[v] = t;
+          }
+        } else {
+          insert(v);
+        }
+      }
+    }
+    for (NodeID v : touched_)
+      state_[v] = kFree;
+    return best_sum;
+  }
+
+  // Every move of the last search, in order; the first best_len() of them are its best prefix.
+  const std::vector<FmMove>& moves() const { return moves_; }
+  std::size_t best_len() const { return best_len_; }
+
+private:
+  // Search-local states (reset after each search). kQueued: entered the search (in its heap or
+  // dropped from it); kMoved: moved by it.
+  enum : std::uint8_t { kFree, kQueued, kMoved };
+
+  // Whether block b with connection conn is a better target than `best`: more connection, then
+  // the lighter block (then the first found).
+  bool beats(BlockID b, Weight conn, BlockID best, Weight best_conn) const {
+    return best == kInvalidBlockID || conn > best_conn ||
+           (conn == best_conn && view_.block_weight(b) < view_.block_weight(best));
+  }
+
+  // Best move of u: (gain, target); target kInvalidBlockID when u has no neighbour elsewhere
+  // or no such block has room. Ties: the lighter block, then the first found.
+  std::pair<Weight, BlockID> best_move(NodeID u) {
+    const BlockID own = view_.block(u);
+    Weight internal = 0;
+    BlockID best = kInvalidBlockID;
+    Weight best_conn = 0;
+    view_.for_each(u, [&](BlockID b, Weight conn) {
+      if (b == own) {
+        internal = conn;
+        return;
+      }
+      if (!beats(b, conn, best, best_conn) || !view_.fits(u, b))
+        return;
+      best = b;
+      best_conn = conn;
+    });
+    return {best_conn - internal, best};
+  }
+
+  // u's best move after a neighbour moved from -> to, given that `target` was its best before.
+  // Only conn(u, from), conn(u, to) and the weights of from and to changed, so unless the old
+  // target is one of them, the best is among {target, from, to}.
+  std::pair<Weight, BlockID> rerate(NodeID u, BlockID target, BlockID from, BlockID to) {
+    if (!view_.cheap_conn() || target == from || target == to)
+      return best_move(u);
+    const BlockID own = view_.block(u);
+    const Weight internal = view_.conn(u, own);
+    BlockID best = target;
+    Weight best_conn = view_.conn(u, target);
+    for (const BlockID b : {from, to}) {
+      if (b == own)
+        continue;
+      const Weight conn = view_.conn(u, b);
+      if (conn == 0 || !beats(b, conn, best, best_conn) || !view_.fits(u, b))
+        continue;
+      best = b;
+      best_conn = conn;
+    }
+    return {best_conn - internal, best};
+  }
+
+  void insert(NodeID v) {
+    auto [gain, to] = best_move(v);
+    if (to == kInvalidBlockID)
+      return;
+    if (state_[v] == kFree) {
+      state_[v] = kQueued;
+      touched_.push_back(v);
+    }
+    heap_.push(v, gain);
+    target_[v] = to;
+  }
+
+  View& view_;
+  const CsrGraph& g_;
+  const RefinementContext& ctx_;
+  std::span<const std::uint8_t> locked_;
+  std::vector<std::uint8_t> state_;
+  std::vector<BlockID> target_; // of vertices in the heap: their best block when rated
+  IndexedMaxHeap heap_;
+  std::vector<NodeID> touched_;
+  std::vector<FmMove> moves_;
+  std::size_t best_len_ = 0;
+};
+
+} // namespace gnnpart::ml
