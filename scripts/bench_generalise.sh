@@ -60,12 +60,8 @@ suite() {
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-GNNPART="$BUILD_DIR/gnnpart"
-if ! cmake --build "$BUILD_DIR" --target gnnpart -j2 >"$BUILD_DIR/bench_generalise_build.log" 2>&1; then
-  [ -x "$GNNPART" ] || { echo "building gnnpart failed (see $BUILD_DIR/bench_generalise_build.log)" >&2; exit 1; }
-  echo "warning: rebuilding gnnpart failed; using the existing $GNNPART" >&2
-fi
 source "$ROOT/scripts/bench_common.sh"
+bench_build_gnnpart "$BUILD_DIR/bench_generalise_build.log"
 bench_evalpart
 command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
 CORES="$(nproc)"
@@ -74,14 +70,6 @@ CACHE="$BUILD_DIR/bench_cache/generated"
 mkdir -p "$CACHE"
 bench_scratch generalise
 bench_commit
-
-# evaluate GRAPH PART K: prints "edge_cut comm_volume imbalance".
-evaluate() {
-  "$EVALPART" -k "$3" "$1" "$2" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(d["edge_cut"], d["comm_volume"], d["imbalance_vertices"])'
-}
 
 header="commit,family,dataset,n,m,k,seed,threads,tool,model,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
 [ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
@@ -114,17 +102,17 @@ for family in $FAMILIES; do
       cp "$graph" "$WORK/in.graph"
       read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
         -seed="$SEED" "$WORK/in.graph" "$k")
-      read -r cut vol imb < <(evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
+      read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
       emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,1,gpmetis,graph,$cut,$vol,$imb,$wall,$rss,$CORES"
       read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \
         --preset "$PRESET" -e "$EPS" --seed "$SEED" -t "$THREADS" -o "$WORK/out.part")
-      read -r cut vol imb < <(evaluate "$graph" "$WORK/out.part" "$k")
+      read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/out.part" "$k")
       emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,$THREADS,gnnpart,graph,$cut,$vol,$imb,$wall,$rss,$CORES"
       [ "$HYPERGRAPH" = 1 ] || continue
       read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model hypergraph \
         --vertex-weights unit --preset "$PRESET" -e "$EPS" --seed "$SEED" -t "$THREADS" \
         -o "$WORK/out.part")
-      read -r cut vol imb < <(evaluate "$graph" "$WORK/out.part" "$k")
+      read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/out.part" "$k")
       emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,$THREADS,gnnpart,hypergraph,$cut,$vol,$imb,$wall,$rss,$CORES"
     done
   done

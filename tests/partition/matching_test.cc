@@ -204,15 +204,7 @@ TEST(HeavyEdgeMatching, PresetsMatchGraphsWithoutHubs) {
 // A 60 x 60 grid (7080 edges) plus hubs: hub h (0 <= h < hubs) joins `degree` grid vertices.
 CsrGraph grid_with_hubs(NodeID hubs, NodeID degree) {
   const NodeID side = 60, n = side * side + hubs;
-  std::vector<std::pair<NodeID, NodeID>> edges;
-  for (NodeID r = 0; r < side; ++r)
-    for (NodeID c = 0; c < side; ++c) {
-      const NodeID u = r * side + c;
-      if (c + 1 < side)
-        edges.emplace_back(u, u + 1);
-      if (r + 1 < side)
-        edges.emplace_back(u, u + side);
-    }
+  std::vector<std::pair<NodeID, NodeID>> edges = ml_test::grid_edges(side, side);
   for (NodeID h = 0; h < hubs; ++h)
     for (NodeID i = 0; i < degree; ++i)
       edges.emplace_back(side * side + h, (h * 7919 + i * 13) % (side * side));
