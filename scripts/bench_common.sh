@@ -7,6 +7,9 @@
 #   bench_build_gnnpart LOG  GNNPART = BUILD_DIR/gnnpart, rebuilt (log in LOG); an existing binary
 #                            is kept with a warning when the build fails
 #   bench_evaluate GRAPH PART K  prints "edge_cut comm_volume imbalance" (evalpart)
+#   bench_csv HEADER         CSV starts with HEADER (a CSV with another header is moved to
+#                            CSV.old); ROWS = this invocation's rows; prints HEADER
+#   emit ROW                 appends ROW to CSV and ROWS, prints it
 #   bench_threads            CORES = the machine's cores; THREADS (unless set) = 1, 2 and every
 #                            power of two up to CORES, and CORES itself
 #   bench_size FILE          edges of a METIS .graph, pins of an hMETIS .hgr
@@ -71,6 +74,19 @@ bench_evaluate() {
 import json, sys
 d = json.load(sys.stdin)
 print(d["edge_cut"], d["comm_volume"], d["imbalance_vertices"])'
+}
+
+bench_csv() {
+  [ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$1" ] && mv "$CSV" "$CSV.old"
+  [ -f "$CSV" ] || echo "$1" >"$CSV"
+  echo "$1"
+  ROWS="$WORK/rows.csv"
+  : >"$ROWS"
+}
+
+emit() {
+  echo "$1" | tee -a "$CSV" >>"$ROWS"
+  echo "$1"
 }
 
 bench_threads() {

@@ -72,15 +72,7 @@ bench_scratch generalise
 bench_commit
 
 header="commit,family,dataset,n,m,k,seed,threads,tool,model,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
-[ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
-[ -f "$CSV" ] || echo "$header" >"$CSV"
-echo "$header"
-ROWS="$WORK/rows.csv"
-: >"$ROWS"
-emit() {
-  echo "$1" | tee -a "$CSV" >>"$ROWS"
-  echo "$1"
-}
+bench_csv "$header"
 ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')"
 
 for family in $FAMILIES; do

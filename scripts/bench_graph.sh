@@ -47,17 +47,9 @@ bench_commit
 
 header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
 # A CSV from before the cores column is kept aside rather than mixed.
-[ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
-[ -f "$CSV" ] || echo "$header" >"$CSV"
-echo "$header"
-ROWS="$WORK/rows.csv"
+bench_csv "$header"
 SIZES="$WORK/sizes.txt"
-: >"$ROWS"
 : >"$SIZES"
-emit() {
-  echo "$1" | tee -a "$CSV" >>"$ROWS"
-  echo "$1"
-}
 
 for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
