@@ -1,16 +1,17 @@
-// gnnpart generate rmat|ba|rgg: synthetic graphs for streaming at scale, written atomically as a
-// SNAP edge list (u < v, "# vertices: N" header), a binary edge stream or a binary adjacency
-// stream.
+// gnnpart generate rmat|ba|rgg|mesh|grid3d|web: synthetic graphs for streaming at scale, written
+// atomically as a SNAP edge list (u < v, "# vertices: N" header), a binary edge stream or a binary
+// adjacency stream.
 #include <chrono>
 #include <cstdio>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
 #include "command.h"
-#include "outputs.h"
 #include "core/errors.h"
+#include "outputs.h"
 #include "streaming/generator.h"
 
 namespace gnnpart::app {
@@ -24,6 +25,9 @@ struct GenerateArgs {
   std::string output;
   std::string format = "auto";
   bool shuffle = false;
+  bool relabel = false;
+  std::uint64_t hub_degree = 0;
+  std::vector<double> rmat;              // a, b, c
   int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
   std::uint64_t memory_mb = 512;
   std::string temp_dir;
@@ -46,6 +50,15 @@ int run_generate(const GenerateArgs& args, const GlobalFlags& global) {
   options.seed = args.seed;
   options.threads = args.threads;
   options.shuffle = args.shuffle;
+  options.relabel = args.relabel;
+  if (args.hub_degree >= options.n)
+    throw InvalidParameter("--hub-degree must be below --vertices");
+  options.hub_degree = static_cast<NodeID>(args.hub_degree);
+  if (!args.rmat.empty()) {
+    options.rmat_a = args.rmat[0];
+    options.rmat_b = args.rmat[1];
+    options.rmat_c = args.rmat[2];
+  }
   GeneratedFormat format = GeneratedFormat::kEdgeList;
   if (args.format == "auto") {
     if (ends_with(args.output, ".bin") || ends_with(args.output, ".bes"))
@@ -65,9 +78,18 @@ int run_generate(const GenerateArgs& args, const GlobalFlags& global) {
   const GeneratedGraph graph = generate_graph(options);
   const double gen_seconds =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  std::string flags;
+  if (!args.rmat.empty())
+    flags += fmt::format(" --rmat {} {} {}", args.rmat[0], args.rmat[1], args.rmat[2]);
+  if (args.hub_degree > 0)
+    flags += fmt::format(" --hub-degree {}", args.hub_degree);
+  if (args.relabel)
+    flags += " --relabel";
+  if (args.shuffle)
+    flags += " --shuffle";
   std::vector<std::string> comments = {
       fmt::format("generator: gnnpart generate {} --vertices {} --edges {} --seed {}{}", args.kind,
-                  args.vertices, args.edges, args.seed, args.shuffle ? " --shuffle" : "")};
+                  args.vertices, args.edges, args.seed, flags)};
   if (options.kind == GeneratorKind::kGeometric) {
     comments.push_back(fmt::format("radius: {:.9g}", graph.radius));
   }
@@ -85,17 +107,26 @@ int run_generate(const GenerateArgs& args, const GlobalFlags& global) {
 CommandRunner setup_generate(CLI::App& parent, const GlobalFlags& global) {
   auto args = std::make_shared<GenerateArgs>();
   CLI::App* cmd = parent.add_subcommand("generate", "synthetic graphs: R-MAT, Barabasi-Albert, "
-                                                    "random geometric");
+                                                    "random geometric, meshes, web-like");
   cmd->footer(
       "Examples:\n  gnnpart generate rmat --vertices 1000000 --edges 10000000 --seed 1 -o g.edges\n"
-      "  gnnpart generate rgg --vertices 100000 --edges 500000 -o mesh.bin --format binary");
-  cmd->add_option("KIND", args->kind, "rmat (Graph500 a=.57 b=.19 c=.19), ba, rgg (2D)")
+      "  gnnpart generate rgg --vertices 100000 --edges 500000 -o mesh.bin --format binary\n"
+      "  gnnpart generate mesh --vertices 40000 --hub-degree 200 --relabel -o hub_mesh.edges");
+  cmd->add_option("KIND", args->kind,
+                  "rmat (Graph500 a=.57 b=.19 c=.19), ba, rgg (2D), mesh (triangulated 2D grid), "
+                  "grid3d (7-point 3D grid), web (copying model inside hosts)")
       ->required()
-      ->check(CLI::IsMember({"rmat", "ba", "rgg"}));
+      ->check(CLI::IsMember({"rmat", "ba", "rgg", "mesh", "grid3d", "web"}));
   cmd->add_option("--vertices,-n", args->vertices, "number of vertices")->required();
   cmd->add_option("--edges,-m", args->edges,
-                  "number of distinct undirected edges (ba: m/n per vertex)")
-      ->required();
+                  "number of distinct undirected edges (ba: m/n per vertex, web: at most m; "
+                  "mesh, grid3d: not used, the edge count follows from n)");
+  cmd->add_option("--rmat", args->rmat, "rmat: quadrant probabilities a b c (d = 1 - a - b - c)")
+      ->expected(3);
+  cmd->add_option("--hub-degree", args->hub_degree,
+                  "vertex 0 joins random vertices until it has this many neighbours");
+  cmd->add_flag("--relabel", args->relabel,
+                "renumber the vertices by a random (seeded) permutation: no id locality");
   cmd->add_option("--seed,-s", args->seed, "random seed");
   cmd->add_option("-o,--output", args->output, "output file")->required();
   cmd->add_option("--format", args->format,

@@ -7,6 +7,12 @@
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
 #   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
 #                            round-robin), the floor partitioners are compared with
+#   bench_build_gnnpart LOG  GNNPART = BUILD_DIR/gnnpart, rebuilt (log in LOG); an existing binary
+#                            is kept with a warning when the build fails
+#   bench_evaluate GRAPH PART K  prints "edge_cut comm_volume imbalance" (evalpart)
+#   bench_csv HEADER         CSV starts with HEADER (a CSV with another header is moved to
+#                            CSV.old); ROWS = this invocation's rows; prints HEADER
+#   emit ROW                 appends ROW to CSV and ROWS, prints it
 #   bench_threads            CORES = the machine's cores; THREADS (unless set) = 1, 2 and every
 #                            power of two up to CORES, and CORES itself
 #   bench_size FILE          edges of a METIS .graph, pins of an hMETIS .hgr
@@ -56,6 +62,34 @@ bench_metis_graph() {
   n="$({ gzip -dc "$gz" 2>/dev/null || true; } | awk '/^# vertices:/ {print $3; exit} !/^#/ {exit}')"
   "$EVALPART" "$gz" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
   mv "$graph.tmp" "$graph"
+}
+
+bench_build_gnnpart() {
+  GNNPART="$BUILD_DIR/gnnpart"
+  if ! cmake --build "$BUILD_DIR" --target gnnpart -j2 >"$1" 2>&1; then
+    [ -x "$GNNPART" ] || { echo "building gnnpart failed (see $1)" >&2; exit 1; }
+    echo "warning: rebuilding gnnpart failed; using the existing $GNNPART" >&2
+  fi
+}
+
+bench_evaluate() {
+  "$EVALPART" -k "$3" "$1" "$2" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+print(d["edge_cut"], d["comm_volume"], d["imbalance_vertices"])'
+}
+
+bench_csv() {
+  [ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$1" ] && mv "$CSV" "$CSV.old"
+  [ -f "$CSV" ] || echo "$1" >"$CSV"
+  echo "$1"
+  ROWS="$WORK/rows.csv"
+  : >"$ROWS"
+}
+
+emit() {
+  echo "$1" | tee -a "$CSV" >>"$ROWS"
+  echo "$1"
 }
 
 bench_threads() {

@@ -34,12 +34,8 @@ fi
 if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
   cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
 fi
-GNNPART="$BUILD_DIR/gnnpart"
-if ! cmake --build "$BUILD_DIR" --target gnnpart -j2 >"$BUILD_DIR/bench_graph_build.log" 2>&1; then
-  [ -x "$GNNPART" ] || { echo "building gnnpart failed (see $BUILD_DIR/bench_graph_build.log)" >&2; exit 1; }
-  echo "warning: rebuilding gnnpart failed; using the existing $GNNPART" >&2
-fi
 source "$ROOT/scripts/bench_common.sh"
+bench_build_gnnpart "$BUILD_DIR/bench_graph_build.log"
 bench_threads
 bench_evalpart
 command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
@@ -49,27 +45,11 @@ mkdir -p "$CACHE"
 bench_scratch graph
 bench_commit
 
-# evaluate GRAPH PART K: prints "edge_cut comm_volume imbalance".
-evaluate() {
-  "$EVALPART" -k "$3" "$1" "$2" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(d["edge_cut"], d["comm_volume"], d["imbalance_vertices"])'
-}
-
 header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
 # A CSV from before the cores column is kept aside rather than mixed.
-[ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
-[ -f "$CSV" ] || echo "$header" >"$CSV"
-echo "$header"
-ROWS="$WORK/rows.csv"
+bench_csv "$header"
 SIZES="$WORK/sizes.txt"
-: >"$ROWS"
 : >"$SIZES"
-emit() {
-  echo "$1" | tee -a "$CSV" >>"$ROWS"
-  echo "$1"
-}
 
 for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
@@ -82,13 +62,13 @@ for name in $DATASETS; do
         cp "$graph" "$WORK/in.graph"
         read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')" \
           -seed="$seed" "$WORK/in.graph" "$k")
-        read -r cut vol imb < <(evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
+        read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
         emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss,$CORES"
       fi
       for t in $THREADS; do
         read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --preset "$PRESET" \
           --objective "$OBJECTIVE" -e "$EPS" --seed "$seed" -t "$t" -o "$WORK/out.part")
-        read -r cut vol imb < <(evaluate "$graph" "$WORK/out.part" "$k")
+        read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/out.part" "$k")
         emit "$COMMIT,$name,$k,$seed,$t,gnnpart,$PRESET,$cut,$vol,$imb,$wall,$rss,$CORES"
       done
     done

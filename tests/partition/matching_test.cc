@@ -201,6 +201,33 @@ TEST(HeavyEdgeMatching, PresetsMatchGraphsWithoutHubs) {
             ClusteringAlgorithm::kLabelPropagation);
 }
 
+// A 60 x 60 grid (7080 edges) plus hubs: hub h (0 <= h < hubs) joins `degree` grid vertices.
+CsrGraph grid_with_hubs(NodeID hubs, NodeID degree) {
+  const NodeID side = 60, n = side * side + hubs;
+  std::vector<std::pair<NodeID, NodeID>> edges = ml_test::grid_edges(side, side);
+  for (NodeID h = 0; h < hubs; ++h)
+    for (NodeID i = 0; i < degree; ++i)
+      edges.emplace_back(side * side + h, (h * 7919 + i * 13) % (side * side));
+  return ml_test::graph_from_edges(n, edges);
+}
+
+TEST(HeavyEdgeMatching, OneHubKeepsAMeshWithMatching) {
+  CoarseningContext ctx;
+  ctx.algorithm = ClusteringAlgorithm::kAuto;
+  // One hub of degree 100: 100 of 14360 arc ends (0.7%) at hubs, so matching (a single vertex
+  // of degree > 32 used to switch the whole mesh to label propagation).
+  EXPECT_EQ(resolve_clustering(grid_with_hubs(1, 100), ctx), ClusteringAlgorithm::kMatching);
+  // Two such hubs: 200 of 14560 (1.4%), as in a power-law graph.
+  EXPECT_EQ(resolve_clustering(grid_with_hubs(2, 100), ctx),
+            ClusteringAlgorithm::kLabelPropagation);
+  // Five vertices of degree 33, just above matching_max_degree: 165 of 14490 (1.1%).
+  EXPECT_EQ(resolve_clustering(grid_with_hubs(5, 33), ctx), ClusteringAlgorithm::kLabelPropagation);
+  EXPECT_EQ(resolve_clustering(ml_test::power_law_graph(2000, 3, 1), ctx),
+            ClusteringAlgorithm::kLabelPropagation);
+  // Degree exactly matching_max_degree is no hub.
+  EXPECT_EQ(resolve_clustering(grid_with_hubs(40, 32), ctx), ClusteringAlgorithm::kMatching);
+}
+
 TEST(HeavyEdgeMatching, MeshPartitionsAreBalancedAndDeterministic) {
   // The default preset coarsens this grid by matching (maximum degree 4).
   const CsrGraph g = ml_test::grid_graph(80, 90);

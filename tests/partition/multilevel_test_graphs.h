@@ -24,7 +24,8 @@ inline CsrGraph graph_from_edges(NodeID n, const std::vector<std::pair<NodeID, N
   return build_csr(list);
 }
 
-inline CsrGraph grid_graph(NodeID rows, NodeID cols) {
+// The edges of a rows x cols grid, vertex r * cols + c at row r, column c.
+inline std::vector<std::pair<NodeID, NodeID>> grid_edges(NodeID rows, NodeID cols) {
   std::vector<std::pair<NodeID, NodeID>> edges;
   for (NodeID r = 0; r < rows; ++r)
     for (NodeID c = 0; c < cols; ++c) {
@@ -34,7 +35,11 @@ inline CsrGraph grid_graph(NodeID rows, NodeID cols) {
       if (r + 1 < rows)
         edges.emplace_back(u, u + cols);
     }
-  return graph_from_edges(rows * cols, edges);
+  return edges;
+}
+
+inline CsrGraph grid_graph(NodeID rows, NodeID cols) {
+  return graph_from_edges(rows * cols, grid_edges(rows, cols));
 }
 
 inline CsrGraph random_graph(NodeID n, std::size_t m, std::uint64_t seed) {

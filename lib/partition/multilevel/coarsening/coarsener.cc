@@ -29,10 +29,14 @@ std::vector<BlockID> coarse_labels(std::span<const BlockID> fine, std::span<cons
 ClusteringAlgorithm resolve_clustering(const CsrGraph& graph, const CoarseningContext& ctx) {
   if (ctx.algorithm != ClusteringAlgorithm::kAuto)
     return ctx.algorithm;
+  std::uint64_t hub_arcs = 0;
   for (NodeID u = 0; u < graph.num_nodes(); ++u)
     if (graph.degree(u) > ctx.matching_max_degree)
-      return ClusteringAlgorithm::kLabelPropagation;
-  return ClusteringAlgorithm::kMatching;
+      hub_arcs += graph.degree(u);
+  const double arcs = 2.0 * static_cast<double>(graph.num_edges());
+  return static_cast<double>(hub_arcs) > ctx.matching_max_hub_share * arcs
+             ? ClusteringAlgorithm::kLabelPropagation
+             : ClusteringAlgorithm::kMatching;
 }
 
 Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const CoarseningContext& ctx,

@@ -17,8 +17,9 @@ struct CoarseLevel {
   std::vector<BlockID> communities; // community of a vertex of `graph`; empty when unrestricted
 };
 
-// ctx.algorithm, with kAuto resolved from the graph: heavy-edge matching when no vertex has more
-// than ctx.matching_max_degree neighbours, else label propagation.
+// ctx.algorithm, with kAuto resolved from the graph: heavy-edge matching unless the vertices with
+// more than ctx.matching_max_degree neighbours hold more than ctx.matching_max_hub_share of the
+// arc ends (sum of degrees), else label propagation.
 ClusteringAlgorithm resolve_clustering(const CsrGraph& graph, const CoarseningContext& ctx);
 
 // The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1].
