@@ -17,6 +17,10 @@
 set -euo pipefail
 step=$1
 shift
+# Converted inputs are shared by all steps; outputs go to a directory of the step's own, as
+# ctest -j runs steps side by side (two textrules steps once compared each other's files).
+cache=$WORK
+WORK=$cache/$step.$(IFS=.; echo "$*")
 mkdir -p "$WORK"
 root=()
 [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
@@ -47,17 +51,19 @@ expect_error() {
   echo "P=$p: $got"
 }
 
-# input NAME FORMAT: the dataset in that format (converted once into $WORK).
+# input NAME FORMAT: the dataset in that format (converted once into $cache).
 input() {
   local name=$1 format=$2 gz="$SHARED_DIR/datasets/$1.edges.gz"
   case $format in
   gz) echo "$gz" ;;
-  plain) [ -f "$WORK/$name.edges" ] || zcat "$gz" > "$WORK/$name.edges"; echo "$WORK/$name.edges" ;;
-  metis) [ -f "$WORK/$name.graph" ] || "$GNNPART" convert "$gz" "$WORK/$name.graph" --quiet
-         echo "$WORK/$name.graph" ;;
-  bin) [ -f "$WORK/$name.bin" ] || "$GNNPART" generate rmat --vertices 20000 --edges 120000 \
-         --seed 3 -o "$WORK/$name.bin" --quiet
-       echo "$WORK/$name.bin" ;;
+  plain) [ -f "$cache/$name.edges" ] || { zcat "$gz" > "$WORK/$name.edges.tmp" &&
+           mv "$WORK/$name.edges.tmp" "$cache/$name.edges"; }  # whole or absent for the others
+         echo "$cache/$name.edges" ;;
+  metis) [ -f "$cache/$name.graph" ] || "$GNNPART" convert "$gz" "$cache/$name.graph" --quiet
+         echo "$cache/$name.graph" ;;
+  bin) [ -f "$cache/$name.bin" ] || "$GNNPART" generate rmat --vertices 20000 --edges 120000 \
+         --seed 3 -o "$cache/$name.bin" --quiet
+       echo "$cache/$name.bin" ;;
   esac
 }
 
