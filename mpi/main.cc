@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
@@ -197,6 +198,10 @@ int run(const Comm& comm, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace gnnpart;
+  // Buffers of 256 KiB and more come straight from mmap and go back to the system when freed:
+  // the phases free their large arrays before the next ones grow, and glibc's default (a
+  // threshold that rises to 32 MiB after the first such free) would keep them in the heap.
+  mallopt(M_MMAP_THRESHOLD, 256 << 10);
   MPI_Init(&argc, &argv);
   const distributed::Comm comm = distributed::Comm::world();
   int code = 0;

@@ -18,7 +18,7 @@ struct DistContext {
   // Items per chunk of the large exchanges (input edges, coarse edges): one chunk's buffers are
   // held at a time. Text input is parsed in pieces of 16 bytes per item, binary input read in
   // blocks of this many records. Results do not depend on it (--chunk-items, a test knob).
-  std::uint64_t chunk_items = std::uint64_t{1} << 20;
+  std::uint64_t chunk_items = std::uint64_t{1} << 18;
   // Balance bound of the coarsest partition; < 0: partition.epsilon. A looser one leaves blocks
   // over the bound for the refinement and the balancer (--initial-epsilon, a test knob).
   double initial_epsilon = -1;

@@ -50,6 +50,7 @@ Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering&
     if (held == c)
       return;
     entries.clear();
+    entries.reserve(graph.first_edge(chunk_begin[c + 1]) - graph.first_edge(chunk_begin[c]));
     for (NodeID u = chunk_begin[c]; u < chunk_begin[c + 1]; ++u)
       for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
         const NodeID cu = coarse_label[u], cv = coarse_label[graph.adjacency[e]];
@@ -68,16 +69,15 @@ Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering&
     entries.resize(kept);
     held = c;
   };
-  std::vector<Entry> arrived = route_chunked<Entry>(comm, chunk_begin.size() - 1,
-                                                    [&](std::uint64_t c, auto&& send, RoutePass) {
-                                                      build_chunk(c);
-                                                      for (const Entry& e : entries)
-                                                        send(owner_of(vtxdist, e.u), e);
-                                                    });
-  std::vector<Entry>().swap(entries);
   Contraction result;
-  result.coarse = build_dist_graph(comm, std::move(vtxdist), std::move(arrived),
-                                   std::move(coarse_weights), Merge::kSum);
+  result.coarse = build_dist_graph_streamed<Entry>(
+      comm, vtxdist, chunk_begin.size() - 1,
+      [&](std::uint64_t c, auto&& send, RoutePass) {
+        build_chunk(c);
+        for (const Entry& e : entries)
+          send(owner_of(vtxdist, e.u), e);
+      },
+      std::move(coarse_weights), Merge::kSum);
   result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + n_local);
   return result;
 }

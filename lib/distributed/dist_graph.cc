@@ -1,9 +1,30 @@
 #include "distributed/dist_graph.h"
 
 #include <algorithm>
-#include <type_traits>
+#include <cstdint>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace gnnpart::distributed {
+
+namespace {
+
+// Shortens v to size and gives the whole pages past its new end back to the system without
+// the copy of shrink_to_fit (which would hold the old and the new array at once): the
+// vector's capacity stays, its tail is never touched again (these arrays do not grow).
+template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size) {
+  v.resize(size);
+  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(v.data() + size) + page - 1) &
+                               ~(page - 1);
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) &
+                             ~(page - 1);
+  if (end > begin)
+    madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+} // namespace
 
 NodeID local_id(const DistGraph& graph, NodeID global) {
   if (global >= graph.vtxdist[graph.rank] && global < graph.vtxdist[graph.rank + 1])
@@ -53,14 +74,9 @@ void merge_rows(DistGraph& g, NodeID first, Merge merge) {
     }
   }
   g.offsets[g.n_local] = kept;
-  if (kept < g.adjacency.size()) {
-    g.adjacency.resize(kept);
-    g.adjacency.shrink_to_fit();
-    if (weighted) {
-      g.edge_weights.resize(kept);
-      g.edge_weights.shrink_to_fit();
-    }
-  }
+  truncate_in_place(g.adjacency, kept);
+  if (weighted)
+    truncate_in_place(g.edge_weights, kept);
 }
 
 // Ghosts: the off-range ids of the adjacency, sorted and unique (collected in bounded batches,
@@ -92,52 +108,16 @@ void localize(DistGraph& g, NodeID first) {
 
 } // namespace
 
-template <typename T>
-DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
-                           std::vector<T> entries, std::vector<Weight> vertex_weights,
-                           Merge merge) {
-  constexpr bool weighted_edges = std::is_same_v<T, Entry>;
-  DistGraph g;
-  g.rank = comm.rank;
-  g.vtxdist = std::move(vtxdist);
-  const NodeID first = static_cast<NodeID>(g.vtxdist[comm.rank]);
-  g.n_local = static_cast<NodeID>(g.vtxdist[comm.rank + 1] - first);
-  // Counting sort of the entries by source straight into the CSR: the entries and the
-  // adjacency are the only per-entry arrays alive at once.
-  g.offsets.assign(static_cast<std::size_t>(g.n_local) + 1, 0);
-  for (const T& e : entries)
-    ++g.offsets[e.u - first + 1];
-  for (NodeID u = 0; u < g.n_local; ++u)
-    g.offsets[u + 1] += g.offsets[u];
-  g.adjacency.resize(entries.size());
-  if (weighted_edges)
-    g.edge_weights.resize(entries.size());
-  for (const T& e : entries) {
-    const EdgeID at = g.offsets[e.u - first]++;
-    g.adjacency[at] = e.v;
-    if (weighted_edges)
-      g.edge_weights[at] = weight_of(e);
-  }
-  std::vector<T>().swap(entries);
-  for (NodeID u = g.n_local; u > 0; --u) // offsets[u] now holds the end of row u: shift back
-    g.offsets[u] = g.offsets[u - 1];
-  g.offsets[0] = 0;
+void finish_dist_graph(const Comm& comm, DistGraph& g, Merge merge) {
+  const NodeID first = g.first();
   merge_rows(g, first, merge);
   localize(g, first);
-  g.vertex_weights = std::move(vertex_weights);
-
   g.global_n = g.vtxdist.back();
   g.global_m = sum_all(comm, static_cast<std::uint64_t>(g.adjacency.size())) / 2;
   Weight local_weight = g.vertex_weights.empty() ? static_cast<Weight>(g.n_local) : 0;
   for (const Weight w : g.vertex_weights)
     local_weight += w;
   g.total_weight = sum_all(comm, local_weight);
-  return g;
 }
-
-template DistGraph build_dist_graph<Entry>(const Comm&, std::vector<std::uint64_t>,
-                                           std::vector<Entry>, std::vector<Weight>, Merge);
-template DistGraph build_dist_graph<Edge>(const Comm&, std::vector<std::uint64_t>,
-                                          std::vector<Edge>, std::vector<Weight>, Merge);
 
 } // namespace gnnpart::distributed

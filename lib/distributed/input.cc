@@ -116,14 +116,12 @@ struct EdgeSource {
 
 // Vertex ranges balanced by degree without building a graph first: a histogram of the routed
 // entries' sources over at most kBuckets buckets of consecutive ids (vertex u weighs
-// deg(u) + 1 as before, entries counted before duplicates merge); rank r gets the buckets whose
-// weight prefix falls into [r, r + 1) * total / P. Also returns, in `incoming`, the entries
-// this rank will receive. Collective.
+// deg(u) + 1, entries counted before duplicates merge); rank r gets the buckets whose weight
+// prefix falls into [r, r + 1) * total / P. Collective.
 constexpr std::uint64_t kBuckets = std::uint64_t{1} << 18;
 
 std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const EdgeSource& source,
-                                                  std::uint64_t n, bool symmetrize,
-                                                  std::uint64_t& incoming) {
+                                                  std::uint64_t n, bool symmetrize) {
   const std::uint64_t width = std::max<std::uint64_t>(1, (n + kBuckets - 1) / kBuckets);
   const std::uint64_t buckets = std::max<std::uint64_t>(1, (n + width - 1) / width);
   std::vector<std::uint64_t> histogram(buckets, 0);
@@ -138,54 +136,52 @@ std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const EdgeSo
       });
   });
   sum_all_in_place(comm, histogram);
+  const auto weight = [&](std::uint64_t b) {
+    return histogram[b] + std::min(width, n - b * width);
+  };
   std::uint64_t total = 0;
   for (std::uint64_t b = 0; b < buckets; ++b)
-    total += histogram[b] + std::min(width, n - b * width);
+    total += weight(b);
   const std::uint64_t p = static_cast<std::uint64_t>(comm.size);
   std::vector<std::uint64_t> vtxdist(p + 1, n);
   vtxdist[0] = 0;
   std::uint64_t prefix = 0, r = 1;
   for (std::uint64_t b = 0; b < buckets && r < p; ++b) {
-    while (r < p &&
-           static_cast<unsigned __int128>(prefix) * p >= static_cast<unsigned __int128>(r) * total)
+    while (r < p && static_cast<unsigned __int128>(prefix) * p >=
+                        static_cast<unsigned __int128>(r) * total)
       vtxdist[r++] = b * width;
-    prefix += histogram[b] + std::min(width, n - b * width);
+    prefix += weight(b);
   }
-  incoming = 0;
-  for (std::uint64_t b = 0; b < buckets; ++b)
-    if (b * width >= vtxdist[comm.rank] && b * width < vtxdist[comm.rank + 1])
-      incoming += histogram[b];
   return vtxdist;
 }
 
 // Sends every edge of source to the owner of its source vertex (both directions of an
 // undirected edge when symmetrize; self loops dropped) as T (Entry or Edge), chunk by chunk,
-// and builds the graph from the received entries.
+// into the CSR rows there.
 template <typename T>
 DistGraph route_as(const Comm& comm, const EdgeSource& source, std::vector<std::uint64_t> vtxdist,
-                   std::uint64_t incoming, bool symmetrize, std::vector<Weight> vertex_weights) {
+                   bool symmetrize, std::vector<Weight> vertex_weights) {
   const auto make = [](NodeID u, NodeID v, Weight w) {
     if constexpr (std::is_same_v<T, Entry>)
       return Entry{u, v, w};
     else
       return Edge{u, v};
   };
-  std::vector<T> received = route_chunked<T>(
-      comm, source.chunks,
+  const std::vector<std::uint64_t> ranges = vtxdist;
+  return build_dist_graph_streamed<T>(
+      comm, std::move(vtxdist), source.chunks,
       [&](std::uint64_t c, auto&& send, RoutePass pass) {
         source.for_each(c, [&](NodeID u, NodeID v, Weight w) {
           if (u == v)
             return;
-          send(owner_of(vtxdist, u), make(u, v, w));
+          send(owner_of(ranges, u), make(u, v, w));
           if (symmetrize)
-            send(owner_of(vtxdist, v), make(v, u, w));
+            send(owner_of(ranges, v), make(v, u, w));
         });
         if (pass == RoutePass::kFill)
           source.release(c);
       },
-      incoming);
-  return build_dist_graph<T>(comm, std::move(vtxdist), std::move(received),
-                             std::move(vertex_weights), Merge::kMax);
+      std::move(vertex_weights), Merge::kMax);
 }
 
 // Routes the edges of source to the owners of their endpoints under degree-balanced ranges and
@@ -194,9 +190,7 @@ DistGraph route(const Comm& comm, const EdgeSource& source, std::uint64_t n, boo
                 bool weighted, std::span<const VertexWeight> parsed_vertex_weights,
                 bool vertex_weighted) {
   weighted = sum_all(comm, std::uint64_t{weighted ? 1u : 0u}) > 0;
-  std::uint64_t incoming = 0;
-  std::vector<std::uint64_t> vtxdist =
-      degree_balanced_ranges(comm, source, n, symmetrize, incoming);
+  std::vector<std::uint64_t> vtxdist = degree_balanced_ranges(comm, source, n, symmetrize);
   std::vector<Weight> vertex_weights;
   if (vertex_weighted) {
     const auto arrived = distributed::route<VertexWeight>(comm, [&](auto&& send) {
@@ -208,9 +202,9 @@ DistGraph route(const Comm& comm, const EdgeSource& source, std::uint64_t n, boo
     for (const VertexWeight& vw : arrived)
       vertex_weights[vw.u - first] = vw.w;
   }
-  return weighted ? route_as<Entry>(comm, source, std::move(vtxdist), incoming, symmetrize,
+  return weighted ? route_as<Entry>(comm, source, std::move(vtxdist), symmetrize,
                                     std::move(vertex_weights))
-                  : route_as<Edge>(comm, source, std::move(vtxdist), incoming, symmetrize,
+                  : route_as<Edge>(comm, source, std::move(vtxdist), symmetrize,
                                    std::move(vertex_weights));
 }
 
