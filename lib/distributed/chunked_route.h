@@ -4,6 +4,7 @@
 // chunk (a block of a file, a range of vertices) and holds one chunk's send buffer; the
 // receiver consumes each round's items as they arrive (counts them, or places them straight
 // into the CSR), so no exchange keeps a per-item buffer.
+#include <algorithm>
 #include <cstdint>
 #include <span>
 #include <type_traits>
