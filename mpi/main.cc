@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <string>
 
+#include <malloc.h>
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
@@ -45,6 +46,7 @@ struct Args {
   NodeID coarse_per_block = DistContext{}.coarse_per_block;
   NodeID coarse_min = DistContext{}.coarse_min;
   double initial_epsilon = DistContext{}.initial_epsilon;
+  std::uint64_t chunk_items = DistContext{}.chunk_items;
   bool quiet = false;
 };
 
@@ -65,10 +67,12 @@ int run_partition(const Comm& comm, const Args& args) {
   ctx.coarse_per_block = args.coarse_per_block;
   ctx.coarse_min = args.coarse_min;
   ctx.initial_epsilon = args.initial_epsilon;
+  ctx.chunk_items = args.chunk_items;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
-  const DistGraph graph = read_distributed_graph(comm, args.graph, app::read_options(args.input));
+  const DistGraph graph =
+      read_distributed_graph(comm, args.graph, app::read_options(args.input), ctx.chunk_items);
   const double read_seconds = seconds_since(start);
   check_options(ctx.partition, static_cast<NodeID>(graph.global_n));
   const auto partition_start = std::chrono::steady_clock::now();
@@ -85,6 +89,9 @@ int run_partition(const Comm& comm, const Args& args) {
   const std::int64_t rss = peak_rss_kb();
   std::vector<std::int64_t> rss_per_rank(static_cast<std::size_t>(comm.size));
   MPI_Gather(&rss, 1, MPI_INT64_T, rss_per_rank.data(), 1, MPI_INT64_T, 0, comm.comm);
+  const std::int64_t entries = static_cast<std::int64_t>(graph.local_entries());
+  std::vector<std::int64_t> entries_per_rank(static_cast<std::size_t>(comm.size));
+  MPI_Gather(&entries, 1, MPI_INT64_T, entries_per_rank.data(), 1, MPI_INT64_T, 0, comm.comm);
   if (comm.rank != 0)
     return 0;
   if (!args.json.empty()) {
@@ -101,6 +108,7 @@ int run_partition(const Comm& comm, const Args& args) {
         .add("ncon", std::uint64_t{1});
     app::add_metrics(json, metrics, 0);
     json.add("peak_rss_kb_per_rank", rss_per_rank)
+        .add("local_entries_per_rank", entries_per_rank)
         .add("balance_moves", balance_moves)
         .add("time_read_s", read_seconds)
         .add("time_partition_s", partition_seconds)
@@ -164,6 +172,11 @@ int run(const Comm& comm, int argc, char** argv) {
                   "allowed imbalance of the coarsest partition (default: -e); a looser one "
                   "leaves work to the distributed refinement and balancer")
       ->check(CLI::Range(0.0, 10.0));
+  cmd->add_option("--chunk-items", args.chunk_items,
+                  "items per chunk of the input and contraction exchanges (bounded buffers; "
+                  "the result does not depend on it)")
+      ->capture_default_str()
+      ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 26));
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   try {
@@ -185,6 +198,10 @@ int run(const Comm& comm, int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace gnnpart;
+  // Buffers of 256 KiB and more come straight from mmap and go back to the system when freed:
+  // the phases free their large arrays before the next ones grow, and glibc's default (a
+  // threshold that rises to 32 MiB after the first such free) would keep them in the heap.
+  mallopt(M_MMAP_THRESHOLD, 256 << 10);
   MPI_Init(&argc, &argv);
   const distributed::Comm comm = distributed::Comm::world();
   int code = 0;

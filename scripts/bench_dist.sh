@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Benchmark of the distributed partitioner: gnnpart-mpi on P ranks against PT-Scotch's dgpart
-# on the same P and gnnpart's shared-memory engine (gnnpart partition, 1 thread), on the
-# largest shared graphs and on generated R-MAT graphs. One CSV line per run on stdout:
+# on the same P, gnnpart's shared-memory engine (gnnpart partition, 1 thread) and its buffered
+# streaming partitioner (gnnpart stream --algo buffered), on the largest shared graphs and on
+# generated R-MAT graphs (by default 10^8 and 5 * 10^8 edges: hours on a small machine; set
+# GENERATED to smaller VERTICES:EDGES pairs, or "" to skip them). One CSV line per run on stdout:
 #   commit,dataset,n,m,k,epsilon,seed,method,ranks,edge_cut,comm_volume,imbalance,wall_s,
 #   peak_rss_mb_max_rank,peak_rss_mb_per_rank
 # Metrics come from the independent checker evalpart; peak RSS is measured per rank with
@@ -9,17 +11,17 @@
 # Environment: BUILD_DIR (default build), SHARED_DIR (default ../shared), GRAPHS (shared
 # graph names), GENERATED (R-MAT sizes as VERTICES:EDGES, binary input for gnnpart-mpi),
 # KS (default "8 32 128"), RANKS (default "1 2 4"), SEED (default 1), METHODS (default
-# "mpi dgpart shared").
+# "mpi dgpart shared stream").
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SHARED_DIR="${SHARED_DIR:-$ROOT/../shared}"
 GRAPHS="${GRAPHS-cnr-2000 uk-2007-05-100k dblp-2010 cornell5}"
-GENERATED="${GENERATED-2000000:20000000}"
+GENERATED="${GENERATED-10000000:100000000 50000000:500000000}"
 KS="${KS:-8 32 128}"
 RANKS="${RANKS:-1 2 4}"
 SEED="${SEED:-1}"
-METHODS="${METHODS:-mpi dgpart shared}"
+METHODS="${METHODS:-mpi dgpart shared stream}"
 EPSILON=0.03
 source "$ROOT/scripts/bench_common.sh"
 bench_scratch dist
@@ -111,6 +113,12 @@ bench_graph() {  # dataset gnnpart_mpi_input edge_list_text n_arg
             -o "$WORK/part" --quiet) || continue
         "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
         emit "$dataset" 0 0 "$k" gnnpart-shared 1 "$WORK/eval.json" $t
+        ;;
+      stream)
+        t=$(run_ranks 1 "$GNNPART" stream "$input" -k "$k" --algo buffered -e $EPSILON \
+            --seed "$SEED" --temp-dir "$WORK" -o "$WORK/part" --no-metrics) || continue
+        "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
+        emit "$dataset" 0 0 "$k" gnnpart-stream 1 "$WORK/eval.json" $t
         ;;
       esac
     done

@@ -1,5 +1,6 @@
 #include "distributed/binary_slices.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <vector>
@@ -13,8 +14,6 @@
 namespace gnnpart::distributed {
 
 namespace {
-
-constexpr std::uint64_t kRecordsPerBlock = std::uint64_t{1} << 20;
 
 class Fd {
 public:
@@ -58,32 +57,46 @@ BinaryInput probe_binary_input(const std::string& path) {
   return input;
 }
 
-void read_edge_stream_slice(const std::string& path, const BinaryInput& input, int rank,
-                            int ranks, const std::function<void(NodeID, NodeID)>& edge) {
-  const Fd fd(path);
+EdgeStreamSlice::EdgeStreamSlice(const std::string& path, const BinaryInput& input, int rank,
+                                 int ranks, std::uint64_t records_per_block)
+    : path_(path), input_(input), fd_(::open(path.c_str(), O_RDONLY)),
+      per_block_(std::max<std::uint64_t>(1, records_per_block)) {
+  if (fd_ < 0)
+    throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
   const auto share = [&](int r) {
     return static_cast<std::uint64_t>(static_cast<unsigned __int128>(input.m) *
                                       static_cast<unsigned>(r) / static_cast<unsigned>(ranks));
   };
-  const std::uint64_t begin = share(rank), end = share(rank + 1);
-  std::vector<NodeID> block;
-  for (std::uint64_t at = begin; at < end; at += kRecordsPerBlock) {
-    const std::uint64_t count = std::min(kRecordsPerBlock, end - at);
-    block.resize(2 * count);
-    if (!read_at(fd.get(), reinterpret_cast<char*>(block.data()), block.size() * sizeof(NodeID),
-                 streaming::kBinaryHeaderBytes + at * 2 * sizeof(NodeID)))
-      throw InputError(path, 0,
-                       "truncated edge stream: the header declares " + std::to_string(input.m) +
-                           " edges");
-    for (std::uint64_t i = 0; i < count; ++i) {
-      const NodeID u = block[2 * i], v = block[2 * i + 1];
-      if (u >= input.n || v >= input.n)
-        throw InputError(path, 0,
-                         "edge " + std::to_string(at + i) + " has a vertex id >= n = " +
-                             std::to_string(input.n));
-      edge(u, v);
-    }
-  }
+  begin_ = share(rank);
+  end_ = share(rank + 1);
+}
+
+EdgeStreamSlice::~EdgeStreamSlice() {
+  ::close(fd_);
+}
+
+std::uint64_t EdgeStreamSlice::blocks() const {
+  return (end_ - begin_ + per_block_ - 1) / per_block_;
+}
+
+void EdgeStreamSlice::load(std::uint64_t b) {
+  if (b == loaded_)
+    return;
+  loaded_ = ~std::uint64_t{0};
+  const std::uint64_t at = begin_ + b * per_block_;
+  const std::uint64_t count = std::min(per_block_, end_ - at);
+  block_.resize(2 * count);
+  if (!read_at(fd_, reinterpret_cast<char*>(block_.data()), block_.size() * sizeof(NodeID),
+               streaming::kBinaryHeaderBytes + at * 2 * sizeof(NodeID)))
+    throw InputError(path_, 0,
+                     "truncated edge stream: the header declares " + std::to_string(input_.m) +
+                         " edges");
+  for (std::uint64_t i = 0; i < 2 * count; ++i)
+    if (block_[i] >= input_.n)
+      throw InputError(path_, 0,
+                       "edge " + std::to_string(at + i / 2) +
+                           " has a vertex id >= n = " + std::to_string(input_.n));
+  loaded_ = b;
 }
 
 } // namespace gnnpart::distributed

@@ -2,7 +2,8 @@
 // Contraction of a distributed clustering into the next, coarser distributed graph. A cluster
 // becomes a coarse vertex on the rank owning the vertex it is named after; coarse ids are
 // numbered rank by rank (prefix sums), coarse edges are summed and sent all-to-all to the
-// owners of their source.
+// owners of their source, in chunks of about chunk_items fine edges (one chunk held at a time;
+// the coarse graph does not depend on the chunk size).
 #include <vector>
 
 #include "distributed/clustering.h"
@@ -16,6 +17,7 @@ struct Contraction {
   std::vector<NodeID> coarse_of; // n_local: global coarse id of every owned fine vertex
 };
 
-Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering& clustering);
+Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering& clustering,
+                     std::uint64_t chunk_items);
 
 } // namespace gnnpart::distributed

@@ -1,9 +1,30 @@
 #include "distributed/dist_graph.h"
 
 #include <algorithm>
-#include <type_traits>
+#include <cstdint>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace gnnpart::distributed {
+
+namespace {
+
+// Shortens v to size and gives the whole pages past its new end back to the system without
+// the copy of shrink_to_fit (which would hold the old and the new array at once): the
+// vector's capacity stays, its tail is never touched again (these arrays do not grow).
+template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size) {
+  v.resize(size);
+  const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(v.data() + size) + page - 1) &
+                               ~(page - 1);
+  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) &
+                             ~(page - 1);
+  if (end > begin)
+    madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
+}
+
+} // namespace
 
 NodeID local_id(const DistGraph& graph, NodeID global) {
   if (global >= graph.vtxdist[graph.rank] && global < graph.vtxdist[graph.rank + 1])
@@ -15,37 +36,65 @@ NodeID local_id(const DistGraph& graph, NodeID global) {
   return graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin());
 }
 
-template <typename T>
-DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
-                           std::vector<T> entries, std::vector<Weight> vertex_weights, Merge merge) {
-  constexpr bool weighted_edges = std::is_same_v<T, Entry>;
-  DistGraph g;
-  g.rank = comm.rank;
-  g.vtxdist = std::move(vtxdist);
-  const NodeID first = static_cast<NodeID>(g.vtxdist[comm.rank]);
-  g.n_local = static_cast<NodeID>(g.vtxdist[comm.rank + 1] - first);
-  std::sort(entries.begin(), entries.end(), [](const T& a, const T& b) {
-    return a.u != b.u ? a.u < b.u : a.v < b.v;
-  });
-  // Drop self loops, merge parallel entries (in place).
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const T& e = entries[i];
-    if (e.u == e.v)
-      continue;
-    if (kept > 0 && entries[kept - 1].u == e.u && entries[kept - 1].v == e.v) {
-      add_weight(entries[kept - 1], weight_of(e), merge == Merge::kSum);
+namespace {
+
+// Sorts every row of a CSR whose adjacency holds global ids, drops self loops and merges
+// parallel entries (largest weight or sum), compacting in place.
+void merge_rows(DistGraph& g, NodeID first, Merge merge) {
+  const bool weighted = !g.edge_weights.empty();
+  std::vector<std::pair<NodeID, Weight>> row;
+  EdgeID kept = 0;
+  for (NodeID u = 0; u < g.n_local; ++u) {
+    const EdgeID begin = g.offsets[u], end = g.offsets[u + 1];
+    g.offsets[u] = kept;
+    const NodeID self = first + u;
+    if (!weighted) {
+      std::sort(g.adjacency.begin() + begin, g.adjacency.begin() + end);
+      for (EdgeID e = begin; e < end; ++e) {
+        const NodeID v = g.adjacency[e];
+        if (v != self && (kept == g.offsets[u] || g.adjacency[kept - 1] != v))
+          g.adjacency[kept++] = v;
+      }
       continue;
     }
-    entries[kept++] = e;
+    row.clear();
+    for (EdgeID e = begin; e < end; ++e)
+      row.emplace_back(g.adjacency[e], g.edge_weights[e]);
+    std::sort(row.begin(), row.end());
+    for (const auto& [v, w] : row) {
+      if (v == self)
+        continue;
+      if (kept > g.offsets[u] && g.adjacency[kept - 1] == v) {
+        Weight& merged = g.edge_weights[kept - 1];
+        merged = merge == Merge::kSum ? merged + w : std::max(merged, w);
+        continue;
+      }
+      g.adjacency[kept] = v;
+      g.edge_weights[kept++] = w;
+    }
   }
-  entries.resize(kept);
-  entries.shrink_to_fit();
+  g.offsets[g.n_local] = kept;
+  truncate_in_place(g.adjacency, kept);
+  if (weighted)
+    truncate_in_place(g.edge_weights, kept);
+}
 
-  // Ghosts: off-range targets, sorted and unique.
-  for (const T& e : entries)
-    if (e.v < first || e.v >= first + g.n_local)
-      g.ghost_global.push_back(e.v);
+// Ghosts: the off-range ids of the adjacency, sorted and unique (collected in bounded batches,
+// so no copy of the adjacency is made); then every entry becomes a local id.
+void localize(DistGraph& g, NodeID first) {
+  const NodeID last = first + g.n_local;
+  std::size_t unique = 0;
+  for (const NodeID v : g.adjacency) {
+    if (v >= first && v < last)
+      continue;
+    g.ghost_global.push_back(v);
+    if (g.ghost_global.size() >= 2 * unique + (std::size_t{1} << 20)) {
+      std::sort(g.ghost_global.begin(), g.ghost_global.end());
+      g.ghost_global.erase(std::unique(g.ghost_global.begin(), g.ghost_global.end()),
+                           g.ghost_global.end());
+      unique = g.ghost_global.size();
+    }
+  }
   std::sort(g.ghost_global.begin(), g.ghost_global.end());
   g.ghost_global.erase(std::unique(g.ghost_global.begin(), g.ghost_global.end()),
                        g.ghost_global.end());
@@ -53,34 +102,22 @@ DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
   g.ghost_owner.resize(g.ghost_global.size());
   for (std::size_t i = 0; i < g.ghost_global.size(); ++i)
     g.ghost_owner[i] = owner_of(g.vtxdist, g.ghost_global[i]);
+  for (NodeID& v : g.adjacency)
+    v = local_id(g, v);
+}
 
-  g.offsets.assign(static_cast<std::size_t>(g.n_local) + 1, 0);
-  g.adjacency.resize(entries.size());
-  if (weighted_edges)
-    g.edge_weights.resize(entries.size());
-  for (std::size_t i = 0; i < entries.size(); ++i) {
-    const T& e = entries[i];
-    ++g.offsets[e.u - first + 1];
-    g.adjacency[i] = local_id(g, e.v);
-    if (weighted_edges)
-      g.edge_weights[i] = weight_of(e);
-  }
-  for (NodeID u = 0; u < g.n_local; ++u)
-    g.offsets[u + 1] += g.offsets[u];
-  g.vertex_weights = std::move(vertex_weights);
+} // namespace
 
+void finish_dist_graph(const Comm& comm, DistGraph& g, Merge merge) {
+  const NodeID first = g.first();
+  merge_rows(g, first, merge);
+  localize(g, first);
   g.global_n = g.vtxdist.back();
-  g.global_m = sum_all(comm, static_cast<std::uint64_t>(entries.size())) / 2;
+  g.global_m = sum_all(comm, static_cast<std::uint64_t>(g.adjacency.size())) / 2;
   Weight local_weight = g.vertex_weights.empty() ? static_cast<Weight>(g.n_local) : 0;
   for (const Weight w : g.vertex_weights)
     local_weight += w;
   g.total_weight = sum_all(comm, local_weight);
-  return g;
 }
-
-template DistGraph build_dist_graph<Entry>(const Comm&, std::vector<std::uint64_t>,
-                                          std::vector<Entry>, std::vector<Weight>, Merge);
-template DistGraph build_dist_graph<Edge>(const Comm&, std::vector<std::uint64_t>,
-                                         std::vector<Edge>, std::vector<Weight>, Merge);
 
 } // namespace gnnpart::distributed

@@ -60,10 +60,6 @@ struct Edge {
   NodeID u;
   NodeID v;
 };
-inline Weight weight_of(const Entry& e) { return e.w; }
-inline Weight weight_of(const Edge&) { return 1; }
-inline void add_weight(Entry& e, Weight w, bool sum) { e.w = sum ? e.w + w : std::max(e.w, w); }
-inline void add_weight(Edge&, Weight, bool) {}
 
 // A vertex weight routed to the vertex's owner.
 struct VertexWeight {
@@ -73,13 +69,12 @@ struct VertexWeight {
 
 enum class Merge { kMax, kSum }; // parallel entries: largest weight (input) or sum (contraction)
 
-// Builds this rank's part from entries whose source it owns under vtxdist (any order, self
-// loops dropped, parallel entries merged). vertex_weights: owned, in order, or empty for unit.
-// T = Entry keeps edge weights (the same choice on every rank), T = Edge gives unit weights.
-// Collective (global counts).
-template <typename T>
-DistGraph build_dist_graph(const Comm& comm, std::vector<std::uint64_t> vtxdist,
-                           std::vector<T> entries, std::vector<Weight> vertex_weights, Merge merge);
+// Finishes this rank's part of a graph whose CSR rows (offsets, adjacency, edge_weights if
+// any) hold global ids in any order, self loops and parallel entries included: sorts every
+// row, drops self loops, merges parallel entries (in place), finds the ghosts and turns the
+// adjacency into local ids; sets the global counts. vtxdist, rank, n_local and
+// vertex_weights (owned, in order, or empty for unit) are set already. Collective.
+void finish_dist_graph(const Comm& comm, DistGraph& g, Merge merge);
 
 // For each owned vertex in `changed`, sends value[u] to every rank holding u as a ghost; there
 // value[ghost] is set. value spans n_total. Collective.

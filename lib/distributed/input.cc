@@ -3,10 +3,13 @@
 #include <algorithm>
 #include <cstring>
 #include <fstream>
+#include <functional>
+#include <memory>
 #include <type_traits>
 
 #include "core/errors.h"
 #include "distributed/binary_slices.h"
+#include "distributed/chunked_route.h"
 #include "distributed/text_slices.h"
 #include "io/input_buffer.h"
 #include "io/range_parsers.h"
@@ -18,11 +21,18 @@ namespace {
 
 using io::detail::count_newlines;
 
+// Text pieces hold about this many bytes per chunk item (an edge line is 10 to 20 bytes).
+constexpr std::size_t kTextBytesPerItem = 16;
+
 // What this rank parsed: edges (edge lists: one entry per line; METIS: one per adjacency
-// entry) in global ids, vertex weights of METIS rows, the first failure in file order.
-struct Parsed {
+// entry) in global ids, in chunks of at most one text piece each (so that routing can free
+// them one by one), vertex weights of METIS rows, the first failure in file order.
+struct EdgeChunk {
   std::vector<NodeID> sources, targets;
-  std::vector<Weight> weights; // empty while every edge read so far weighs 1
+  std::vector<Weight> weights; // empty: every edge of the chunk weighs 1
+};
+struct Parsed {
+  std::vector<EdgeChunk> chunks;
   std::vector<VertexWeight> vertex_weights;
   std::uint64_t max_id = 0;
   bool any = false;
@@ -46,25 +56,18 @@ void parse_edge_piece(const TextPiece& piece, bool one_based, Parsed& parsed) {
   io::detail::EdgeRange range =
       io::detail::parse_edge_list_range(piece.bytes, piece.begin, piece.end, one_based);
   record_failure(parsed, piece, range.failure);
-  if (!range.weights.empty() && parsed.weights.empty())
-    parsed.weights.assign(parsed.sources.size(), 1);
-  if (!parsed.weights.empty()) {
-    if (range.weights.empty())
-      range.weights.assign(range.sources.size(), 1);
-    parsed.weights.insert(parsed.weights.end(), range.weights.begin(), range.weights.end());
-  }
-  if (parsed.sources.empty()) {
-    parsed.sources = std::move(range.sources);
-    parsed.targets = std::move(range.targets);
-  } else {
-    parsed.sources.insert(parsed.sources.end(), range.sources.begin(), range.sources.end());
-    parsed.targets.insert(parsed.targets.end(), range.targets.begin(), range.targets.end());
-  }
   parsed.weighted = parsed.weighted || !range.weights.empty();
   if (range.any) {
     parsed.any = true;
     parsed.max_id = std::max(parsed.max_id, range.max_id);
   }
+  EdgeChunk& chunk = parsed.chunks.emplace_back();
+  chunk.sources = std::move(range.sources);
+  chunk.targets = std::move(range.targets);
+  chunk.weights = std::move(range.weights);
+  chunk.sources.shrink_to_fit();
+  chunk.targets.shrink_to_fit();
+  chunk.weights.shrink_to_fit();
 }
 
 void parse_metis_piece(const TextPiece& piece, const io::detail::MetisHeader& header,
@@ -74,20 +77,20 @@ void parse_metis_piece(const TextPiece& piece, const io::detail::MetisHeader& he
   io::detail::MetisRange range =
       io::detail::parse_metis_range(piece.bytes, piece.begin, piece.end, piece.first_row, header);
   record_failure(parsed, piece, range.failure);
-  std::size_t at = 0;
+  EdgeChunk& chunk = parsed.chunks.emplace_back();
+  chunk.sources.reserve(range.adjacency.size());
   for (std::size_t row = 0; row < range.degrees.size(); ++row) {
     const NodeID u = static_cast<NodeID>(piece.first_row + row);
-    for (EdgeID i = 0; i < range.degrees[row]; ++i, ++at) {
-      parsed.sources.push_back(u);
-      parsed.targets.push_back(range.adjacency[at]);
-      if (!range.edge_weights.empty())
-        parsed.weights.push_back(range.edge_weights[at]);
-    }
+    chunk.sources.insert(chunk.sources.end(), range.degrees[row], u);
     if (!range.vertex_weights.empty())
       parsed.vertex_weights.push_back({u, range.vertex_weights[row * header.ncon]});
   }
-  parsed.entry_count += range.adjacency.size();
-  parsed.weighted = parsed.weighted || !range.edge_weights.empty();
+  chunk.targets = std::move(range.adjacency);
+  chunk.targets.shrink_to_fit();
+  chunk.weights = std::move(range.edge_weights);
+  chunk.weights.shrink_to_fit();
+  parsed.entry_count += chunk.targets.size();
+  parsed.weighted = parsed.weighted || !chunk.weights.empty();
 }
 
 bool starts_with_gzip(const std::string& path) {
@@ -103,51 +106,95 @@ void throw_parsed_failure(const std::string& path, const Parsed& parsed) {
     throw InputError(path, parsed.failure_line, parsed.failure_message);
 }
 
-std::vector<std::uint64_t> uniform_ranges(std::uint64_t n, int ranks) {
-  std::vector<std::uint64_t> vtxdist(static_cast<std::size_t>(ranks) + 1);
-  for (int r = 0; r <= ranks; ++r)
-    vtxdist[static_cast<std::size_t>(r)] = n * static_cast<std::uint64_t>(r) /
-                                           static_cast<std::uint64_t>(ranks);
+// The edges of this rank's input, chunk by chunk: for_each(c, edge) calls edge(u, v, w) for
+// every edge of chunk c; release(c) after its last use.
+struct EdgeSource {
+  std::uint64_t chunks = 0;
+  std::function<void(std::uint64_t, const std::function<void(NodeID, NodeID, Weight)>&)> for_each;
+  std::function<void(std::uint64_t)> release = [](std::uint64_t) {};
+};
+
+// Vertex ranges balanced by degree without building a graph first: a histogram of the routed
+// entries' sources over at most kBuckets buckets of consecutive ids (vertex u weighs
+// deg(u) + 1, entries counted before duplicates merge); rank r gets the buckets whose weight
+// prefix falls into [r, r + 1) * total / P. Collective.
+constexpr std::uint64_t kBuckets = std::uint64_t{1} << 18;
+
+std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const EdgeSource& source,
+                                                  std::uint64_t n, bool symmetrize) {
+  const std::uint64_t width = std::max<std::uint64_t>(1, (n + kBuckets - 1) / kBuckets);
+  const std::uint64_t buckets = std::max<std::uint64_t>(1, (n + width - 1) / width);
+  std::vector<std::uint64_t> histogram(buckets, 0);
+  run_phase(comm, [&] { // the first pass over a binary input finds its errors
+    for (std::uint64_t c = 0; c < source.chunks; ++c)
+      source.for_each(c, [&](NodeID u, NodeID v, Weight) {
+        if (u == v)
+          return;
+        ++histogram[u / width];
+        if (symmetrize)
+          ++histogram[v / width];
+      });
+  });
+  sum_all_in_place(comm, histogram);
+  const auto weight = [&](std::uint64_t b) {
+    return histogram[b] + std::min(width, n - b * width);
+  };
+  std::uint64_t total = 0;
+  for (std::uint64_t b = 0; b < buckets; ++b)
+    total += weight(b);
+  const std::uint64_t p = static_cast<std::uint64_t>(comm.size);
+  std::vector<std::uint64_t> vtxdist(p + 1, n);
+  vtxdist[0] = 0;
+  std::uint64_t prefix = 0, r = 1;
+  for (std::uint64_t b = 0; b < buckets && r < p; ++b) {
+    while (r < p && static_cast<unsigned __int128>(prefix) * p >=
+                        static_cast<unsigned __int128>(r) * total)
+      vtxdist[r++] = b * width;
+    prefix += weight(b);
+  }
   return vtxdist;
 }
 
-// Sends every parsed edge to the owner of its source under uniform ranges (both directions of
-// an undirected edge when symmetrize) as T (Entry or Edge) and builds that graph.
+// Sends every edge of source to the owner of its source vertex (both directions of an
+// undirected edge when symmetrize; self loops dropped) as T (Entry or Edge), chunk by chunk,
+// into the CSR rows there.
 template <typename T>
-DistGraph build_uniform(const Comm& comm, Parsed& parsed, std::vector<std::uint64_t> vtxdist,
-                        bool symmetrize, std::vector<Weight> vertex_weights) {
-  const auto make = [&](NodeID u, NodeID v, std::size_t i) {
+DistGraph route_as(const Comm& comm, const EdgeSource& source, std::vector<std::uint64_t> vtxdist,
+                   bool symmetrize, std::vector<Weight> vertex_weights) {
+  const auto make = [](NodeID u, NodeID v, Weight w) {
     if constexpr (std::is_same_v<T, Entry>)
-      return Entry{u, v, parsed.weights.empty() ? 1 : parsed.weights[i]};
+      return Entry{u, v, w};
     else
       return Edge{u, v};
   };
-  std::vector<T> received = route<T>(comm, [&](auto&& send) {
-    for (std::size_t i = 0; i < parsed.sources.size(); ++i) {
-      const NodeID u = parsed.sources[i], v = parsed.targets[i];
-      send(owner_of(vtxdist, u), make(u, v, i));
-      if (symmetrize)
-        send(owner_of(vtxdist, v), make(v, u, i));
-    }
-  });
-  std::vector<NodeID>().swap(parsed.sources);
-  std::vector<NodeID>().swap(parsed.targets);
-  std::vector<Weight>().swap(parsed.weights);
-  return build_dist_graph<T>(comm, std::move(vtxdist), std::move(received),
-                             std::move(vertex_weights), Merge::kMax);
+  const std::vector<std::uint64_t> ranges = vtxdist;
+  return build_dist_graph_streamed<T>(
+      comm, std::move(vtxdist), source.chunks,
+      [&](std::uint64_t c, auto&& send, RoutePass pass) {
+        source.for_each(c, [&](NodeID u, NodeID v, Weight w) {
+          if (u == v)
+            return;
+          send(owner_of(ranges, u), make(u, v, w));
+          if (symmetrize)
+            send(owner_of(ranges, v), make(v, u, w));
+        });
+        if (pass == RoutePass::kFill)
+          source.release(c);
+      },
+      std::move(vertex_weights), Merge::kMax);
 }
 
-// Routes the parsed edges under uniform ranges, then rebalances the ranges by degree.
-DistGraph route(const Comm& comm, Parsed parsed, std::uint64_t n, bool symmetrize,
+// Routes the edges of source to the owners of their endpoints under degree-balanced ranges and
+// builds the graph there.
+DistGraph route(const Comm& comm, const EdgeSource& source, std::uint64_t n, bool symmetrize,
+                bool weighted, std::span<const VertexWeight> parsed_vertex_weights,
                 bool vertex_weighted) {
-  const bool weighted = sum_all(comm, std::uint64_t{parsed.weighted ? 1u : 0u}) > 0;
-  if (weighted && parsed.weights.empty())
-    parsed.weights.assign(parsed.sources.size(), 1);
-  std::vector<std::uint64_t> vtxdist = uniform_ranges(n, comm.size);
+  weighted = sum_all(comm, std::uint64_t{weighted ? 1u : 0u}) > 0;
+  std::vector<std::uint64_t> vtxdist = degree_balanced_ranges(comm, source, n, symmetrize);
   std::vector<Weight> vertex_weights;
   if (vertex_weighted) {
-    const auto arrived = route<VertexWeight>(comm, [&](auto&& send) {
-      for (const VertexWeight& vw : parsed.vertex_weights)
+    const auto arrived = distributed::route<VertexWeight>(comm, [&](auto&& send) {
+      for (const VertexWeight& vw : parsed_vertex_weights)
         send(owner_of(vtxdist, vw.u), vw);
     });
     const NodeID first = static_cast<NodeID>(vtxdist[comm.rank]);
@@ -155,27 +202,42 @@ DistGraph route(const Comm& comm, Parsed parsed, std::uint64_t n, bool symmetriz
     for (const VertexWeight& vw : arrived)
       vertex_weights[vw.u - first] = vw.w;
   }
+  return weighted ? route_as<Entry>(comm, source, std::move(vtxdist), symmetrize,
+                                    std::move(vertex_weights))
+                  : route_as<Edge>(comm, source, std::move(vtxdist), symmetrize,
+                                   std::move(vertex_weights));
+}
+
+// The parsed chunks of a text input as an edge source.
+DistGraph route_parsed(const Comm& comm, Parsed& parsed, std::uint64_t n, bool symmetrize,
+                       bool vertex_weighted) {
+  EdgeSource source;
+  source.chunks = parsed.chunks.size();
+  source.for_each = [&](std::uint64_t c, const std::function<void(NodeID, NodeID, Weight)>& edge) {
+    const EdgeChunk& chunk = parsed.chunks[c];
+    for (std::size_t i = 0; i < chunk.sources.size(); ++i)
+      edge(chunk.sources[i], chunk.targets[i], chunk.weights.empty() ? 1 : chunk.weights[i]);
+  };
+  source.release = [&](std::uint64_t c) { parsed.chunks[c] = EdgeChunk{}; };
   DistGraph graph =
-      weighted ? build_uniform<Entry>(comm, parsed, std::move(vtxdist), symmetrize,
-                                      std::move(vertex_weights))
-               : build_uniform<Edge>(comm, parsed, std::move(vtxdist), symmetrize,
-                                     std::move(vertex_weights));
-  if (comm.size == 1)
-    return graph;
-  return redistribute(comm, graph, degree_balanced_ranges(comm, graph));
+      route(comm, source, n, symmetrize, parsed.weighted, parsed.vertex_weights, vertex_weighted);
+  parsed = Parsed{};
+  return graph;
 }
 
 DistGraph read_edge_list_text(const Comm& comm, const std::string& path, bool gzip,
-                              const io::ReadOptions& options) {
+                              const io::ReadOptions& options, std::uint64_t chunk_items) {
   std::uint64_t declared = 0;
   TextFormat format;
+  format.piece_bytes = kTextBytesPerItem * chunk_items;
   format.data_begin = [&](std::string_view head) {
     return io::detail::edge_list_data_begin(head, path, declared);
   };
   Parsed parsed;
-  const TextStats stats = for_each_text_piece(
-      comm, path, gzip, format,
-      [&](const TextPiece& piece) { parse_edge_piece(piece, options.one_based, parsed); });
+  const TextStats stats =
+      for_each_text_piece(comm, path, gzip, format, [&](const TextPiece& piece) {
+        parse_edge_piece(piece, options.one_based, parsed);
+      });
   run_phase(comm, [&] { throw_parsed_failure(path, parsed); });
   MPI_Bcast(&declared, 1, MPI_UINT64_T, 0, comm.comm);
   if (stats.lines == 0)
@@ -193,26 +255,35 @@ DistGraph read_edge_list_text(const Comm& comm, const std::string& path, bool gz
     run_phase(comm, [&] {
       throw InputError(path, 0, "empty input: no edges and no '# vertices: N' header");
     });
-  return route(comm, std::move(parsed), n, true, false);
+  return route_parsed(comm, parsed, n, true, false);
 }
 
 void broadcast_header(const Comm& comm, io::detail::MetisHeader& header) {
-  std::uint64_t fields[8] = {header.n, header.m, header.vertex_sizes, header.vertex_weights,
-                             header.edge_weights, static_cast<std::uint64_t>(header.ncon),
-                             header.rows_begin, header.line};
+  std::uint64_t fields[8] = {header.n,
+                             header.m,
+                             header.vertex_sizes,
+                             header.vertex_weights,
+                             header.edge_weights,
+                             static_cast<std::uint64_t>(header.ncon),
+                             header.rows_begin,
+                             header.line};
   MPI_Bcast(fields, 8, MPI_UINT64_T, 0, comm.comm);
-  header = {fields[0], fields[1], fields[2] != 0, fields[3] != 0, fields[4] != 0,
-            static_cast<int>(fields[5]), fields[6], fields[7]};
+  header = {fields[0],      fields[1],      fields[2] != 0,
+            fields[3] != 0, fields[4] != 0, static_cast<int>(fields[5]),
+            fields[6],      fields[7]};
 }
 
-DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip) {
+DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip,
+                          std::uint64_t chunk_items) {
   io::detail::MetisHeader header;
   TextFormat format;
+  format.piece_bytes = kTextBytesPerItem * chunk_items;
   format.count_rows = true;
   format.data_begin = [&](std::string_view head) {
     header = io::detail::read_metis_header(path, head);
     if (header.ncon > 1)
-      throw Unsupported(path + ": gnnpart-mpi balances one constraint; this METIS file has ncon = " +
+      throw Unsupported(path +
+                        ": gnnpart-mpi balances one constraint; this METIS file has ncon = " +
                         std::to_string(header.ncon));
     return header.rows_begin;
   };
@@ -261,103 +332,37 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip) 
                            " edges but the adjacency lists hold " + std::to_string(entries) +
                            " entries (expected 2m = " + std::to_string(2 * header.m) + ")");
   });
-  return route(comm, std::move(parsed), header.n, false, header.vertex_weights);
+  return route_parsed(comm, parsed, header.n, false, header.vertex_weights);
 }
 
 } // namespace
-
-std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const DistGraph& graph) {
-  const std::uint64_t local = graph.local_entries() + graph.n_local;
-  const std::uint64_t before = exclusive_prefix_sum(comm, local);
-  const std::uint64_t total = sum_all(comm, local);
-  const std::uint64_t p = static_cast<std::uint64_t>(comm.size);
-  // vtxdist[r] = first vertex whose weight prefix reaches r * total / P (min over ranks).
-  std::vector<std::uint64_t> vtxdist(p + 1, graph.global_n);
-  std::uint64_t prefix = before;
-  std::uint64_t r = 0;
-  for (NodeID u = 0; u < graph.n_local; ++u) {
-    while (r < p && static_cast<unsigned __int128>(prefix) * p >=
-                        static_cast<unsigned __int128>(r) * total) {
-      vtxdist[r] = std::min<std::uint64_t>(vtxdist[r], graph.first() + u);
-      ++r;
-    }
-    prefix += graph.offsets[u + 1] - graph.offsets[u] + 1;
-  }
-  MPI_Allreduce(MPI_IN_PLACE, vtxdist.data(), static_cast<int>(p + 1), MPI_UINT64_T, MPI_MIN,
-                comm.comm);
-  vtxdist[0] = 0;
-  vtxdist[p] = graph.global_n;
-  for (std::size_t i = 1; i <= p; ++i)
-    vtxdist[i] = std::max(vtxdist[i], vtxdist[i - 1]);
-  return vtxdist;
-}
-
-namespace {
-
-template <typename T>
-DistGraph redistribute_as(const Comm& comm, const DistGraph& graph,
-                          std::vector<std::uint64_t> vtxdist) {
-  std::vector<T> received = route<T>(comm, [&](auto&& send) {
-    for (NodeID u = 0; u < graph.n_local; ++u) {
-      const NodeID gu = graph.first() + u;
-      const int to = owner_of(vtxdist, gu);
-      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        if constexpr (std::is_same_v<T, Entry>)
-          send(to, Entry{gu, graph.global_id(graph.adjacency[e]), graph.edge_weight(e)});
-        else
-          send(to, Edge{gu, graph.global_id(graph.adjacency[e])});
-      }
-    }
-  });
-  std::vector<Weight> vertex_weights;
-  const auto received_weights = route<VertexWeight>(comm, [&](auto&& send) {
-    if (!graph.vertex_weights.empty())
-      for (NodeID u = 0; u < graph.n_local; ++u)
-        send(owner_of(vtxdist, graph.first() + u),
-             VertexWeight{graph.first() + u, graph.vertex_weights[u]});
-  });
-  if (!graph.vertex_weights.empty()) {
-    const std::uint64_t first = vtxdist[comm.rank];
-    vertex_weights.assign(vtxdist[comm.rank + 1] - first, 0);
-    for (const VertexWeight& vw : received_weights)
-      vertex_weights[vw.u - first] = vw.w;
-  }
-  return build_dist_graph<T>(comm, std::move(vtxdist), std::move(received),
-                             std::move(vertex_weights), Merge::kSum);
-}
-
-} // namespace
-
-DistGraph redistribute(const Comm& comm, const DistGraph& graph,
-                       std::vector<std::uint64_t> vtxdist) {
-  return graph.edge_weights.empty() ? redistribute_as<Edge>(comm, graph, std::move(vtxdist))
-                                    : redistribute_as<Entry>(comm, graph, std::move(vtxdist));
-}
 
 DistGraph read_distributed_graph(const Comm& comm, const std::string& path,
-                                 const io::ReadOptions& options) {
+                                 const io::ReadOptions& options, std::uint64_t chunk_items) {
   if (options.relabel)
     throw Unsupported("gnnpart-mpi does not relabel; relabel once with 'gnnpart convert'");
   const BinaryInput binary = run_phase(comm, [&] { return probe_binary_input(path); });
   if (binary.edge_stream) {
-    Parsed parsed;
-    run_phase(comm, [&] {
-      read_edge_stream_slice(path, binary, comm.rank, comm.size, [&](NodeID u, NodeID v) {
-        parsed.sources.push_back(u);
-        parsed.targets.push_back(v);
-      });
+    // Read straight from the file, block by block, in every pass: no copy of the input is held.
+    std::unique_ptr<EdgeStreamSlice> slice = run_phase(comm, [&] {
+      return std::make_unique<EdgeStreamSlice>(path, binary, comm.rank, comm.size, chunk_items);
     });
-    return route(comm, std::move(parsed), binary.n, true, false);
+    EdgeSource source;
+    source.chunks = slice->blocks();
+    source.for_each = [&](std::uint64_t c,
+                          const std::function<void(NodeID, NodeID, Weight)>& edge) {
+      slice->for_each_edge(c, [&](NodeID u, NodeID v) { edge(u, v, 1); });
+    };
+    return route(comm, source, binary.n, true, false, {}, false);
   }
   const bool gzip = run_phase(comm, [&] { return starts_with_gzip(path); });
-  const io::GraphFormat format =
-      options.format == io::GraphFormat::kAuto
-          ? run_phase(comm, [&] { return io::detect_format(path); })
-          : options.format;
+  const io::GraphFormat format = options.format == io::GraphFormat::kAuto
+                                     ? run_phase(comm, [&] { return io::detect_format(path); })
+                                     : options.format;
   if (format == io::GraphFormat::kEdgeList)
-    return read_edge_list_text(comm, path, gzip, options);
+    return read_edge_list_text(comm, path, gzip, options, chunk_items);
   if (format == io::GraphFormat::kMetis)
-    return read_metis_text(comm, path, gzip);
+    return read_metis_text(comm, path, gzip, chunk_items);
   run_phase(comm, [&] {
     throw Unsupported(path + ": gnnpart-mpi reads edge lists, METIS files and binary edge "
                              "streams (gnnpart generate -o FILE.bin); convert with "

@@ -15,15 +15,9 @@
 
 namespace gnnpart::distributed {
 
+// chunk_items: edges per routed chunk (text parsed in pieces of 16 bytes per item, binary
+// read in blocks of chunk_items records); the graph does not depend on it.
 DistGraph read_distributed_graph(const Comm& comm, const std::string& path,
-                                 const io::ReadOptions& options);
-
-// Degree-balanced ranges: vertex u weighs deg(u) + 1; rank r gets the vertices whose weight
-// prefix falls into [r, r + 1) * total / P. Returns the new vtxdist. Collective.
-std::vector<std::uint64_t> degree_balanced_ranges(const Comm& comm, const DistGraph& graph);
-
-// Moves the graph to the ranges of vtxdist. Collective.
-DistGraph redistribute(const Comm& comm, const DistGraph& graph,
-                       std::vector<std::uint64_t> vtxdist);
+                                 const io::ReadOptions& options, std::uint64_t chunk_items);
 
 } // namespace gnnpart::distributed

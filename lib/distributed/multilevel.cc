@@ -58,7 +58,7 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     const DistGraph& fine = current();
     const Clustering clustering =
         cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx));
-    Contraction contraction = contract(comm, fine, clustering);
+    Contraction contraction = contract(comm, fine, clustering, ctx.chunk_items);
     const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
     if (contraction.coarse.global_n < ctx.partition.k)
       break;

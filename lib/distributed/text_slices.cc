@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <exception>
+#include <memory>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@ using io::detail::count_newlines;
 
 // Rank 0 looks at most this far for the headers (comment block, METIS header line).
 constexpr std::size_t kHeadBytes = std::size_t{4} << 20;
+constexpr std::size_t kScanBytes = std::size_t{64} << 10;
 // Inflated bytes rank 0 scatters per round (whole lines; bounded buffers on every rank).
 constexpr std::size_t kGzipRoundBytes = std::size_t{32} << 20;
 
@@ -71,6 +73,47 @@ private:
   int fd_;
 };
 
+// Offset just past the first '\n' at or after `from` (size when none).
+std::uint64_t line_end(const File& file, std::uint64_t from, std::uint64_t size) {
+  std::string bytes;
+  for (std::uint64_t at = from; at < size; at += kScanBytes) {
+    bytes.clear();
+    file.read(at, std::min<std::uint64_t>(size, at + kScanBytes), bytes);
+    const std::size_t nl = bytes.find('\n');
+    if (nl != std::string::npos)
+      return at + nl + 1;
+  }
+  return size;
+}
+
+// Calls block(bytes) for consecutive pieces of [from, to), each about piece_bytes of whole
+// lines (a longer line is one piece); `to` is a line end.
+template <typename F>
+void for_each_line_block(const File& file, std::uint64_t from, std::uint64_t to,
+                         std::size_t piece_bytes, F&& block) {
+  std::string bytes;
+  while (from < to) {
+    bytes.clear();
+    file.read(from, std::min<std::uint64_t>(to, from + std::max<std::size_t>(1, piece_bytes)),
+              bytes);
+    std::uint64_t next = from + bytes.size();
+    if (next < to) {
+      const std::size_t nl = bytes.rfind('\n');
+      if (nl != std::string::npos) {
+        bytes.resize(nl + 1);
+        next = from + nl + 1;
+      } else { // a line longer than a piece
+        next = line_end(file, next, to);
+        file.read(from + bytes.size(), next, bytes);
+      }
+    }
+    if (bytes.empty())
+      break; // the file shrank while being read
+    block(bytes);
+    from = next;
+  }
+}
+
 TextStats plain_pieces(const Comm& comm, const std::string& path, const TextFormat& format,
                        const std::function<void(const TextPiece&)>& consume) {
   // Rank 0 finds where the data starts; every rank learns it with the file size.
@@ -93,11 +136,13 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
   MPI_Bcast(meta, 3, MPI_UINT64_T, 0, comm.comm);
   const std::uint64_t size = meta[0], data_begin = meta[1];
 
-  TextPiece piece;
-  std::uint64_t newlines = 0, rows = 0;
+  // This rank's lines: those starting in [b, e), read in pieces of whole lines twice (the
+  // counts of newlines and rows first, for the line numbers and METIS rows of every piece).
+  std::uint64_t newlines = 0, rows = 0, first = 0, last = 0;
   bool ends_with_newline = true;
+  std::unique_ptr<File> file;
   try {
-    const File file(path);
+    file = std::make_unique<File>(path);
     const std::uint64_t span = size - data_begin;
     const auto boundary = [&](int r) {
       return data_begin + static_cast<std::uint64_t>(
@@ -105,39 +150,24 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
                               static_cast<unsigned>(comm.size));
     };
     const std::uint64_t b = boundary(comm.rank), e = boundary(comm.rank + 1);
-    // A line belongs to the rank its first byte falls in: read one byte before the range to
-    // see whether a line starts at b, and past the range to the end of the last line.
-    const std::uint64_t from = b > data_begin ? b - 1 : b;
-    file.read(from, e, piece.bytes);
-    std::size_t start = 0;
-    if (b > data_begin) {
-      const std::size_t nl = piece.bytes.find('\n');
-      start = nl == std::string::npos ? piece.bytes.size() : nl + 1;
-    }
-    std::uint64_t at = e;
-    while (at < size && start < piece.bytes.size() && piece.bytes.back() != '\n') {
-      const std::uint64_t to = std::min<std::uint64_t>(size, at + (64 << 10));
-      const std::size_t old = piece.bytes.size();
-      file.read(at, to, piece.bytes);
-      const std::size_t nl = piece.bytes.find('\n', old);
-      if (nl != std::string::npos)
-        piece.bytes.resize(nl + 1);
-      at = to;
-    }
-    piece.begin = std::min(start, piece.bytes.size());
-    piece.end = piece.bytes.size();
-    newlines = count_newlines(piece.bytes, piece.begin, piece.end);
-    if (format.count_rows)
-      rows = count_rows(piece.bytes, piece.begin, piece.end);
+    // A line belongs to the rank its first byte falls in.
+    first = b > data_begin ? line_end(*file, b - 1, size) : b;
+    last = first < e ? line_end(*file, e - 1, size) : first;
+    for_each_line_block(*file, first, last, format.piece_bytes, [&](const std::string& bytes) {
+      newlines += count_newlines(bytes, 0, bytes.size());
+      if (format.count_rows)
+        rows += count_rows(bytes, 0, bytes.size());
+    });
     if (comm.rank == comm.size - 1 && size > 0) {
-      std::string last;
-      file.read(size - 1, size, last);
-      ends_with_newline = last == "\n";
+      std::string end_byte;
+      file->read(size - 1, size, end_byte);
+      ends_with_newline = end_byte == "\n";
     }
   } catch (...) {
     failure = std::current_exception();
   }
   agree_on_failure(comm, failure, failure_key(failure));
+  TextPiece piece;
   piece.first_line = 1 + meta[2] + exclusive_prefix_sum(comm, newlines);
   piece.first_row = exclusive_prefix_sum(comm, rows);
   TextStats stats;
@@ -146,7 +176,21 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
   stats.lines = meta[2] + sum_all(comm, newlines) + sum_all(comm, open_last);
   if (size == 0)
     stats.lines = 0;
-  consume(piece);
+  try {
+    for_each_line_block(*file, first, last, format.piece_bytes, [&](std::string& bytes) {
+      piece.bytes.swap(bytes);
+      piece.begin = 0;
+      piece.end = piece.bytes.size();
+      consume(piece);
+      piece.first_line += count_newlines(piece.bytes, 0, piece.bytes.size());
+      if (format.count_rows)
+        piece.first_row += count_rows(piece.bytes, 0, piece.bytes.size());
+      piece.bytes.swap(bytes);
+    });
+  } catch (...) {
+    failure = std::current_exception();
+  }
+  agree_on_failure(comm, failure, failure_key(failure));
   return stats;
 }
 

@@ -24,6 +24,7 @@ struct TextPiece {
 struct TextFormat {
   std::function<std::size_t(std::string_view head)> data_begin; // run on rank 0 only
   bool count_rows = false;
+  std::size_t piece_bytes = std::size_t{16} << 20; // plain files: pieces of whole lines
 };
 
 // The text-input rules of lib/io (io/text_input.h) on the file's first bytes: throws the

@@ -10,7 +10,11 @@
 #   test_driver.sh layout NAME K P...   --layout written by the ranks: the same files as
 #       `gnnpart layout` writes for the same partition
 #   test_driver.sh malformed FORMAT P...   a bad line in the middle of the last rank's slice:
-#       the error line of `gnnpart partition`, non-zero exit on every rank, no output left
+#       the error line of `gnnpart partition`, non-zero exit on every rank, no output left;
+#       also with text pieces of 1 KiB (--chunk-items 64), so line numbers cross many pieces
+#   test_driver.sh chunks NAME K FORMAT P...   tiny chunks (--chunk-items 300: text pieces of
+#       4800 bytes, binary blocks of 300 records, coarse edges routed 300 fine edges at a time)
+#       give the same partition file as the default chunks, in many exchange rounds
 #   test_driver.sh textrules FORMAT P...   io's text-input rules (io/text_input.h) on the split
 #       and scattered input: a leading UTF-8 BOM is skipped (the same partition as without it),
 #       a NUL byte gives the binary-input error line of `gnnpart partition`, no output left
@@ -35,10 +39,11 @@ mpi() {  # mpi P ARGS...: gnnpart-mpi on P ranks; stderr of the ranks in $WORK/s
 # `gnnpart partition` (checked to name LINE $3 when given), on every rank, leaving no output.
 expect_error() {
   local bad=$1 p=$2 line=${3:-} expected got
+  shift $(($# < 3 ? $# : 3))
   expected=$("$GNNPART" partition "$bad" -k 4 -o "$WORK/bad.ref.part" 2>&1 >/dev/null || true)
   case $expected in *":$line: "*) ;; *) echo "unexpected reference: $expected" >&2; exit 1 ;; esac
   rm -f "$WORK/bad.part"
-  if mpi "$p" partition "$bad" -k 4 -o "$WORK/bad.part" 2> "$WORK/bad.stderr"; then
+  if mpi "$p" partition "$bad" -k 4 -o "$WORK/bad.part" "$@" 2> "$WORK/bad.stderr"; then
     echo "P=$p: $bad accepted" >&2
     exit 1
   fi
@@ -110,6 +115,20 @@ print(f"P={p}: edge cut {ours['edge_cut']}, comm volume {ours['comm_volume']}, "
 PY
   done
   ;;
+chunks)
+  name=$1 k=$2 format=$3
+  shift 3
+  graph=$(input "$name" "$format")
+  for p in "$@"; do
+    base="$WORK/$name.chunks.$format.$k.$p"
+    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.default" --quiet
+    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      --chunk-items 300 -o "$base.small" --quiet
+    cmp "$base.default" "$base.small" || { echo "P=$p: the chunk size changed the result" >&2; exit 1; }
+    echo "P=$p: the same partition with chunks of 300 items"
+  done
+  ;;
 layout)
   name=$1 k=$2
   shift 2
@@ -153,6 +172,7 @@ malformed)
     fi
     [ "$format" = gz ] && gzip -f "${bad%.gz}"
     expect_error "$bad" "$p" "$line"
+    expect_error "$bad" "$p" "$line" --chunk-items 64
   done
   ;;
 textrules)

@@ -19,6 +19,9 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(rmat.bin partition rmat 8 bin 1 4)
   distributed_test(pubmed.balance balance pubmed 16 plain 1 3)  # the balancer forced to work
   distributed_test(cora.layout layout cora 5 1 3 4)
+  distributed_test(pubmed.chunks.plain chunks pubmed 8 plain 1 3)  # many pieces and rounds
+  distributed_test(citeseer.chunks.metis chunks citeseer 4 metis 2)
+  distributed_test(rmat.chunks.bin chunks rmat 8 bin 4)
   distributed_test(malformed.plain malformed plain 1 2 3 4)
   distributed_test(malformed.metis malformed metis 2 4)
   distributed_test(malformed.gz malformed gz 3)
