@@ -105,7 +105,8 @@ constexpr Named<api::Preset> kPresets[] = {
 constexpr Named<api::Objective> kObjectives[] = {
     {"default", api::Objective::kDefault}, {"cut", api::Objective::kCut},
     {"volume", api::Objective::kVolume},   {"km1", api::Objective::kKm1},
-    {"soed", api::Objective::kSoed}};
+    {"soed", api::Objective::kSoed},       {"max-volume", api::Objective::kMaxVolume},
+    {"epoch", api::Objective::kEpoch}};
 constexpr Named<api::VertexWeights> kVertexWeights[] = {{"default", api::VertexWeights::kDefault},
                                                         {"degree", api::VertexWeights::kDegree},
                                                         {"unit", api::VertexWeights::kUnit},

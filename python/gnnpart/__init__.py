@@ -125,7 +125,8 @@ def partition(edge_index, num_parts, *, model=None, objective=None, epsilon=None
                 "hypergraph" (column-net: exact full-batch GCN communication volume, about
                 15% less than METIS at about 3x the time) or "stochastic" (expected
                 mini-batch volume; warns: it has no training set here)
-    objective   "cut" or "volume" (graph model), "km1", "cut" or "soed" (hypergraph models)
+    objective   "cut" or "volume" (graph model), "km1", "cut" or "soed" (hypergraph models),
+                "max-volume" (model "hypergraph": largest per-block send + receive volume)
     epsilon     allowed imbalance: every constraint's block weight is at most
                 floor((1 + epsilon) * ceil(W / k))
     seed        random seed; the same seed and threads give the same partition (the CLI's)
