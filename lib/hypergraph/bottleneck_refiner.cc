@@ -10,6 +10,7 @@
 
 #include "core/errors.h"
 #include "hypergraph/block_volumes.h"
+#include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
 
@@ -45,8 +46,10 @@ class BottleneckSearch {
 public:
   BottleneckSearch(PartitionedHypergraph& phg, std::span<const NodeID> owners, const HgContext& ctx,
                    std::span<const Weight> max_weights, const EpochInput* epoch)
-      : phg_(phg), ctx_(ctx.bottleneck), max_weights_(max_weights), epoch_(epoch),
-        volumes_(phg, owners), hot_(phg.k(), 0) {
+      : phg_(phg), ctx_(ctx.bottleneck), max_weights_(max_weights), epoch_(epoch), owners_(owners),
+        volumes_(phg, owners), hot_(phg.k(), 0), relaxed_(max_weights.begin(), max_weights.end()) {
+    for (Weight& w : relaxed_)
+      w += static_cast<Weight>(std::ceil(ctx_.relaxed_slack * static_cast<double>(w)));
     const double budget = ctx_.total_budget * static_cast<double>(volumes_.total());
     budget_ = std::max(volumes_.total(), static_cast<Weight>(std::floor(budget)));
   }
@@ -58,9 +61,28 @@ public:
     if (epoch_ != nullptr)
       stats.start_epoch_seconds = predict();
     std::vector<char> moved(phg_.num_nodes(), 0);
+    std::vector<BlockID> saved;
     while (stats.rounds < ctx_.max_rounds && start_round()) {
       ++stats.rounds;
-      const std::uint64_t taken = run_round(moved);
+      // First with blocks allowed over their limit by relaxed_slack, then rebalanced; kept if
+      // balanced and better, else the round again within the limits.
+      saved.assign(phg_.blocks().begin(), phg_.blocks().end());
+      const double before = round_objective();
+      limits_ = relaxed_;
+      std::uint64_t taken = run_round(moved);
+      if (!is_balanced(phg_, max_weights_)) {
+        rebalancing_ = true;
+        taken += run_round(moved);
+        rebalancing_ = false;
+      }
+      if (!is_balanced(phg_, max_weights_) || !(round_objective() < before)) {
+        phg_.assign(saved);
+        volumes_ = BlockVolumes(phg_, owners_);
+        if (epoch_ != nullptr)
+          epoch_now_ = predict();
+        limits_ = max_weights_;
+        taken = run_round(moved);
+      }
       stats.moves += taken;
       if (taken == 0)
         break;
@@ -102,13 +124,23 @@ private:
     return busiest > 0;
   }
 
+  // What a round lowers: max-volume: the summed excess over the target; epoch: the epoch.
+  double round_objective() const {
+    if (epoch_ != nullptr)
+      return epoch_now_;
+    Weight sum = 0;
+    for (BlockID b = 0; b < phg_.k(); ++b)
+      sum += excess(volumes_.volume(b));
+    return static_cast<double>(sum);
+  }
+
   // Excess of a block's volume over the round's target.
   Weight excess(Weight volume) const { return std::max<Weight>(0, volume - target_); }
 
   // The gain of moving u to `to` now, or an invalid candidate if the move is not allowed.
   Candidate price(NodeID u, BlockID to, Scratch& s) const {
     const BlockID from = phg_.block(u);
-    if (!phg_.fits(u, to, max_weights_) || volumes_.rows(from) <= 1)
+    if (!phg_.fits(u, to, rebalancing_ ? max_weights_ : limits_) || volumes_.rows(from) <= 1)
       return {};
     volumes_.delta(phg_, u, to, s.delta);
     if (volumes_.total() + s.delta.total > budget_)
@@ -124,7 +156,7 @@ private:
           return {};
         gain += excess(before) - excess(after);
       }
-      if (gain <= 0)
+      if (gain <= 0 && !rebalancing_)
         return {};
       c.gain = static_cast<double>(gain);
       return c;
@@ -132,18 +164,32 @@ private:
     const auto& traffic = volumes_.traffic_after(s.delta, s.traffic);
     c.gain =
         epoch_now_ - cost::predict_epoch(traffic, epoch_->shape, epoch_->profile).epoch_seconds;
-    if (!(c.gain > kRelativeTolerance * epoch_now_))
+    if (!(c.gain > kRelativeTolerance * epoch_now_) && !rebalancing_)
       return {};
     return c;
   }
 
   // u's best move, if u is on the boundary, not too large to price, and a net of it touches a
-  // hot block.
+  // hot block. When rebalancing: u's least harmful move out of an overloaded block, to any block
+  // it fits.
   Candidate best_move(NodeID u, Scratch& s) const {
     const Hypergraph& hg = phg_.hypergraph();
     if (hg.node_degree(u) > ctx_.max_vertex_degree)
       return {};
     const BlockID from = phg_.block(u);
+    if (rebalancing_) {
+      if (!phg_.overloaded(from, max_weights_))
+        return {};
+      Candidate best;
+      for (BlockID to = 0; to < phg_.k(); ++to) {
+        if (to == from)
+          continue;
+        const Candidate c = price(u, to, s);
+        if (c.valid() && (!best.valid() || better(c, best)))
+          best = c;
+      }
+      return best;
+    }
     bool touches_hot = hot_[from] != 0;
     s.targets.clear();
     for (const NetID e : hg.incident_nets(u))
@@ -219,12 +265,16 @@ private:
   const BottleneckContext& ctx_;
   std::span<const Weight> max_weights_;
   const EpochInput* epoch_;
+  std::span<const NodeID> owners_;
   BlockVolumes volumes_;
-  std::vector<char> hot_; // per block, this round
-  Weight budget_ = 0;     // the most total volume allowed
-  Weight cap_ = 0;        // max-volume: no block may rise above this in the round
-  Weight target_ = 0;     // max-volume: the round lowers every block to this
-  double epoch_now_ = 0;  // epoch: the current prediction
+  std::vector<char> hot_;          // per block, this round
+  std::vector<Weight> relaxed_;    // max_weights plus relaxed_slack
+  std::span<const Weight> limits_; // what improving moves may fill blocks to
+  bool rebalancing_ = false;       // moving out of overloaded blocks, whatever the gain
+  Weight budget_ = 0;              // the most total volume allowed
+  Weight cap_ = 0;                 // max-volume: no block may rise above this in the round
+  Weight target_ = 0;              // max-volume: the round lowers every block to this
+  double epoch_now_ = 0;           // epoch: the current prediction
 };
 
 } // namespace

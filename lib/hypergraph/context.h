@@ -117,6 +117,9 @@ struct BottleneckContext {
   double target_step = 0.02;  // max-volume: a round lowers every block below (1 - step) * max
   double epoch_hot_fraction = 0.1; // epoch: ranks busy >= (1 - this) * the busiest are hot
   int max_rounds = 100;
+  // A round may first overload blocks by this fraction of their limit, then rebalances; it is
+  // kept if balanced and better, else done again within the limits.
+  double relaxed_slack = 0.05;
   NodeID max_vertex_degree = 10000; // larger vertices stay (pricing a move is O(degree))
 };
 
