@@ -59,9 +59,11 @@ public:
     stats.start_max_volume = volumes_.max_volume();
     stats.start_total = volumes_.total();
     if (epoch_ != nullptr)
-      stats.start_epoch_seconds = predict();
+      stats.start_epoch_seconds = epoch_now_ = predict();
     std::vector<char> moved(phg_.num_nodes(), 0);
     std::vector<BlockID> saved;
+    double best = epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+    int stalled = 0;
     while (stats.rounds < ctx_.max_rounds && start_round()) {
       ++stats.rounds;
       // First with blocks allowed over their limit by relaxed_slack, then rebalanced; kept if
@@ -71,6 +73,7 @@ public:
       limits_ = relaxed_;
       std::uint64_t taken = run_round(moved);
       if (!is_balanced(phg_, max_weights_)) {
+        lightest_ = lightest_block();
         rebalancing_ = true;
         taken += run_round(moved);
         rebalancing_ = false;
@@ -84,7 +87,12 @@ public:
         taken = run_round(moved);
       }
       stats.moves += taken;
-      if (taken == 0)
+      // Stop when nothing moved, or the largest volume (epoch) has not dropped for a while.
+      const double now =
+          epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+      stalled = now < best ? 0 : stalled + 1;
+      best = std::min(best, now);
+      if (taken == 0 || stalled >= ctx_.max_stalled_rounds)
         break;
     }
     stats.max_volume = volumes_.max_volume();
@@ -124,6 +132,14 @@ private:
     return busiest > 0;
   }
 
+  BlockID lightest_block() const {
+    BlockID best = 0;
+    for (BlockID b = 1; b < phg_.k(); ++b)
+      if (phg_.block_weight(b) < phg_.block_weight(best))
+        best = b;
+    return best;
+  }
+
   // What a round lowers: max-volume: the summed excess over the target; epoch: the epoch.
   double round_objective() const {
     if (epoch_ != nullptr)
@@ -156,7 +172,7 @@ private:
           return {};
         gain += excess(before) - excess(after);
       }
-      if (gain <= 0 && !rebalancing_)
+      if (gain <= 0 && !rebalancing_ && ctx_.max_moves_without_improvement == 0)
         return {};
       c.gain = static_cast<double>(gain);
       return c;
@@ -164,14 +180,15 @@ private:
     const auto& traffic = volumes_.traffic_after(s.delta, s.traffic);
     c.gain =
         epoch_now_ - cost::predict_epoch(traffic, epoch_->shape, epoch_->profile).epoch_seconds;
-    if (!(c.gain > kRelativeTolerance * epoch_now_) && !rebalancing_)
+    if (!(c.gain > kRelativeTolerance * epoch_now_) && !rebalancing_ &&
+        ctx_.max_moves_without_improvement == 0)
       return {};
     return c;
   }
 
   // u's best move, if u is on the boundary, not too large to price, and a net of it touches a
-  // hot block. When rebalancing: u's least harmful move out of an overloaded block, to any block
-  // it fits.
+  // hot block. When rebalancing: u's least harmful move out of an overloaded block, to a block
+  // its nets touch or the lightest one.
   Candidate best_move(NodeID u, Scratch& s) const {
     const Hypergraph& hg = phg_.hypergraph();
     if (hg.node_degree(u) > ctx_.max_vertex_degree)
@@ -180,18 +197,11 @@ private:
     if (rebalancing_) {
       if (!phg_.overloaded(from, max_weights_))
         return {};
-      Candidate best;
-      for (BlockID to = 0; to < phg_.k(); ++to) {
-        if (to == from)
-          continue;
-        const Candidate c = price(u, to, s);
-        if (c.valid() && (!best.valid() || better(c, best)))
-          best = c;
-      }
-      return best;
+      s.targets.assign(1, lightest_); // besides the blocks u's nets touch
+    } else {
+      s.targets.clear();
     }
-    bool touches_hot = hot_[from] != 0;
-    s.targets.clear();
+    bool touches_hot = hot_[from] != 0 || rebalancing_;
     for (const NetID e : hg.incident_nets(u))
       phg_.for_each_block(e, [&](BlockID x) {
         touches_hot |= hot_[x] != 0;
@@ -204,6 +214,8 @@ private:
     s.targets.erase(std::unique(s.targets.begin(), s.targets.end()), s.targets.end());
     Candidate best;
     for (const BlockID to : s.targets) {
+      if (to == from)
+        continue;
       const Candidate c = price(u, to, s);
       if (c.valid() && (!best.valid() || better(c, best)))
         best = c;
@@ -234,8 +246,13 @@ private:
     std::priority_queue<Candidate, std::vector<Candidate>, decltype(worse)> queue(
         worse, std::move(candidates));
     Scratch s;
-    std::uint64_t taken = 0;
     std::fill(moved.begin(), moved.end(), 0);
+    // Improving rounds take the best move even when it does not pay (FM), and return to the
+    // best state seen: lowest round objective, then lowest total.
+    std::vector<std::pair<NodeID, BlockID>> log; // (vertex, block it left)
+    double best_objective = round_objective();
+    Weight best_total = volumes_.total();
+    std::size_t best_length = 0;
     while (!queue.empty()) {
       const NodeID u = queue.top().u;
       queue.pop();
@@ -248,15 +265,36 @@ private:
         queue.push(now);
         continue;
       }
-      volumes_.delta(phg_, u, now.to, s.delta);
-      volumes_.apply(s.delta);
-      phg_.move(u, now.to, Objective::kKm1);
+      log.emplace_back(u, phg_.block(u));
+      take(u, now.to, s);
       moved[u] = 1;
-      ++taken;
-      if (epoch_ != nullptr)
-        epoch_now_ = predict();
+      if (rebalancing_)
+        continue;
+      const double objective = round_objective();
+      if (objective < best_objective ||
+          (objective == best_objective && volumes_.total() < best_total)) {
+        best_objective = objective;
+        best_total = volumes_.total();
+        best_length = log.size();
+      } else if (log.size() - best_length > ctx_.max_moves_without_improvement) {
+        break;
+      }
     }
-    return taken;
+    if (rebalancing_)
+      return log.size();
+    while (log.size() > best_length) {
+      take(log.back().first, log.back().second, s);
+      log.pop_back();
+    }
+    return best_length;
+  }
+
+  void take(NodeID u, BlockID to, Scratch& s) {
+    volumes_.delta(phg_, u, to, s.delta);
+    volumes_.apply(s.delta);
+    phg_.move(u, to, Objective::kKm1);
+    if (epoch_ != nullptr)
+      epoch_now_ = predict();
   }
 
   static constexpr double kRelativeTolerance = 1e-12;
@@ -270,11 +308,13 @@ private:
   std::vector<char> hot_;          // per block, this round
   std::vector<Weight> relaxed_;    // max_weights plus relaxed_slack
   std::span<const Weight> limits_; // what improving moves may fill blocks to
-  bool rebalancing_ = false;       // moving out of overloaded blocks, whatever the gain
-  Weight budget_ = 0;              // the most total volume allowed
-  Weight cap_ = 0;                 // max-volume: no block may rise above this in the round
-  Weight target_ = 0;              // max-volume: the round lowers every block to this
-  double epoch_now_ = 0;           // epoch: the current prediction
+  bool rebalancing_ = false;
+  BlockID lightest_ = 0; // rebalancing: the fallback target of every move       // moving out of
+                         // overloaded blocks, whatever the gain
+  Weight budget_ = 0;    // the most total volume allowed
+  Weight cap_ = 0;       // max-volume: no block may rise above this in the round
+  Weight target_ = 0;    // max-volume: the round lowers every block to this
+  double epoch_now_ = 0; // epoch: the current prediction
 };
 
 } // namespace
