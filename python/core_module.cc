@@ -173,6 +173,7 @@ py::dict to_dict(const api::Metrics& m, std::uint64_t feature_dim) {
   d["comm_volume"] = m.comm_volume;
   d["max_send_volume"] = m.max_send_volume;
   d["max_recv_volume"] = m.max_recv_volume;
+  d["max_block_volume"] = m.max_block_volume;
   d["num_comm_pairs"] = m.num_comm_pairs;
   d["boundary_vertices"] = m.boundary_vertices;
   d["halo_ratio"] = m.halo_ratio;

@@ -9,9 +9,11 @@
 #   KS="8 32"   SEEDS="0"   THREADS=1   EPS=0.03   OBJECTIVES="km1 max-volume"
 #   BUILD_DIR (default build)   SHARED_DIR   CSV (default BUILD_DIR/bench_objectives.csv)
 #   GNNPART: a gnnpart binary to use as is (default: BUILD_DIR/gnnpart, built first)
+#   COST=profile.json (with FEATURE_DIM=16 HIDDEN=16): also the epoch model's predicted epoch of
+#   every partition (evaluate --cost), and OBJECTIVES may name epoch (partition --cost)
 # One CSV row per run on stdout and in CSV:
 #   commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,
-#   imbalance,wall_s,peak_rss_mb
+#   imbalance,wall_s,peak_rss_mb,predicted_epoch_s (empty without COST)
 # At the end, on stderr: geometric means over (dataset, seed) per k and overall of max-volume /
 # km1 for the largest per-block send + receive volume (target <= 0.75) and the total volume
 # (target <= 1.05), and of the wall time (same sitting; quote with the load).
@@ -26,6 +28,8 @@ THREADS="${THREADS:-1}"
 EPS="${EPS:-0.03}"
 OBJECTIVES="${OBJECTIVES:-km1 max-volume}"
 CSV="${CSV:-$BUILD_DIR/bench_objectives.csv}"
+COST="${COST:-}"
+SHAPE=(--feature-dim "${FEATURE_DIM:-16}" --hidden "${HIDDEN:-16}")
 if [ -z "${DATASETS:-}" ]; then
   DATASETS="$(awk -F'\t' 'NR > 1 {print $1}' "$SHARED_DIR/baselines/graphs.tsv" | sort -u | tr '\n' ' ')"
 fi
@@ -41,7 +45,7 @@ source "$ROOT/scripts/bench_common.sh"
 bench_scratch objectives
 bench_commit
 
-HEADER="commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,imbalance,wall_s,peak_rss_mb"
+HEADER="commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,imbalance,wall_s,peak_rss_mb,predicted_epoch_s"
 echo "$HEADER" | tee "$CSV"
 for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
@@ -50,15 +54,23 @@ for name in $DATASETS; do
     for seed in $SEEDS; do
       for objective in $OBJECTIVES; do
         part="$WORK/$name.$k.$seed.$objective.part"
+        cost=()
+        [ -n "$COST" ] && cost=(--cost "$COST" "${SHAPE[@]}")
+        given=()
+        [ "$objective" = epoch ] && given=("${cost[@]}")
         read -r wall rss < <(timed "$GNNPART" partition "$gz" -k "$k" -e "$EPS" --seed "$seed" \
-          --threads "$THREADS" --model hypergraph --objective "$objective" -o "$part" -q)
-        "$GNNPART" evaluate "$gz" "$part" -k "$k" --json -q >"$WORK/eval.json"
+          --threads "$THREADS" --model hypergraph --objective "$objective" -o "$part" -q \
+          "${given[@]}")
+        "$GNNPART" evaluate "$gz" "$part" -k "$k" --json -q "${cost[@]}" >"$WORK/eval.json"
         metrics="$(python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
 print(d["comm_volume"], d["max_block_volume"], d["max_send_volume"], d["max_recv_volume"],
       "%.4f" % d["imbalance_vertices"], sep=",")' "$WORK/eval.json")"
-        echo "$COMMIT,$name,$k,$seed,$THREADS,$objective,$metrics,$wall,$rss" | tee -a "$CSV"
+        epoch="$(python3 -c '
+import json, sys
+print(json.load(open(sys.argv[1])).get("cost", {}).get("predicted_epoch_s", ""))' "$WORK/eval.json")"
+        echo "$COMMIT,$name,$k,$seed,$THREADS,$objective,$metrics,$wall,$rss,$epoch" | tee -a "$CSV"
       done
     done
   done
@@ -72,6 +84,11 @@ by = {(r["dataset"], r["k"], r["seed"], r["objective"]): r for r in rows}
 ratios = defaultdict(lambda: defaultdict(list))
 for (d, k, s, o), r in by.items():
     base = by.get((d, k, s, "km1"))
+    if o == "epoch" and base is not None and r["predicted_epoch_s"]:
+        e, b = float(r["predicted_epoch_s"]), float(base["predicted_epoch_s"])
+        ratios[k]["epoch"].append(e / b)
+        ratios["all"]["epoch"].append(e / b)
+        print(f"{d} k={k} seed={s}: predicted epoch {e:.6g} / {b:.6g} s = {e / b:.4f}")
     if o != "max-volume" or base is None:
         continue
     for key in ("max_block_volume", "total_volume", "wall_s"):
@@ -89,4 +106,7 @@ for k in sorted(ratios, key=lambda x: (x == "all", x)):
     print(f"k={k}: geometric mean max-volume / km1 over {len(m['max_block_volume'])} graphs: "
           f"max block volume {gm(m['max_block_volume']):.4f} (target <= 0.75), total volume "
           f"{gm(m['total_volume']):.4f} (target <= 1.05), wall time {gm(m['wall_s']):.3f}")
+    if m["epoch"]:
+        print(f"k={k}: geometric mean predicted epoch, epoch / km1 objective over "
+              f"{len(m['epoch'])} graphs: {gm(m['epoch']):.4f}")
 EOF

@@ -161,7 +161,8 @@ def partition(edge_index, num_parts, *, model=None, objective=None, epsilon=None
 def evaluate(edge_index, parts, *, num_parts=None, threads=None, num_nodes=None, feature_dim=0):
     """Metrics of a partition, as the dict `gnnpart evaluate --json` writes: n, m, k, edge_cut,
     weighted_edge_cut, comm_volume (sum over vertices of lambda - 1: feature rows sent per GCN
-    layer), max_send_volume, max_recv_volume, num_comm_pairs, boundary_vertices, halo_ratio,
+    layer), max_send_volume, max_recv_volume, max_block_volume,
+    num_comm_pairs, boundary_vertices, halo_ratio,
     imbalance_vertices, imbalance (per constraint), empty_blocks, block_sizes, and with
     feature_dim F > 0 feature_dim and bytes_per_layer. num_parts defaults to max(parts) + 1."""
     graph, _ = _graph_arg(edge_index)
