@@ -103,9 +103,10 @@ for (d, k, s, o), r in by.items():
 gm = lambda xs: math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
 for k in sorted(ratios, key=lambda x: (x == "all", x)):
     m = ratios[k]
-    print(f"k={k}: geometric mean max-volume / km1 over {len(m['max_block_volume'])} graphs: "
-          f"max block volume {gm(m['max_block_volume']):.4f} (target <= 0.75), total volume "
-          f"{gm(m['total_volume']):.4f} (target <= 1.05), wall time {gm(m['wall_s']):.3f}")
+    if m["max_block_volume"]:
+        print(f"k={k}: geometric mean max-volume / km1 over {len(m['max_block_volume'])} graphs: "
+              f"max block volume {gm(m['max_block_volume']):.4f} (target <= 0.75), total volume "
+              f"{gm(m['total_volume']):.4f} (target <= 1.05), wall time {gm(m['wall_s']):.3f}")
     if m["epoch"]:
         print(f"k={k}: geometric mean predicted epoch, epoch / km1 objective over "
               f"{len(m['epoch'])} graphs: {gm(m['epoch']):.4f}")
