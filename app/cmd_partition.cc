@@ -11,12 +11,12 @@
 
 #include "cmd_layout.h"
 #include "command.h"
-#include "cost_report.h"
 #include "core/errors.h"
 #include "core/metrics.h"
 #include "core/options.h"
 #include "core/parallel.h"
 #include "cost/profile.h"
+#include "cost_report.h"
 #include "hypergraph/bottleneck_refiner.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "io/graph_io.h"
@@ -68,9 +68,8 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
   options.objective =
       args.objective.empty()
           ? default_objective(options.model)
-          : from_name(args.objective,
-                      {Objective::kCut, Objective::kVolume, Objective::kKm1, Objective::kSoed,
-                       Objective::kMaxVolume, Objective::kEpoch});
+          : from_name(args.objective, {Objective::kCut, Objective::kVolume, Objective::kKm1,
+                                       Objective::kSoed, Objective::kMaxVolume, Objective::kEpoch});
   options.preset = from_name(args.preset, {Preset::kFast, Preset::kDefault, Preset::kStrong});
   options.flows = from_name(
       args.flows, {FlowRefinement::kPreset, FlowRefinement::kOn, FlowRefinement::kOff});

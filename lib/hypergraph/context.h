@@ -113,8 +113,8 @@ struct RefinementContext {
 // --objective max-volume / epoch on the column-net model (bottleneck_refiner.h): rounds of
 // moves after the km1 run.
 struct BottleneckContext {
-  double total_budget = 1.05; // total volume at most this times the km1 start's
-  double target_step = 0.02;  // max-volume: a round lowers every block below (1 - step) * max
+  double total_budget = 1.05;      // total volume at most this times the km1 start's
+  double target_step = 0.02;       // max-volume: a round lowers every block below (1 - step) * max
   double epoch_hot_fraction = 0.1; // epoch: ranks busy >= (1 - this) * the busiest are hot
   int max_rounds = 100;
   int max_stalled_rounds = 3; // stop after this many rounds without a lower maximum (epoch)
