@@ -15,6 +15,9 @@
 #include "core/metrics.h"
 #include "core/options.h"
 #include "core/parallel.h"
+#include "cost/profile.h"
+#include "cost_report.h"
+#include "hypergraph/bottleneck_refiner.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "io/graph_io.h"
 #include "model_flags.h"
@@ -39,6 +42,7 @@ struct PartitionArgs {
   InputFlags input;
   WeightFlags weights;
   MinibatchFlags minibatch;
+  CostFlags cost; // --objective epoch: the profile and the GCN's shape
   PartitionOptions options;
 };
 
@@ -64,12 +68,17 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
   options.objective =
       args.objective.empty()
           ? default_objective(options.model)
-          : from_name(args.objective,
-                      {Objective::kCut, Objective::kVolume, Objective::kKm1, Objective::kSoed});
+          : from_name(args.objective, {Objective::kCut, Objective::kVolume, Objective::kKm1,
+                                       Objective::kSoed, Objective::kMaxVolume, Objective::kEpoch});
   options.preset = from_name(args.preset, {Preset::kFast, Preset::kDefault, Preset::kStrong});
   options.flows = from_name(
       args.flows, {FlowRefinement::kPreset, FlowRefinement::kOn, FlowRefinement::kOff});
   validate_options(options, 0); // all but k <= n, before the input is read
+  if (options.objective == Objective::kEpoch && args.cost.profile.empty())
+    throw InvalidParameter("--objective epoch needs --cost PROFILE.json (the machine profile of "
+                           "gnnpart-train --calibrate, docs/cost_model.md)");
+  if (options.objective != Objective::kEpoch && !args.cost.profile.empty())
+    throw InvalidParameter("--cost is the input of --objective epoch; give that objective too");
   return options;
 }
 
@@ -92,9 +101,14 @@ Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
           ? build_column_net(graph, weights)
           : build_stochastic_hypergraph(
                 graph, stochastic_options(graph, args.minibatch, options.seed, weights));
-  Partition partition = options.model == Model::kHypergraph
-                            ? partition_column_net(graph, model, options)
-                            : partition_hypergraph(model, options);
+  hg::EpochInput epoch;
+  if (options.objective == Objective::kEpoch)
+    epoch = {cost::read_profile(args.cost.profile), args.cost.shape};
+  Partition partition =
+      options.model == Model::kHypergraph
+          ? partition_column_net(graph, model, options,
+                                 options.objective == Objective::kEpoch ? &epoch : nullptr)
+          : partition_hypergraph(model, options);
   model_imbalance = compute_hypergraph_metrics(model, partition).imbalance;
   return partition;
 }
@@ -252,7 +266,10 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
   gnnpart partition cora.edges.gz -k 4 --vertex-weights degree --balance-set cora.train.gz
   gnnpart partition cora.edges.gz -k 8 --model hypergraph --layout cora.layout
   gnnpart partition cora.edges.gz -k 8 --model stochastic --train cora.train.gz --batch-size 64
-  gnnpart partition ibm01.hgr.gz -k 8 --objective km1)");
+  gnnpart partition ibm01.hgr.gz -k 8 --objective km1
+  gnnpart partition g.edges.gz -k 32 --model hypergraph --objective max-volume
+  gnnpart partition g.edges.gz -k 8 --model hypergraph --objective epoch --cost profile.json \
+      --feature-dim 128 --hidden 128)");
   PartitionOptions& o = args->options;
   cmd->add_option("GRAPH", args->graph,
                   "input graph (edge list, METIS, Matrix Market, binary) or hypergraph (.hgr)")
@@ -274,8 +291,11 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
       ->capture_default_str();
   cmd->add_option("--objective", args->objective,
                   "graph model: cut or volume (sum of lambda - 1); hypergraph models: km1 "
-                  "(default), cut or soed")
-      ->check(CLI::IsMember({"cut", "volume", "km1", "soed"}));
+                  "(default), cut or soed; --model hypergraph on a graph also: max-volume (the "
+                  "largest per-block send + receive volume, total volume within 1.05x of km1's) "
+                  "or epoch (the epoch model's slowest rank; needs --cost). The graph model and "
+                  "hypergraph inputs refuse max-volume and epoch")
+      ->check(CLI::IsMember({"cut", "volume", "km1", "soed", "max-volume", "epoch"}));
   cmd->add_option("--preset", args->preset, "fast, default or strong")
       ->check(CLI::IsMember({"fast", "default", "strong"}))
       ->capture_default_str();
@@ -295,6 +315,11 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
   cmd->add_option("--layout", args->layout,
                   "also write the trainer layout (docs/layout.md) into this directory");
   add_minibatch_flags(*cmd, args->minibatch);
+  add_cost_flags(*cmd, args->cost);
+  cmd->add_option("--feature-dim", args->cost.shape.feature_dim,
+                  "--cost: input feature dimension of the trained GCN")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 1u << 24));
   return [args, &global] { return run_partition(*args, global); };
 }
 

@@ -275,6 +275,7 @@ void add_metrics(JsonObject& json, const GraphMetrics& m, std::uint64_t feature_
       .add("comm_volume", std::int64_t{m.comm_volume})
       .add("max_send_volume", std::int64_t{m.max_send_volume})
       .add("max_recv_volume", std::int64_t{m.max_recv_volume})
+      .add("max_block_volume", std::int64_t{m.max_block_volume})
       .add("num_comm_pairs", std::uint64_t{m.num_comm_pairs})
       .add("boundary_vertices", std::uint64_t{m.boundary_vertices})
       .add("halo_ratio", m.halo_ratio)
@@ -297,6 +298,8 @@ std::string metrics_text(const GraphMetrics& m, std::uint64_t feature_dim) {
                      m.comm_volume, m.boundary_vertices, m.halo_ratio);
   out += fmt::format("  max send/recv   {} / {} rows per layer, {} communicating pairs\n",
                      m.max_send_volume, m.max_recv_volume, m.num_comm_pairs);
+  out += fmt::format("  max block vol   {} rows per layer (largest send + recv of one block)\n",
+                     m.max_block_volume);
   std::string per_constraint;
   if (m.imbalance.size() > 1 ||
       (m.imbalance.size() == 1 && m.imbalance[0] != m.imbalance_vertices)) {

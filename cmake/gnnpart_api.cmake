@@ -69,7 +69,7 @@ if(pybind11_FOUND AND EXISTS "${GNNPART_PYTHON}")
 endif()
 
 # ---- Install -------------------------------------------------------------------------------
-set(gnnpart_export_targets gnnpart_flags gnnpart_core gnnpart_io gnnpart_layout gnnpart_partition
+set(gnnpart_export_targets gnnpart_flags gnnpart_core gnnpart_io gnnpart_cost gnnpart_layout gnnpart_partition
     gnnpart_hypergraph gnnpart_streaming gnnpart_api gnnpart_metis gnnpart_gnnpart)
 foreach(target ${gnnpart_export_targets})
   string(REPLACE "gnnpart_" "" export_name ${target})

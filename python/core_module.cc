@@ -105,7 +105,8 @@ constexpr Named<api::Preset> kPresets[] = {
 constexpr Named<api::Objective> kObjectives[] = {
     {"default", api::Objective::kDefault}, {"cut", api::Objective::kCut},
     {"volume", api::Objective::kVolume},   {"km1", api::Objective::kKm1},
-    {"soed", api::Objective::kSoed}};
+    {"soed", api::Objective::kSoed},       {"max-volume", api::Objective::kMaxVolume},
+    {"epoch", api::Objective::kEpoch}};
 constexpr Named<api::VertexWeights> kVertexWeights[] = {{"default", api::VertexWeights::kDefault},
                                                         {"degree", api::VertexWeights::kDegree},
                                                         {"unit", api::VertexWeights::kUnit},
@@ -172,6 +173,7 @@ py::dict to_dict(const api::Metrics& m, std::uint64_t feature_dim) {
   d["comm_volume"] = m.comm_volume;
   d["max_send_volume"] = m.max_send_volume;
   d["max_recv_volume"] = m.max_recv_volume;
+  d["max_block_volume"] = m.max_block_volume;
   d["num_comm_pairs"] = m.num_comm_pairs;
   d["boundary_vertices"] = m.boundary_vertices;
   d["halo_ratio"] = m.halo_ratio;

@@ -59,7 +59,8 @@ gnnpart_options gnnpart_default_options(void);
  *   ubvec:   ncon allowed load factors (1 + epsilon_c, each >= 1); the strictest is applied to
  *            every constraint. NULL = 1 + options->epsilon.
  *   options: NULL = gnnpart_default_options()
- *   objval:  may be NULL; receives the objective value (edge cut, volume or km1 of the model)
+ *   objval:  may be NULL; receives the objective value (edge cut, volume or km1 of the model;
+ *            max-volume: the largest per-block send + receive volume)
  * Returns GNNPART_OK or an error code; gnnpart_last_error() then says why. On error part is
  * left untouched. */
 int gnnpart_part_graph_kway(int64_t nvtxs, int32_t ncon, const int64_t* xadj, const int64_t* adjncy,

@@ -122,6 +122,7 @@ struct Metrics {
   std::int64_t comm_volume = 0; // sum over u of lambda(u) - 1 (rows sent per GCN layer)
   std::int64_t max_send_volume = 0;
   std::int64_t max_recv_volume = 0;
+  std::int64_t max_block_volume = 0; // largest send + recv of one block (--objective max-volume)
   std::uint64_t boundary_vertices = 0;
   std::uint32_t empty_blocks = 0;
   std::vector<std::int64_t> block_sizes;

@@ -18,6 +18,11 @@
 #define GNNPART_OBJECTIVE_VOLUME 2
 #define GNNPART_OBJECTIVE_KM1 3
 #define GNNPART_OBJECTIVE_SOED 4
+/* Column-net model (hypergraph model of a graph) only: the largest per-block send + receive
+ * volume, total volume kept within 1.05x of the km1 partition's; and the epoch-time model's
+ * slowest rank (needs a machine profile: CLI --cost). */
+#define GNNPART_OBJECTIVE_MAX_VOLUME 5
+#define GNNPART_OBJECTIVE_EPOCH 6
 
 #define GNNPART_PRESET_FAST 0
 #define GNNPART_PRESET_DEFAULT 1

@@ -18,6 +18,7 @@ namespace {
 
 // The API's objective and the library's resolved one carry the same values.
 static_assert(static_cast<int>(Objective::kSoed) == static_cast<int>(gnnpart::Objective::kSoed));
+static_assert(static_cast<int>(Objective::kEpoch) == static_cast<int>(gnnpart::Objective::kEpoch));
 
 ColumnNetWeights to_column_net_weights(VertexWeights weights, const CsrGraph& graph) {
   switch (weights) {
@@ -48,6 +49,9 @@ PartitionOptions to_partition_options(std::uint32_t k, const Options& options, N
   po.preset = options.preset;
   po.flows = options.flows;
   validate_options(po, n);
+  if (po.objective == gnnpart::Objective::kEpoch)
+    throw InvalidParameter("objective epoch needs a machine profile, which only the CLI takes "
+                           "(gnnpart partition --objective epoch --cost PROFILE.json)");
   return po;
 }
 

@@ -83,7 +83,7 @@ gnnpart::api::Options to_options(const gnnpart_options& o, int32_t ncon, const d
   api::Options out;
   out.model = checked_enum<api::Model>(o.model, GNNPART_MODEL_STOCHASTIC, "model");
   out.algorithm = checked_enum<api::Algorithm>(o.algorithm, GNNPART_ALGORITHM_METIS, "algorithm");
-  out.objective = checked_enum<api::Objective>(o.objective, GNNPART_OBJECTIVE_SOED, "objective");
+  out.objective = checked_enum<api::Objective>(o.objective, GNNPART_OBJECTIVE_EPOCH, "objective");
   out.preset = checked_enum<api::Preset>(o.preset, GNNPART_PRESET_STRONG, "preset");
   out.flows = checked_enum<api::FlowRefinement>(o.flows, GNNPART_FLOWS_OFF, "flows setting");
   out.vertex_weights = checked_enum<api::VertexWeights>(

@@ -159,6 +159,7 @@ Metrics to_metrics(const GraphMetrics& m) {
   out.comm_volume = m.comm_volume;
   out.max_send_volume = m.max_send_volume;
   out.max_recv_volume = m.max_recv_volume;
+  out.max_block_volume = m.max_block_volume;
   out.boundary_vertices = m.boundary_vertices;
   out.empty_blocks = m.empty_blocks;
   out.block_sizes.assign(m.block_sizes.begin(), m.block_sizes.end());

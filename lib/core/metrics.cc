@@ -56,12 +56,15 @@ void finish_graph_metrics(const CsrGraph& graph, GraphMetrics& metrics,
   const int ncon = graph.ncon();
   metrics.max_send_volume = 0;
   metrics.max_recv_volume = 0;
+  metrics.max_block_volume = 0;
   Weight halo = 0;
   Weight max_size = 0;
   metrics.empty_blocks = 0;
   for (BlockID b = 0; b < k; ++b) {
     metrics.max_send_volume = std::max(metrics.max_send_volume, metrics.send_volume[b]);
     metrics.max_recv_volume = std::max(metrics.max_recv_volume, metrics.recv_volume[b]);
+    metrics.max_block_volume =
+        std::max(metrics.max_block_volume, metrics.send_volume[b] + metrics.recv_volume[b]);
     halo += metrics.recv_volume[b];
     max_size = std::max(max_size, metrics.block_sizes[b]);
     if (metrics.block_sizes[b] == 0)

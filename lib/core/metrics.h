@@ -26,6 +26,7 @@ struct GraphMetrics {
   std::vector<Weight> recv_volume;   // per block q: #{u not in q with a neighbour in q} (halo)
   Weight max_send_volume = 0;
   Weight max_recv_volume = 0;
+  Weight max_block_volume = 0;       // max over blocks of send + recv (--objective max-volume)
   double halo_ratio = 0;             // total halo vertices / n
   std::uint64_t num_comm_pairs = 0;  // ordered (p, q) with p sending >= 1 row to q
   NodeID boundary_vertices = 0;      // lambda(u) > 1

@@ -22,6 +22,11 @@ void validate_options(const PartitionOptions& options, NodeID n) {
   if (graph_model && (options.objective == Objective::kKm1 || options.objective == Objective::kSoed))
     throw InvalidParameter(fmt::format("--objective {} needs --model hypergraph or stochastic",
                                        to_string(options.objective)));
+  if (is_bottleneck(options.objective) && options.model != Model::kHypergraph)
+    throw InvalidParameter(fmt::format(
+        "--objective {} refines the column-net model: use --model hypergraph (the {} model has "
+        "no per-block volumes)",
+        to_string(options.objective), to_string(options.model)));
   if (!graph_model && options.algorithm == Algorithm::kMetis)
     throw InvalidParameter("--algo metis partitions the graph model only; use --model graph");
 }
@@ -49,6 +54,8 @@ std::string_view to_string(Objective objective) {
     case Objective::kVolume: return "volume";
     case Objective::kKm1: return "km1";
     case Objective::kSoed: return "soed";
+    case Objective::kMaxVolume: return "max-volume";
+    case Objective::kEpoch: return "epoch";
   }
   return "?";
 }

@@ -21,13 +21,20 @@ using api::Model;
 using api::Preset;
 // The objective an engine minimises, resolved (the API's kDefault is not one): kCut: edge cut
 // (graph) or cut-net (hypergraph); kVolume: sum of lambda-1 over the column nets of a graph;
-// kKm1 / kSoed: hypergraph connectivity objectives.
+// kKm1 / kSoed: hypergraph connectivity objectives; kMaxVolume / kEpoch: bottleneck objectives of
+// the column-net model (largest per-block send + receive volume; epoch model's slowest rank).
 enum class Objective {
   kCut = GNNPART_OBJECTIVE_CUT,
   kVolume = GNNPART_OBJECTIVE_VOLUME,
   kKm1 = GNNPART_OBJECTIVE_KM1,
-  kSoed = GNNPART_OBJECTIVE_SOED
+  kSoed = GNNPART_OBJECTIVE_SOED,
+  kMaxVolume = GNNPART_OBJECTIVE_MAX_VOLUME,
+  kEpoch = GNNPART_OBJECTIVE_EPOCH
 };
+
+inline bool is_bottleneck(Objective objective) {
+  return objective == Objective::kMaxVolume || objective == Objective::kEpoch;
+}
 
 struct PartitionOptions {
   BlockID k = 2;

@@ -110,6 +110,23 @@ struct RefinementContext {
   FlowContext flows;
 };
 
+// --objective max-volume / epoch on the column-net model (bottleneck_refiner.h): rounds of
+// moves after the km1 run.
+struct BottleneckContext {
+  double total_budget = 1.05;      // total volume at most this times the km1 start's
+  double target_step = 0.02;       // max-volume: a round lowers every block below (1 - step) * max
+  double epoch_hot_fraction = 0.1; // epoch: ranks busy >= (1 - this) * the busiest are hot
+  int max_rounds = 100;
+  int max_stalled_rounds = 3; // stop after this many rounds without a lower maximum (epoch)
+  // A round may first overload blocks by this fraction of their limit, then rebalances; it is
+  // kept if balanced and better, else done again within the limits.
+  double relaxed_slack = 0.05;
+  // A round goes on this many moves past its best state (then returns to it); 0: only moves
+  // that pay.
+  std::uint64_t max_moves_without_improvement = 50;
+  NodeID max_vertex_degree = 10000; // larger vertices stay (pricing a move is O(degree))
+};
+
 struct HgContext {
   BlockID k = 2;
   double epsilon = 0.03;
@@ -123,6 +140,7 @@ struct HgContext {
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;
+  BottleneckContext bottleneck;
   Timer* timer = nullptr; // phases of the top level; nested runs (bisections) leave it null
 };
 

@@ -1,6 +1,7 @@
 #include "hypergraph/hypergraph_partitioner.h"
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include <fmt/format.h>
@@ -10,6 +11,8 @@
 #include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
+#include "hypergraph/block_volumes.h"
+#include "hypergraph/bottleneck_refiner.h"
 #include "hypergraph/context.h"
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -122,15 +125,59 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
   return result;
 }
 
+// Net e of a column-net model belongs to vertex e.
+std::vector<NodeID> column_net_owners(const Hypergraph& column_net) {
+  if (column_net.num_nets() != column_net.num_nodes())
+    throw InvalidParameter(fmt::format("a column-net model has one net per vertex, not {} for {}",
+                                       column_net.num_nets(), column_net.num_nodes()));
+  std::vector<NodeID> owners(column_net.num_nodes());
+  std::iota(owners.begin(), owners.end(), NodeID{0});
+  return owners;
+}
+
+// The km1 partition of the column-net model, then bottleneck refinement.
+Partition partition_bottleneck(const CsrGraph& graph, const Hypergraph& column_net,
+                               const PartitionOptions& options, const EpochInput* epoch) {
+  if (options.objective == Objective::kEpoch && epoch == nullptr)
+    throw InvalidParameter("--objective epoch needs a machine profile (--cost PROFILE.json)");
+  const std::vector<NodeID> owners = column_net_owners(column_net);
+  PartitionOptions km1 = options;
+  km1.objective = Objective::kKm1;
+  Partition result = partition_column_net(graph, column_net, km1);
+  if (options.k == 1 || column_net.num_nodes() == 0)
+    return result;
+  const HgContext ctx = make_context(options);
+  const BlockLimits limits = uniform_limits(column_net, options.k, options.epsilon);
+  run_with_threads(options.threads, [&] {
+    PartitionedHypergraph phg(column_net, options.k);
+    phg.assign(result.blocks);
+    const BottleneckStats s = bottleneck_refine(phg, owners, ctx, limits.max_weight, epoch);
+    options.logger.info("{} refinement: max block volume {} -> {}, total {} -> {}, epoch {:.6g} "
+                        "-> {:.6g} s, {} moves in {} rounds",
+                        to_string(options.objective), s.start_max_volume, s.max_volume,
+                        s.start_total, s.total, s.start_epoch_seconds, s.epoch_seconds, s.moves,
+                        s.rounds);
+    result.blocks.assign(phg.blocks().begin(), phg.blocks().end());
+  });
+  return result;
+}
+
 } // namespace
 
 Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOptions& options) {
+  if (is_bottleneck(options.objective))
+    throw InvalidParameter(fmt::format(
+        "--objective {} needs a graph input (its column-net model, --model hypergraph): the "
+        "nets of a hypergraph have no owners to send them",
+        to_string(options.objective)));
   return partition_from(hypergraph, options, {});
 }
 
 Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
-                               const PartitionOptions& options) {
+                               const PartitionOptions& options, const EpochInput* epoch) {
   check_options(options, column_net.num_nodes());
+  if (is_bottleneck(options.objective))
+    return partition_bottleneck(graph, column_net, options, epoch);
   if (graph.num_nodes() != column_net.num_nodes())
     throw InvalidParameter(fmt::format("column-net model has {} vertices, the graph {}",
                                        column_net.num_nodes(), graph.num_nodes()));
@@ -155,8 +202,14 @@ Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_n
 Weight hypergraph_objective(const Hypergraph& hypergraph, const Partition& partition,
                             Objective objective) {
   check_partition(partition, hypergraph.num_nodes());
+  if (objective == Objective::kEpoch)
+    throw InvalidParameter("the epoch objective has no integer value: see gnnpart evaluate --cost");
   PartitionedHypergraph phg(hypergraph, partition.k);
   phg.assign(partition.blocks);
+  if (objective == Objective::kMaxVolume) {
+    const std::vector<NodeID> owners = column_net_owners(hypergraph);
+    return BlockVolumes(phg, owners).max_volume();
+  }
   return phg.objective(objective == Objective::kVolume ? Objective::kKm1 : objective);
 }
 

@@ -17,21 +17,30 @@
 
 namespace gnnpart {
 
+namespace hg {
+struct EpochInput; // bottleneck_refiner.h
+}
+
 // options.objective is taken as given: kKm1 (or kVolume, its graph-side name) = connectivity - 1,
 // kCut = cut-net, kSoed = sum of external degrees. PartitionOptions defaults to kCut (the graph
 // model's default), so callers of the hypergraph models set kKm1 themselves (the CLI does).
 // options.preset: fast / default / strong (initial-partitioning tries, FM effort, V-cycles).
+// kMaxVolume / kEpoch need net owners, which only the column-net model has: InvalidParameter.
 Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOptions& options);
 
 // The column-net model of `graph` (column_net = build_column_net(graph, ...)) with objective
 // km1: the graph partitioner's edge-cut partition under the model's vertex weights, improved by
 // V-cycles on the hypergraph (fast preset: FM on the input level only). Measured on six shared
 // graphs at k = 8 and 32: 0.8283x METIS's volume in 13.0 s of CPU against 0.8324x in about 30 s
-// for partition_hypergraph on the model. Other objectives go to partition_hypergraph.
+// for partition_hypergraph on the model. kMaxVolume / kEpoch: that km1 partition, then the
+// bottleneck refinement of bottleneck_refiner.h (kEpoch needs `epoch`, else InvalidParameter).
+// Other objectives go to partition_hypergraph.
 Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
-                               const PartitionOptions& options);
+                               const PartitionOptions& options,
+                               const hg::EpochInput* epoch = nullptr);
 
-// Objective value of a partition (km1, cut or soed; kVolume means km1).
+// Objective value of a partition (km1, cut or soed; kVolume means km1; kMaxVolume: the largest
+// per-block send + receive volume, for a column-net model only; not kEpoch).
 Weight hypergraph_objective(const Hypergraph& hypergraph, const Partition& partition,
                             Objective objective);
 

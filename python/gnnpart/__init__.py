@@ -125,7 +125,8 @@ def partition(edge_index, num_parts, *, model=None, objective=None, epsilon=None
                 "hypergraph" (column-net: exact full-batch GCN communication volume, about
                 15% less than METIS at about 3x the time) or "stochastic" (expected
                 mini-batch volume; warns: it has no training set here)
-    objective   "cut" or "volume" (graph model), "km1", "cut" or "soed" (hypergraph models)
+    objective   "cut" or "volume" (graph model), "km1", "cut" or "soed" (hypergraph models),
+                "max-volume" (model "hypergraph": largest per-block send + receive volume)
     epsilon     allowed imbalance: every constraint's block weight is at most
                 floor((1 + epsilon) * ceil(W / k))
     seed        random seed; the same seed and threads give the same partition (the CLI's)
@@ -160,7 +161,8 @@ def partition(edge_index, num_parts, *, model=None, objective=None, epsilon=None
 def evaluate(edge_index, parts, *, num_parts=None, threads=None, num_nodes=None, feature_dim=0):
     """Metrics of a partition, as the dict `gnnpart evaluate --json` writes: n, m, k, edge_cut,
     weighted_edge_cut, comm_volume (sum over vertices of lambda - 1: feature rows sent per GCN
-    layer), max_send_volume, max_recv_volume, num_comm_pairs, boundary_vertices, halo_ratio,
+    layer), max_send_volume, max_recv_volume, max_block_volume,
+    num_comm_pairs, boundary_vertices, halo_ratio,
     imbalance_vertices, imbalance (per constraint), empty_blocks, block_sizes, and with
     feature_dim F > 0 feature_dim and bytes_per_layer. num_parts defaults to max(parts) + 1."""
     graph, _ = _graph_arg(edge_index)

@@ -1,0 +1,223 @@
+#include "hypergraph/block_volumes.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/errors.h"
+
+namespace gnnpart::hg {
+
+BlockVolumes::BlockVolumes(const PartitionedHypergraph& phg, std::span<const NodeID> owners)
+    : k_(phg.k()), owners_(owners) {
+  const Hypergraph& hg = phg.hypergraph();
+  if (k_ > kMaxVolumeBlocks)
+    throw InvalidParameter(
+        fmt::format("per-block volumes take k <= {}, not {}", kMaxVolumeBlocks, k_));
+  if (owners.size() != hg.num_nets())
+    throw InvalidParameter(fmt::format("{} net owners for {} nets", owners.size(), hg.num_nets()));
+  pair_.assign(static_cast<std::size_t>(k_) * k_, 0);
+  send_.assign(k_, 0);
+  recv_.assign(k_, 0);
+  send_messages_.assign(k_, 0);
+  recv_messages_.assign(k_, 0);
+  rows_.assign(k_, 0);
+  local_nnz_.assign(k_, 0);
+  halo_nnz_.assign(k_, 0);
+  for (NodeID u = 0; u < hg.num_nodes(); ++u)
+    rows_[phg.block(u)] += 1;
+  for (NetID e = 0; e < hg.num_nets(); ++e) {
+    const auto pins = hg.pins(e);
+    if (owners[e] >= hg.num_nodes() || std::find(pins.begin(), pins.end(), owners[e]) == pins.end())
+      throw InvalidParameter(
+          fmt::format("net {}: its owner {} is not one of its pins", e, owners[e]));
+    const BlockID o = phg.block(owners[e]);
+    const Weight w = hg.net_weight(e);
+    phg.for_each_block(e, [&](BlockID x) {
+      if (x != o)
+        add_pair(o, x, w);
+    });
+    const std::uint32_t local = phg.pin_count(e, o);
+    local_nnz_[o] += local;
+    halo_nnz_[o] += hg.net_size(e) - local;
+  }
+}
+
+void BlockVolumes::add_pair(BlockID sender, BlockID receiver, Weight volume) {
+  Weight& p = pair_[static_cast<std::size_t>(sender) * k_ + receiver];
+  if (p == 0 && volume != 0) {
+    send_messages_[sender] += 1;
+    recv_messages_[receiver] += 1;
+  }
+  p += volume;
+  if (p == 0 && volume != 0) {
+    send_messages_[sender] -= 1;
+    recv_messages_[receiver] -= 1;
+  }
+  send_[sender] += volume;
+  recv_[receiver] += volume;
+  total_ += volume;
+}
+
+Weight BlockVolumes::max_volume() const {
+  Weight best = 0;
+  for (BlockID b = 0; b < k_; ++b)
+    best = std::max(best, volume(b));
+  return best;
+}
+
+void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
+                         MoveDelta& out) const {
+  const Hypergraph& hg = phg.hypergraph();
+  const BlockID from = phg.block(u);
+  out.from = from;
+  out.to = to;
+  out.pairs.clear();
+  out.local_nnz[0] = out.local_nnz[1] = 0;
+  out.halo_nnz[0] = out.halo_nnz[1] = 0;
+  out.total = 0;
+  for (const NetID e : hg.incident_nets(u)) {
+    const Weight w = hg.net_weight(e);
+    const std::uint32_t in_from = phg.pin_count(e, from);
+    const std::uint32_t in_to = phg.pin_count(e, to);
+    const std::int64_t size = hg.net_size(e);
+    if (owners_[e] == u) { // u's own net changes hands: from stops sending it, to starts
+      phg.for_each_block(e, [&](BlockID x) {
+        if (x != from)
+          out.pairs.push_back({from, x, -w});
+        if (x != to && (x != from || in_from > 1))
+          out.pairs.push_back({to, x, w});
+      });
+      out.total += (in_from == 1 ? -w : 0) + (in_to == 0 ? w : 0);
+      out.local_nnz[0] -= in_from;
+      out.halo_nnz[0] -= size - in_from;
+      out.local_nnz[1] += in_to + 1;
+      out.halo_nnz[1] += size - in_to - 1;
+      continue;
+    }
+    const BlockID owner = phg.block(owners_[e]);
+    if (in_from == 1) { // the net leaves `from` (never the owner's block: the owner stays)
+      out.pairs.push_back({owner, from, -w});
+      out.total -= w;
+    }
+    if (in_to == 0) { // the net reaches `to` (never the owner's block)
+      out.pairs.push_back({owner, to, w});
+      out.total += w;
+    }
+    if (owner == from) {
+      out.local_nnz[0] -= 1;
+      out.halo_nnz[0] += 1;
+    } else if (owner == to) {
+      out.local_nnz[1] += 1;
+      out.halo_nnz[1] -= 1;
+    }
+  }
+  // One entry per pair: sort, merge, drop what cancels.
+  auto& p = out.pairs;
+  std::sort(p.begin(), p.end(), [](const MoveDelta::Pair& a, const MoveDelta::Pair& b) {
+    return a.sender != b.sender ? a.sender < b.sender : a.receiver < b.receiver;
+  });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < p.size();) {
+    MoveDelta::Pair merged = p[i];
+    std::size_t j = i + 1;
+    for (; j < p.size() && p[j].sender == merged.sender && p[j].receiver == merged.receiver; ++j)
+      merged.volume += p[j].volume;
+    if (merged.volume != 0)
+      p[kept++] = merged;
+    i = j;
+  }
+  p.resize(kept);
+}
+
+void BlockVolumes::changes(const MoveDelta& delta, std::vector<BlockChange>& out) const {
+  out.clear();
+  auto entry = [&](BlockID b) -> BlockChange& {
+    for (BlockChange& c : out)
+      if (c.block == b)
+        return c;
+    out.push_back({b, 0, 0, 0, 0});
+    return out.back();
+  };
+  for (const MoveDelta::Pair& p : delta.pairs) {
+    const Weight before = pair(p.sender, p.receiver);
+    const Weight after = before + p.volume;
+    const std::int64_t messages = (after != 0 ? 1 : 0) - (before != 0 ? 1 : 0);
+    BlockChange& s = entry(p.sender);
+    s.send += p.volume;
+    s.send_messages += messages;
+    BlockChange& r = entry(p.receiver);
+    r.recv += p.volume;
+    r.recv_messages += messages;
+  }
+}
+
+void BlockVolumes::apply(const MoveDelta& delta) {
+  for (const MoveDelta::Pair& p : delta.pairs)
+    add_pair(p.sender, p.receiver, p.volume);
+  rows_[delta.from] -= 1;
+  rows_[delta.to] += 1;
+  local_nnz_[delta.from] += delta.local_nnz[0];
+  local_nnz_[delta.to] += delta.local_nnz[1];
+  halo_nnz_[delta.from] += delta.halo_nnz[0];
+  halo_nnz_[delta.to] += delta.halo_nnz[1];
+  ++version_;
+}
+
+cost::BlockTraffic BlockVolumes::block_traffic(BlockID b) const {
+  cost::BlockTraffic t;
+  t.rows = static_cast<std::uint64_t>(rows_[b]);
+  t.halo = static_cast<std::uint64_t>(recv_[b]);
+  t.local_nnz = static_cast<std::uint64_t>(local_nnz_[b]);
+  t.halo_nnz = static_cast<std::uint64_t>(halo_nnz_[b]);
+  t.send_rows = static_cast<std::uint64_t>(send_[b]);
+  t.recv_rows = static_cast<std::uint64_t>(recv_[b]);
+  t.send_messages = static_cast<std::uint64_t>(send_messages_[b]);
+  t.recv_messages = static_cast<std::uint64_t>(recv_messages_[b]);
+  return t;
+}
+
+std::vector<cost::BlockTraffic> BlockVolumes::traffic() const {
+  std::vector<cost::BlockTraffic> blocks(k_);
+  for (BlockID b = 0; b < k_; ++b)
+    blocks[b] = block_traffic(b);
+  return blocks;
+}
+
+const std::vector<cost::BlockTraffic>& BlockVolumes::traffic_after(const MoveDelta& delta,
+                                                                   TrafficScratch& scratch) const {
+  auto& out = scratch.blocks;
+  if (scratch.version != version_ || out.size() != k_) {
+    out = traffic();
+    scratch.dirty.clear();
+    scratch.version = version_;
+  }
+  for (const BlockID b : scratch.dirty) // undo the last call's move
+    out[b] = block_traffic(b);
+  scratch.dirty.clear();
+  auto touch = [&](BlockID b) -> cost::BlockTraffic& {
+    if (std::find(scratch.dirty.begin(), scratch.dirty.end(), b) == scratch.dirty.end())
+      scratch.dirty.push_back(b);
+    return out[b];
+  };
+  cost::BlockTraffic& from = touch(delta.from);
+  from.rows -= 1;
+  from.local_nnz += delta.local_nnz[0];
+  from.halo_nnz += delta.halo_nnz[0];
+  cost::BlockTraffic& to = touch(delta.to);
+  to.rows += 1;
+  to.local_nnz += delta.local_nnz[1];
+  to.halo_nnz += delta.halo_nnz[1];
+  changes(delta, scratch.changes);
+  for (const BlockChange& c : scratch.changes) {
+    cost::BlockTraffic& t = touch(c.block);
+    t.send_rows += c.send;
+    t.recv_rows += c.recv;
+    t.halo = t.recv_rows;
+    t.send_messages += c.send_messages;
+    t.recv_messages += c.recv_messages;
+  }
+  return out;
+}
+
+} // namespace gnnpart::hg

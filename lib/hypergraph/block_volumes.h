@@ -1,0 +1,99 @@
+#pragma once
+// Per-block communication of a partition whose nets have owners: the column-net model of a 1D
+// row split, where net u = {u} and N(u) belongs to vertex u. A net e with connectivity lambda
+// makes its owner's block send lambda - 1 rows (one to every other block it touches) and every
+// other block it touches receive one; all weighted by w(e). So the total volume is km1.
+// BlockVolumes keeps, for every pair of blocks, what the first sends the second, and from it
+// each block's send and receive volume and message counts, plus the rows and nonzeros each
+// block owns (cost::BlockTraffic's fields for the epoch model). It prices a move before it is
+// made (delta) and takes it afterwards (apply), both in O(pins of the mover's nets).
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/types.h"
+#include "cost/block_traffic.h"
+#include "hypergraph/partitioned_hypergraph.h"
+
+namespace gnnpart::hg {
+
+// The most blocks BlockVolumes takes: it keeps a dense k x k table.
+inline constexpr BlockID kMaxVolumeBlocks = 4096;
+
+// What moving one vertex from block `from` to block `to` changes.
+struct MoveDelta {
+  struct Pair {
+    BlockID sender = 0;
+    BlockID receiver = 0;
+    Weight volume = 0; // change of what sender sends receiver (never 0 after delta())
+  };
+  BlockID from = 0;
+  BlockID to = 0;
+  std::vector<Pair> pairs;            // sorted by (sender, receiver), one entry per pair
+  std::int64_t local_nnz[2] = {0, 0}; // change for from, to
+  std::int64_t halo_nnz[2] = {0, 0};
+  Weight total = 0; // change of the total volume (km1)
+};
+
+// The change of one block's traffic under a move.
+struct BlockChange {
+  BlockID block = 0;
+  Weight send = 0;
+  Weight recv = 0;
+  std::int64_t send_messages = 0;
+  std::int64_t recv_messages = 0;
+};
+
+class BlockVolumes {
+public:
+  // owners[e]: the pin of net e that owns it (for the column-net model, e itself). Throws
+  // InvalidParameter when an owner is not a pin of its net, or k > kMaxVolumeBlocks.
+  BlockVolumes(const PartitionedHypergraph& phg, std::span<const NodeID> owners);
+
+  BlockID k() const { return k_; }
+  Weight send(BlockID b) const { return send_[b]; }
+  Weight recv(BlockID b) const { return recv_[b]; }
+  Weight volume(BlockID b) const { return send_[b] + recv_[b]; }
+  Weight total() const { return total_; }                 // = km1
+  std::int64_t rows(BlockID b) const { return rows_[b]; } // vertices
+  Weight max_volume() const;
+  Weight pair(BlockID sender, BlockID receiver) const {
+    return pair_[static_cast<std::size_t>(sender) * k_ + receiver];
+  }
+
+  // What moving u to `to` (!= its block) in phg's current state would change.
+  void delta(const PartitionedHypergraph& phg, NodeID u, BlockID to, MoveDelta& out) const;
+  // The per-block changes of a delta (blocks in first-touched order).
+  void changes(const MoveDelta& delta, std::vector<BlockChange>& out) const;
+  // Takes a move priced by delta() in the state before it (call before or after phg.move).
+  void apply(const MoveDelta& delta);
+
+  // Every block's traffic in the units of lib/cost (unit net weights: rows).
+  std::vector<cost::BlockTraffic> traffic() const;
+  // Scratch of traffic_after, one per thread.
+  struct TrafficScratch {
+    std::vector<cost::BlockTraffic> blocks;
+    std::vector<BlockID> dirty; // blocks that differ from the state `version` describes
+    std::vector<BlockChange> changes;
+    std::uint64_t version = ~std::uint64_t{0};
+  };
+  // Every block's traffic with a priced move applied, in scratch.blocks; O(blocks touched)
+  // between two apply() calls, O(k) for the first call after one.
+  const std::vector<cost::BlockTraffic>& traffic_after(const MoveDelta& delta,
+                                                       TrafficScratch& scratch) const;
+
+private:
+  void add_pair(BlockID sender, BlockID receiver, Weight volume);
+  cost::BlockTraffic block_traffic(BlockID b) const;
+
+  BlockID k_;
+  std::span<const NodeID> owners_;
+  std::vector<Weight> pair_; // k x k, row = sender
+  std::vector<Weight> send_, recv_;
+  std::vector<std::int64_t> send_messages_, recv_messages_;
+  std::vector<std::int64_t> rows_, local_nnz_, halo_nnz_;
+  Weight total_ = 0;
+  std::uint64_t version_ = 0; // apply() calls so far
+};
+
+} // namespace gnnpart::hg

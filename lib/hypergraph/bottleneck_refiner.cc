@@ -1,0 +1,334 @@
+#include "hypergraph/bottleneck_refiner.h"
+
+#include <algorithm>
+#include <cmath>
+#include <queue>
+#include <vector>
+
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
+
+#include "core/errors.h"
+#include "hypergraph/block_volumes.h"
+#include "hypergraph/refinement.h"
+
+namespace gnnpart::hg {
+
+namespace {
+
+struct Candidate {
+  double gain = 0; // max-volume: excess volume removed; epoch: seconds saved
+  Weight km1 = 0;  // change of the total volume
+  NodeID u = kInvalidNodeID;
+  BlockID to = 0;
+  bool valid() const { return u != kInvalidNodeID; }
+};
+
+// A strict total order: larger gain, then smaller km1 increase, then smaller ids.
+bool better(const Candidate& a, const Candidate& b) {
+  if (a.gain != b.gain)
+    return a.gain > b.gain;
+  if (a.km1 != b.km1)
+    return a.km1 < b.km1;
+  if (a.u != b.u)
+    return a.u < b.u;
+  return a.to < b.to;
+}
+
+struct Scratch {
+  MoveDelta delta;
+  std::vector<BlockChange> changes;
+  BlockVolumes::TrafficScratch traffic;
+  std::vector<BlockID> targets;
+};
+
+class BottleneckSearch {
+public:
+  BottleneckSearch(PartitionedHypergraph& phg, std::span<const NodeID> owners, const HgContext& ctx,
+                   std::span<const Weight> max_weights, const EpochInput* epoch)
+      : phg_(phg), ctx_(ctx.bottleneck), max_weights_(max_weights), epoch_(epoch), owners_(owners),
+        volumes_(phg, owners), hot_(phg.k(), 0), relaxed_(max_weights.begin(), max_weights.end()) {
+    for (Weight& w : relaxed_)
+      w += static_cast<Weight>(std::ceil(ctx_.relaxed_slack * static_cast<double>(w)));
+    const double budget = ctx_.total_budget * static_cast<double>(volumes_.total());
+    budget_ = std::max(volumes_.total(), static_cast<Weight>(std::floor(budget)));
+  }
+
+  BottleneckStats run() {
+    BottleneckStats stats;
+    stats.start_max_volume = volumes_.max_volume();
+    stats.start_total = volumes_.total();
+    if (epoch_ != nullptr)
+      stats.start_epoch_seconds = epoch_now_ = predict();
+    std::vector<char> moved(phg_.num_nodes(), 0);
+    std::vector<BlockID> saved;
+    double best = epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+    int stalled = 0;
+    while (stats.rounds < ctx_.max_rounds && start_round()) {
+      ++stats.rounds;
+      // First with blocks allowed over their limit by relaxed_slack, then rebalanced; kept if
+      // balanced and better, else the round again within the limits.
+      saved.assign(phg_.blocks().begin(), phg_.blocks().end());
+      const double before = round_objective();
+      limits_ = relaxed_;
+      std::uint64_t taken = run_round(moved);
+      if (!is_balanced(phg_, max_weights_)) {
+        lightest_ = lightest_block();
+        rebalancing_ = true;
+        taken += run_round(moved);
+        rebalancing_ = false;
+      }
+      if (!is_balanced(phg_, max_weights_) || !(round_objective() < before)) {
+        phg_.assign(saved);
+        volumes_ = BlockVolumes(phg_, owners_);
+        if (epoch_ != nullptr)
+          epoch_now_ = predict();
+        limits_ = max_weights_;
+        taken = run_round(moved);
+      }
+      stats.moves += taken;
+      // Stop when nothing moved, or the largest volume (epoch) has not dropped for a while.
+      const double now =
+          epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+      stalled = now < best ? 0 : stalled + 1;
+      best = std::min(best, now);
+      if (taken == 0 || stalled >= ctx_.max_stalled_rounds)
+        break;
+    }
+    stats.max_volume = volumes_.max_volume();
+    stats.total = volumes_.total();
+    if (epoch_ != nullptr)
+      stats.epoch_seconds = predict();
+    return stats;
+  }
+
+private:
+  double predict() const {
+    return cost::predict_epoch(volumes_.traffic(), epoch_->shape, epoch_->profile).epoch_seconds;
+  }
+
+  // Names the hot blocks and the round's target; false when there is nothing to lower.
+  bool start_round() {
+    const BlockID k = phg_.k();
+    std::fill(hot_.begin(), hot_.end(), 0);
+    if (epoch_ == nullptr) {
+      cap_ = volumes_.max_volume();
+      if (cap_ == 0)
+        return false;
+      target_ = std::min(cap_ - 1, static_cast<Weight>(std::floor((1 - ctx_.target_step) * cap_)));
+      for (BlockID b = 0; b < k; ++b)
+        hot_[b] = volumes_.volume(b) > target_;
+      return true;
+    }
+    const cost::EpochPrediction p =
+        cost::predict_epoch(volumes_.traffic(), epoch_->shape, epoch_->profile);
+    epoch_now_ = p.epoch_seconds;
+    double busiest = 0;
+    for (const cost::RankTime& r : p.ranks)
+      busiest = std::max(busiest, r.compute + r.exposed_comm);
+    for (BlockID b = 0; b < k; ++b)
+      hot_[b] =
+          p.ranks[b].compute + p.ranks[b].exposed_comm >= (1 - ctx_.epoch_hot_fraction) * busiest;
+    return busiest > 0;
+  }
+
+  BlockID lightest_block() const {
+    BlockID best = 0;
+    for (BlockID b = 1; b < phg_.k(); ++b)
+      if (phg_.block_weight(b) < phg_.block_weight(best))
+        best = b;
+    return best;
+  }
+
+  // What a round lowers: max-volume: the summed excess over the target; epoch: the epoch.
+  double round_objective() const {
+    if (epoch_ != nullptr)
+      return epoch_now_;
+    Weight sum = 0;
+    for (BlockID b = 0; b < phg_.k(); ++b)
+      sum += excess(volumes_.volume(b));
+    return static_cast<double>(sum);
+  }
+
+  // Excess of a block's volume over the round's target.
+  Weight excess(Weight volume) const { return std::max<Weight>(0, volume - target_); }
+
+  // The gain of moving u to `to` now, or an invalid candidate if the move is not allowed.
+  Candidate price(NodeID u, BlockID to, Scratch& s) const {
+    const BlockID from = phg_.block(u);
+    if (!phg_.fits(u, to, rebalancing_ ? max_weights_ : limits_) || volumes_.rows(from) <= 1)
+      return {};
+    volumes_.delta(phg_, u, to, s.delta);
+    if (volumes_.total() + s.delta.total > budget_)
+      return {};
+    Candidate c{0, s.delta.total, u, to};
+    if (epoch_ == nullptr) {
+      volumes_.changes(s.delta, s.changes);
+      Weight gain = 0;
+      for (const BlockChange& change : s.changes) {
+        const Weight before = volumes_.volume(change.block);
+        const Weight after = before + change.send + change.recv;
+        if (after > cap_ && after > before)
+          return {};
+        gain += excess(before) - excess(after);
+      }
+      if (gain <= 0 && !rebalancing_ && ctx_.max_moves_without_improvement == 0)
+        return {};
+      c.gain = static_cast<double>(gain);
+      return c;
+    }
+    const auto& traffic = volumes_.traffic_after(s.delta, s.traffic);
+    c.gain =
+        epoch_now_ - cost::predict_epoch(traffic, epoch_->shape, epoch_->profile).epoch_seconds;
+    if (!(c.gain > kRelativeTolerance * epoch_now_) && !rebalancing_ &&
+        ctx_.max_moves_without_improvement == 0)
+      return {};
+    return c;
+  }
+
+  // u's best move, if u is on the boundary, not too large to price, and a net of it touches a
+  // hot block. When rebalancing: u's least harmful move out of an overloaded block, to a block
+  // its nets touch or the lightest one.
+  Candidate best_move(NodeID u, Scratch& s) const {
+    const Hypergraph& hg = phg_.hypergraph();
+    if (hg.node_degree(u) > ctx_.max_vertex_degree)
+      return {};
+    const BlockID from = phg_.block(u);
+    if (rebalancing_) {
+      if (!phg_.overloaded(from, max_weights_))
+        return {};
+      s.targets.assign(1, lightest_); // besides the blocks u's nets touch
+    } else {
+      s.targets.clear();
+    }
+    bool touches_hot = hot_[from] != 0 || rebalancing_;
+    for (const NetID e : hg.incident_nets(u))
+      phg_.for_each_block(e, [&](BlockID x) {
+        touches_hot |= hot_[x] != 0;
+        if (x != from)
+          s.targets.push_back(x);
+      });
+    if (!touches_hot || s.targets.empty())
+      return {};
+    std::sort(s.targets.begin(), s.targets.end());
+    s.targets.erase(std::unique(s.targets.begin(), s.targets.end()), s.targets.end());
+    Candidate best;
+    for (const BlockID to : s.targets) {
+      if (to == from)
+        continue;
+      const Candidate c = price(u, to, s);
+      if (c.valid() && (!best.valid() || better(c, best)))
+        best = c;
+    }
+    return best;
+  }
+
+  // Prices every vertex (parallel), then takes moves best first, each re-priced before it is
+  // taken. Returns the moves taken.
+  std::uint64_t run_round(std::vector<char>& moved) {
+    tbb::enumerable_thread_specific<Scratch> scratch;
+    tbb::enumerable_thread_specific<std::vector<Candidate>> found;
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, phg_.num_nodes(), 1024), [&](const auto& r) {
+      Scratch& s = scratch.local();
+      std::vector<Candidate>& mine = found.local();
+      for (NodeID u = r.begin(); u != r.end(); ++u) {
+        const Candidate c = best_move(u, s);
+        if (c.valid())
+          mine.push_back(c);
+      }
+    });
+    std::vector<Candidate> candidates;
+    for (const auto& part : found)
+      candidates.insert(candidates.end(), part.begin(), part.end());
+    // The heap's order depends only on the candidates, not on how threads found them.
+    auto worse = [](const Candidate& a, const Candidate& b) { return better(b, a); };
+    std::sort(candidates.begin(), candidates.end(), better);
+    std::priority_queue<Candidate, std::vector<Candidate>, decltype(worse)> queue(
+        worse, std::move(candidates));
+    Scratch s;
+    std::fill(moved.begin(), moved.end(), 0);
+    // Improving rounds take the best move even when it does not pay (FM), and return to the
+    // best state seen: lowest round objective, then lowest total.
+    std::vector<std::pair<NodeID, BlockID>> log; // (vertex, block it left)
+    double best_objective = round_objective();
+    Weight best_total = volumes_.total();
+    std::size_t best_length = 0;
+    while (!queue.empty()) {
+      const NodeID u = queue.top().u;
+      queue.pop();
+      if (moved[u])
+        continue;
+      const Candidate now = best_move(u, s);
+      if (!now.valid())
+        continue;
+      if (!queue.empty() && better(queue.top(), now)) {
+        queue.push(now);
+        continue;
+      }
+      log.emplace_back(u, phg_.block(u));
+      take(u, now.to, s);
+      moved[u] = 1;
+      if (rebalancing_)
+        continue;
+      const double objective = round_objective();
+      if (objective < best_objective ||
+          (objective == best_objective && volumes_.total() < best_total)) {
+        best_objective = objective;
+        best_total = volumes_.total();
+        best_length = log.size();
+      } else if (log.size() - best_length > ctx_.max_moves_without_improvement) {
+        break;
+      }
+    }
+    if (rebalancing_)
+      return log.size();
+    while (log.size() > best_length) {
+      take(log.back().first, log.back().second, s);
+      log.pop_back();
+    }
+    return best_length;
+  }
+
+  void take(NodeID u, BlockID to, Scratch& s) {
+    volumes_.delta(phg_, u, to, s.delta);
+    volumes_.apply(s.delta);
+    phg_.move(u, to, Objective::kKm1);
+    if (epoch_ != nullptr)
+      epoch_now_ = predict();
+  }
+
+  static constexpr double kRelativeTolerance = 1e-12;
+
+  PartitionedHypergraph& phg_;
+  const BottleneckContext& ctx_;
+  std::span<const Weight> max_weights_;
+  const EpochInput* epoch_;
+  std::span<const NodeID> owners_;
+  BlockVolumes volumes_;
+  std::vector<char> hot_;          // per block, this round
+  std::vector<Weight> relaxed_;    // max_weights plus relaxed_slack
+  std::span<const Weight> limits_; // what improving moves may fill blocks to
+  bool rebalancing_ = false;
+  BlockID lightest_ = 0; // rebalancing: the fallback target of every move       // moving out of
+                         // overloaded blocks, whatever the gain
+  Weight budget_ = 0;    // the most total volume allowed
+  Weight cap_ = 0;       // max-volume: no block may rise above this in the round
+  Weight target_ = 0;    // max-volume: the round lowers every block to this
+  double epoch_now_ = 0; // epoch: the current prediction
+};
+
+} // namespace
+
+BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
+                                  const HgContext& ctx, std::span<const Weight> max_weights,
+                                  const EpochInput* epoch) {
+  if (ctx.objective != Objective::kMaxVolume && ctx.objective != Objective::kEpoch)
+    throw InvalidParameter("bottleneck refinement needs objective max-volume or epoch");
+  if (ctx.objective == Objective::kEpoch && epoch == nullptr)
+    throw InvalidParameter("--objective epoch needs a machine profile (--cost PROFILE.json)");
+  BottleneckSearch search(phg, owners, ctx, max_weights,
+                          ctx.objective == Objective::kEpoch ? epoch : nullptr);
+  return search.run();
+}
+
+} // namespace gnnpart::hg
