@@ -4,6 +4,8 @@
 #   bench_commit [PATHS...]  COMMIT = short hash, "+dirty" when PATHS (default lib app) changed
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
 #   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
+#   dataset NAME             the path of datasets/NAME (the repository's, else shared/'s), or ""
+#   bench_side_files NAME    SIDE = (--labels F --train F ...) for the side files of graph NAME
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
 #   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
 #                            round-robin), the floor partitioners are compared with
@@ -19,6 +21,24 @@
 #   bench_speedup ROWS SIZES HEADER KEY...  stderr: geometric mean of wall_s(1 thread) /
 #                            wall_s(t threads) of the gnnpart rows, per size class and t, paired by
 #                            the KEY columns (SIZES: "dataset size" lines)
+
+dataset() {
+  local f
+  for f in "$ROOT/datasets/$1" "$SHARED_DIR/datasets/$1"; do
+    [ -e "$f" ] && { echo "$f"; return; }
+  done
+  echo ""
+}
+
+bench_side_files() {
+  local s f
+  SIDE=()
+  for s in labels train val test; do
+    f="$(dataset "$1.$s.gz")"
+    [ -n "$f" ] && SIDE+=("--$s" "$f")
+  done
+  return 0
+}
 
 bench_scratch() {
   WORK="$(mktemp -d "/tmp/gnnpart_bench_$1.XXXXXX")"

@@ -43,7 +43,6 @@ ROOT_FLAG=()
 NETNS="gnnpart_cost_$$"
 trap 'ip netns del "$NETNS" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
-dataset() { [ -e "$SHARED_DIR/datasets/$1" ] && echo "$SHARED_DIR/datasets/$1" || echo ""; }
 
 # partition NAME GRAPH K OUT
 partition() {
@@ -96,15 +95,11 @@ echo "$HEADER" > "$WORK/rows.csv"
 for g in $GRAPHS; do
   graph="$(dataset "$g.edges.gz")"
   [ -n "$graph" ] || { echo "bench_cost: no dataset $g" >&2; continue; }
-  side=()
-  for s in labels train val test; do
-    f="$(dataset "$g.$s.gz")"
-    [ -n "$f" ] && side+=("--$s" "$f")
-  done
+  bench_side_files "$g"
   for k in $KS; do
     for p in $PARTITIONERS; do
       partition "$p" "$graph" "$k" "$WORK/$g.$k.$p.part"
-      "$GNNPART" layout "$graph" "$WORK/$g.$k.$p.part" -o "$WORK/$g.$k.$p" "${side[@]}" >/dev/null
+      "$GNNPART" layout "$graph" "$WORK/$g.$k.$p.part" -o "$WORK/$g.$k.$p" "${SIDE[@]}" >/dev/null
     done
   done
 done

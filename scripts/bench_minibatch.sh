@@ -34,13 +34,6 @@ bench_commit lib app trainer
 root=()
 [ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
 
-dataset() {
-  local f
-  for f in "$ROOT/datasets/$1" "$SHARED_DIR/datasets/$1"; do
-    [ -e "$f" ] && { echo "$f"; return; }
-  done
-  echo ""
-}
 # The stochastic model's fanouts are hop 1 first.
 HOP_FANOUTS="$(echo "$FANOUTS" | tr ',' '\n' | tac | paste -sd, -)"
 
@@ -50,11 +43,7 @@ echo "$HEADER,stochastic_model_rows,load1"
 for g in $GRAPHS; do
   graph="$(dataset "$g.edges.gz")"
   [ -n "$graph" ] || { echo "bench_minibatch: no dataset $g" >&2; continue; }
-  side=()
-  for s in labels train val test; do
-    f="$(dataset "$g.$s.gz")"
-    [ -n "$f" ] && side+=("--$s" "$f")
-  done
+  bench_side_files "$g"
   train_file="$(dataset "$g.train.gz")"
   for k in $KS; do
     for p in $PARTITIONERS; do
@@ -67,7 +56,7 @@ for g in $GRAPHS; do
       random) bench_random_partition "$graph" "$k" "$SEED" "$part" ;;  # balanced
       *) echo "unknown partitioner $p" >&2; exit 1 ;;
       esac
-      "$GNNPART" layout "$graph" "$part" -o "$dir" "${side[@]}" > /dev/null
+      "$GNNPART" layout "$graph" "$part" -o "$dir" "${SIDE[@]}" > /dev/null
       # Steps per epoch = ceil(train / (k * B)) (all vertices train without a train file).
       epochs="$(python3 - "$train_file" "$graph" "$k" "$BATCH_SIZE" "$STEPS" <<'EOF'
 import gzip, sys
