@@ -6,10 +6,13 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/metrics.h"
 #include "core/multilevel_steps.h"
 #include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
+#include "hypergraph/column_net_in_place.h"
+#include "hypergraph/component_bisection.h"
 #include "hypergraph/context.h"
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -22,7 +25,8 @@ using namespace hg; // the engine behind the public functions
 
 namespace {
 
-void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
+// A graph or a hypergraph: every vertex fits into a block, and no weight is negative.
+template <typename Weighted> void check_feasible(const Weighted& hg, const BlockLimits& limits) {
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     for (int c = 0; c < hg.ncon(); ++c)
       if (hg.vertex_weight(u, c) > limits.max(0, c))
@@ -60,6 +64,24 @@ std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
     }
   }
   return best;
+}
+
+// `candidate` instead of `blocks` if it is not empty, balanced, and better in the objective
+// (or `blocks` is not balanced).
+std::vector<BlockID> better_of(const Hypergraph& hg, const HgContext& ctx,
+                               const BlockLimits& limits, std::vector<BlockID> blocks,
+                               std::vector<BlockID> candidate) {
+  if (candidate.empty())
+    return blocks;
+  PartitionedHypergraph phg(hg, ctx.k);
+  phg.assign(candidate);
+  if (!is_balanced(phg, limits.max_weight))
+    return blocks;
+  const Weight objective = phg.objective(ctx.objective);
+  phg.assign(blocks);
+  if (is_balanced(phg, limits.max_weight) && phg.objective(ctx.objective) <= objective)
+    return blocks;
+  return candidate;
 }
 
 // Multilevel run (or V-cycles from `start`, if given), then the final repair of empty blocks
@@ -103,6 +125,10 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
       blocks.assign(start.begin(), start.end());
       vcycles = graph_start_vcycles(hypergraph, ctx, limits, blocks, cache);
     }
+    if (options.k == 2 && ctx.component_bisection) // the largest component alone
+      blocks = better_of(
+          hypergraph, ctx, limits, std::move(blocks),
+          component_bisection(hypergraph, ctx, limits, derive_seed(ctx.seed, 0x5E), cache));
     PartitionedHypergraph phg(hypergraph, options.k);
     phg.assign(blocks);
     if (!start.empty() && vcycles == 0) // refinement of the start on the input level only
@@ -128,15 +154,16 @@ Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOpti
   return partition_from(hypergraph, options, {});
 }
 
-Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
-                               const PartitionOptions& options) {
-  check_options(options, column_net.num_nodes());
-  if (graph.num_nodes() != column_net.num_nodes())
-    throw InvalidParameter(fmt::format("column-net model has {} vertices, the graph {}",
-                                       column_net.num_nodes(), graph.num_nodes()));
-  if (options.k == 1 || graph.num_nodes() == 0 || options.objective != Objective::kKm1)
-    return partition_hypergraph(column_net, options);
-  check_feasible(column_net, uniform_limits(column_net, options.k, options.epsilon));
+namespace {
+
+// The column-net model starts from the graph partitioner for km1 (k > 1, n > 0).
+bool uses_graph_start(const CsrGraph& graph, const PartitionOptions& options) {
+  return options.k != 1 && graph.num_nodes() != 0 && options.objective == Objective::kKm1;
+}
+
+// The edge-cut partition of `graph` (already with the model's vertex weights and unit edge
+// weights) that starts the model's V-cycles.
+Partition graph_start(const CsrGraph& graph, const PartitionOptions& options) {
   PartitionOptions graph_options = options;
   graph_options.model = Model::kGraph;
   graph_options.objective = Objective::kCut;
@@ -145,11 +172,48 @@ Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_n
   // spends its time on V-cycles instead.
   if (options.preset == Preset::kStrong)
     graph_options.preset = Preset::kDefault;
-  // The model's vertex weights are the balance the result is bound by. The weighted copy of
-  // the graph is gone before the hypergraph levels are built.
-  const Partition start =
-      partition_graph_multilevel(graph_with_model_weights(graph, column_net), graph_options);
+  return partition_graph_multilevel(graph, graph_options);
+}
+
+} // namespace
+
+Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
+                               const PartitionOptions& options) {
+  check_options(options, column_net.num_nodes());
+  if (graph.num_nodes() != column_net.num_nodes())
+    throw InvalidParameter(fmt::format("column-net model has {} vertices, the graph {}",
+                                       column_net.num_nodes(), graph.num_nodes()));
+  if (!uses_graph_start(graph, options))
+    return partition_hypergraph(column_net, options);
+  check_feasible(column_net, uniform_limits(column_net, options.k, options.epsilon));
+  // The weighted copy of the graph is gone before the hypergraph levels are built.
+  const Partition start = graph_start(graph_with_model_weights(graph, column_net), options);
   return partition_from(column_net, options, start.blocks);
+}
+
+Partition partition_column_net(CsrGraph& graph, ColumnNetWeights weights,
+                               const PartitionOptions& options,
+                               std::vector<double>* model_imbalance) {
+  check_options(options, graph.num_nodes());
+  auto finish = [&](const Hypergraph& model, Partition partition) {
+    if (model_imbalance != nullptr)
+      *model_imbalance = compute_hypergraph_metrics(model, partition).imbalance;
+    return partition;
+  };
+  if (!column_net_in_place_ok(graph)) {
+    const Hypergraph model = build_column_net(graph, weights);
+    return finish(model, partition_column_net(graph, model, options));
+  }
+  Partition start;
+  if (uses_graph_start(graph, options)) {
+    const ModelWeightedGraph weighted(graph, weights);
+    check_feasible(weighted.graph(), uniform_limits(weighted.graph(), options.k, options.epsilon));
+    start = graph_start(weighted.graph(), options);
+  }
+  const ColumnNetInPlace in_place(graph, weights);
+  return finish(in_place.model(), start.blocks.empty()
+                                      ? partition_hypergraph(in_place.model(), options)
+                                      : partition_from(in_place.model(), options, start.blocks));
 }
 
 Weight hypergraph_objective(const Hypergraph& hypergraph, const Partition& partition,
