@@ -11,6 +11,9 @@ namespace {
 // so that every list moves right, onto entries already read.
 void insert_diagonal(std::vector<EdgeID>& offsets, std::vector<NodeID>& adjacency) {
   const auto n = static_cast<NodeID>(offsets.size() - 1);
+  // reserve first: resize alone may double the capacity (heaptrack, cornell5: 12.65 MB for
+  // a 6.4 MB model).
+  adjacency.reserve(adjacency.size() + n);
   adjacency.resize(adjacency.size() + n);
   for (NodeID u = n; u-- > 0;) {
     const EdgeID first = offsets[u];
