@@ -1,9 +1,9 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/indexed_heap.h"
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
+#include "core/indexed_heap.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/refinement.h"
 
@@ -191,11 +191,10 @@ Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
     return 0;
   // With two blocks, km1 = cut and soed = 2 cut: the km1 cache serves every objective.
   if (ctx.objective == Objective::kKm1 || phg.k() == 2) {
-    if (Km1GainCache::fits(phg) && cache.rebuild(phg)) {
+    if (cache.rebuild(phg)) {
       CachedKm1Oracle oracle(phg, cache);
       return fm_rounds(phg, oracle, ctx, max_weights, seed);
     }
-    cache.release(); // a coarser level's cache is not kept beside this level's pin counts
   }
   RecomputingOracle oracle(phg, ctx.objective);
   return fm_rounds(phg, oracle, ctx, max_weights, seed);

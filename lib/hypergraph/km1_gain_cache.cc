@@ -18,19 +18,6 @@ bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
   return true;
 }
 
-bool Km1GainCache::fits(const PartitionedHypergraph& phg) {
-  const double bytes = 2.0 * static_cast<double>(phg.num_nodes()) * phg.k();
-  return bytes <= kMaxBytesPerPin * static_cast<double>(phg.hypergraph().num_pins());
-}
-
-void Km1GainCache::release() {
-  conn16_.reset();
-  conn32_.reset();
-  capacity16_ = capacity32_ = 0;
-  benefit_ = {};
-  incident_ = {};
-}
-
 Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
   compute_connections(phg, compute_weights(phg));
 }

@@ -21,14 +21,6 @@ namespace gnnpart::hg {
 class Km1GainCache {
 public:
   Km1GainCache() = default;
-
-  // Whether phg's cache takes at most kMaxBytesPerPin bytes per pin of its hypergraph (counting
-  // 16-bit entries). Beyond, FM computes gains from the pin counts instead (GainComputer): the
-  // n x k connections would lead the peak memory (cnr-2000, k = 128: 83 MB, 3.6x the pins).
-  static constexpr double kMaxBytesPerPin = 4;
-  static bool fits(const PartitionedHypergraph& phg);
-  // Frees the memory (the cache is unusable until the next rebuild).
-  void release();
   // The cache of phg's current assignment, for hypergraphs known to fit (unit-weight nets of a
   // bisection).
   explicit Km1GainCache(const PartitionedHypergraph& phg);

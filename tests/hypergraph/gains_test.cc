@@ -5,14 +5,10 @@
 #include <algorithm>
 #include <vector>
 
-#include "core/block_limits.h"
-#include "core/parallel.h"
 #include "core/random.h"
-#include "hypergraph/context.h"
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/partitioned_hypergraph.h"
-#include "hypergraph/refinement.h"
 #include "hypergraph_test_util.h"
 
 namespace gnnpart::hg {
@@ -159,39 +155,6 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                          ::testing::Values(Km1CacheCase{5, 1}, Km1CacheCase{96, 1},
                                            Km1CacheCase{96, 20000}, Km1CacheCase{96, 1, 3},
                                            Km1CacheCase{40, 20000, 3}));
-
-// The cache is used only within its memory budget (n x k 16-bit entries against
-// kMaxBytesPerPin bytes per pin); beyond, FM rates moves from the pin counts, with the same
-// guarantees: the decrease it reports is the objective's, and the result stays balanced.
-TEST(Km1GainCache, BudgetAndFmWithoutIt) {
-  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
-  const Hypergraph model = build_column_net(graph, ColumnNetWeights::kUnit);
-  const double pin_bytes = Km1GainCache::kMaxBytesPerPin * static_cast<double>(model.num_pins());
-  for (BlockID k : {2u, 4u, 64u}) {
-    SCOPED_TRACE(k);
-    PartitionedHypergraph phg(model, k);
-    std::vector<BlockID> blocks(model.num_nodes());
-    for (NodeID u = 0; u < model.num_nodes(); ++u)
-      blocks[u] = u % k;
-    phg.assign(blocks);
-    EXPECT_EQ(Km1GainCache::fits(phg), 2.0 * model.num_nodes() * k <= pin_bytes);
-    const PartitionOptions o = testing::options(k, 3);
-    const HgContext ctx = make_context(o);
-    const BlockLimits limits = uniform_limits(model, k, o.epsilon);
-    const Weight before = phg.objective_sequential(Objective::kKm1);
-    const Weight gain = run_with_threads(2, [&] {
-      Km1GainCache cache;
-      return fm_refine(phg, ctx, limits.max_weight, 3, cache);
-    });
-    EXPECT_GT(gain, 0);
-    EXPECT_EQ(before - phg.objective_sequential(Objective::kKm1), gain);
-    EXPECT_TRUE(is_balanced(phg, limits.max_weight));
-  }
-  const PartitionedHypergraph narrow(model, 2);
-  EXPECT_TRUE(Km1GainCache::fits(narrow));
-  const PartitionedHypergraph wide(model, 64);
-  EXPECT_FALSE(Km1GainCache::fits(wide));
-}
 
 } // namespace
 } // namespace gnnpart::hg
