@@ -50,6 +50,20 @@ void remove_diagonal(std::vector<EdgeID>& offsets, std::vector<NodeID>& pins) {
   pins.resize(offsets[n]);
 }
 
+// Empties `graph`: its structure is returned, its weights go to `kept`.
+CsrGraph::Arrays take_graph(CsrGraph& graph, LentGraphWeights& kept) {
+  CsrGraph::Arrays arrays = graph.release();
+  kept = {std::move(arrays.edge_weights), arrays.ncon, std::move(arrays.vertex_weights)};
+  return arrays;
+}
+
+// Makes `graph` the given structure with the kept weights again.
+void give_graph_back(CsrGraph& graph, std::vector<EdgeID> offsets, std::vector<NodeID> adjacency,
+                     LentGraphWeights& kept) {
+  graph = CsrGraph(std::move(offsets), std::move(adjacency), std::move(kept.edge_weights),
+                   kept.ncon, std::move(kept.vertex_weights));
+}
+
 } // namespace
 
 bool column_net_in_place_ok(const CsrGraph& graph) {
@@ -71,10 +85,7 @@ bool column_net_in_place_ok(const CsrGraph& graph) {
 ColumnNetInPlace::ColumnNetInPlace(CsrGraph& graph, ColumnNetWeights weights) : graph_(graph) {
   int ncon = 1;
   std::vector<Weight> model_weights = column_net_vertex_weights(graph, weights, &ncon);
-  CsrGraph::Arrays arrays = graph.release();
-  edge_weights_ = std::move(arrays.edge_weights);
-  ncon_ = arrays.ncon;
-  vertex_weights_ = std::move(arrays.vertex_weights);
+  CsrGraph::Arrays arrays = take_graph(graph, kept_);
   insert_diagonal(arrays.offsets, arrays.adjacency);
   const auto n = static_cast<NodeID>(arrays.offsets.size() - 1);
   try {
@@ -89,31 +100,22 @@ ColumnNetInPlace::ColumnNetInPlace(CsrGraph& graph, ColumnNetWeights weights) : 
 }
 
 ColumnNetInPlace::~ColumnNetInPlace() {
-  restore();
-}
-
-void ColumnNetInPlace::restore() {
   Hypergraph::Arrays arrays = model_.release();
   remove_diagonal(arrays.net_offsets, arrays.pins);
-  graph_ = CsrGraph(std::move(arrays.net_offsets), std::move(arrays.pins), std::move(edge_weights_),
-                    ncon_, std::move(vertex_weights_));
+  give_graph_back(graph_, std::move(arrays.net_offsets), std::move(arrays.pins), kept_);
 }
 
 ModelWeightedGraph::ModelWeightedGraph(CsrGraph& graph, ColumnNetWeights weights) : graph_(graph) {
   int ncon = 1;
   std::vector<Weight> model_weights = column_net_vertex_weights(graph, weights, &ncon);
-  CsrGraph::Arrays arrays = graph.release();
-  edge_weights_ = std::move(arrays.edge_weights);
-  ncon_ = arrays.ncon;
-  vertex_weights_ = std::move(arrays.vertex_weights);
+  CsrGraph::Arrays arrays = take_graph(graph, kept_);
   graph_ = CsrGraph(std::move(arrays.offsets), std::move(arrays.adjacency), {}, ncon,
                     std::move(model_weights));
 }
 
 ModelWeightedGraph::~ModelWeightedGraph() {
   CsrGraph::Arrays arrays = graph_.release();
-  graph_ = CsrGraph(std::move(arrays.offsets), std::move(arrays.adjacency),
-                    std::move(edge_weights_), ncon_, std::move(vertex_weights_));
+  give_graph_back(graph_, std::move(arrays.offsets), std::move(arrays.adjacency), kept_);
 }
 
 } // namespace gnnpart

@@ -17,6 +17,13 @@ namespace gnnpart {
 // True when every neighbour list of `graph` is strictly increasing, below n, and without u.
 bool column_net_in_place_ok(const CsrGraph& graph);
 
+// A lent graph's weights, kept aside to be given back with its structure.
+struct LentGraphWeights {
+  std::vector<Weight> edge_weights;
+  int ncon = 1;
+  std::vector<Weight> vertex_weights;
+};
+
 // Holds `graph`'s arrays as its column-net model (net weights 1, vertex weights of `weights`)
 // for its lifetime. Meanwhile `graph` is empty; the destructor gives it back unchanged (the
 // same offsets, adjacency, edge and vertex weights). Needs column_net_in_place_ok(graph).
@@ -30,12 +37,8 @@ public:
   const Hypergraph& model() const { return model_; }
 
 private:
-  void restore();
-
   CsrGraph& graph_;
-  std::vector<Weight> edge_weights_;
-  int ncon_ = 1;
-  std::vector<Weight> vertex_weights_;
+  LentGraphWeights kept_;
   Hypergraph model_;
 };
 
@@ -53,9 +56,7 @@ public:
 
 private:
   CsrGraph& graph_;
-  std::vector<Weight> edge_weights_;
-  int ncon_ = 1;
-  std::vector<Weight> vertex_weights_;
+  LentGraphWeights kept_;
 };
 
 } // namespace gnnpart
