@@ -21,7 +21,6 @@ const HgContext kFast{
 const HgContext kDefault{};
 
 const HgContext kStrong{
-    .component_bisection = true,
     .coarsening = {.sub_rounds = 32},
     .initial = {.runs_per_algorithm = 16,
                 .deep_runs_per_algorithm = 16,

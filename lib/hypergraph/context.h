@@ -120,10 +120,6 @@ struct HgContext {
   // k = 2 runs are the cheapest. 3 runs on ISPD98/Titan23 (seed 0, 2 threads): 1.058x instead
   // of 1.072x the best known km1 over all k, 6.4 s more of 46.9 s. Not on a graph's start.
   int bisection_runs = 3;
-  // At k = 2, also bisect the largest component alone with the others as filler
-  // (component_bisection.h) and keep the better. dblp-2010 (48493 components): 16744 -> 16707
-  // at twice the time and 1.3x the peak memory, so only in strong.
-  bool component_bisection = false;
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;

@@ -12,7 +12,6 @@
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/column_net_in_place.h"
-#include "hypergraph/component_bisection.h"
 #include "hypergraph/context.h"
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -66,24 +65,6 @@ std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
   return best;
 }
 
-// `candidate` instead of `blocks` if it is not empty, balanced, and better in the objective
-// (or `blocks` is not balanced).
-std::vector<BlockID> better_of(const Hypergraph& hg, const HgContext& ctx,
-                               const BlockLimits& limits, std::vector<BlockID> blocks,
-                               std::vector<BlockID> candidate) {
-  if (candidate.empty())
-    return blocks;
-  PartitionedHypergraph phg(hg, ctx.k);
-  phg.assign(candidate);
-  if (!is_balanced(phg, limits.max_weight))
-    return blocks;
-  const Weight objective = phg.objective(ctx.objective);
-  phg.assign(blocks);
-  if (is_balanced(phg, limits.max_weight) && phg.objective(ctx.objective) <= objective)
-    return blocks;
-  return candidate;
-}
-
 // Multilevel run (or V-cycles from `start`, if given), then the final repair of empty blocks
 // and balance.
 Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& options,
@@ -125,10 +106,6 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
       blocks.assign(start.begin(), start.end());
       vcycles = graph_start_vcycles(hypergraph, ctx, limits, blocks, cache);
     }
-    if (options.k == 2 && ctx.component_bisection) // the largest component alone
-      blocks = better_of(
-          hypergraph, ctx, limits, std::move(blocks),
-          component_bisection(hypergraph, ctx, limits, derive_seed(ctx.seed, 0x5E), cache));
     PartitionedHypergraph phg(hypergraph, options.k);
     phg.assign(blocks);
     if (!start.empty() && vcycles == 0) // refinement of the start on the input level only

@@ -1,6 +1,6 @@
 // Component-aware bisection (component_bisection.h): components checked against a BFS, the
 // bisection balanced with every component but the largest whole on one side, km1 recomputed by
-// brute force, deterministic, and at k = 2 the partitioner keeps the better of it and its own.
+// brute force, deterministic.
 #include <gtest/gtest.h>
 
 #include <deque>
@@ -117,24 +117,6 @@ TEST(ComponentBisection, DoesNotApplyToOneComponentOrLittleFiller) {
   EXPECT_TRUE(
       component_bisection(path_and_one, ctx, uniform_limits(path_and_one, 2, o.epsilon), 1, cache)
           .empty());
-}
-
-// At k = 2 the strong preset never returns worse than its component-aware candidate.
-TEST(ComponentBisection, PartitionerKeepsTheBetter) {
-  NodeID giant_percent = 0;
-  const Hypergraph model = many_components(&giant_percent);
-  PartitionOptions o = options(2, 7);
-  o.preset = Preset::kStrong;
-  const Partition p = partition_hypergraph(model, o);
-  const auto m = testing::check(model, p, o);
-  const HgContext ctx = make_context(o);
-  const BlockLimits limits = uniform_limits(model, 2, o.epsilon);
-  const std::vector<BlockID> candidate = run_with_threads(o.threads, [&] {
-    Km1GainCache cache;
-    return component_bisection(model, ctx, limits, derive_seed(o.seed, 0x5E), cache);
-  });
-  ASSERT_FALSE(candidate.empty());
-  EXPECT_LE(m.km1, testing::brute_force_metrics(model, Partition{2, candidate}).km1);
 }
 
 } // namespace
