@@ -86,16 +86,21 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
 // hypergraph, or the stochastic hypergraph of sampled mini-batches. For the hypergraph models,
 // model_imbalance receives the imbalance of the model's own vertex weights (unit unless
 // --vertex-weights or the input says otherwise), the balance the partitioner was bound by.
-Partition partition_with_model(const CsrGraph& graph, const PartitionArgs& args,
+// The column-net model borrows the graph's arrays while it runs (no copy of the graph), but for
+// --objective max-volume / epoch.
+Partition partition_with_model(CsrGraph& graph, const PartitionArgs& args,
                                const PartitionOptions& options, const GlobalFlags& global,
                                std::vector<double>& model_imbalance) {
   if (options.model == Model::kGraph)
     return partition_graph(graph, options);
+  const ColumnNetWeights weights = column_net_weights(args.weights, graph);
+  // The bottleneck objectives refine with the graph beside its model: no lending there.
+  if (options.model == Model::kHypergraph && !is_bottleneck(options.objective))
+    return partition_column_net(graph, weights, options, &model_imbalance);
   if (options.model == Model::kStochastic && args.minibatch.train.empty())
     warn(global, "--model stochastic without --train samples mini-batches from all vertices, "
                  "not your training set; that partition can send several times METIS's rows "
                  "per batch (4.9x on dblp-2010): pass --train FILE");
-  const ColumnNetWeights weights = column_net_weights(args.weights, graph);
   const Hypergraph model =
       options.model == Model::kHypergraph
           ? build_column_net(graph, weights)

@@ -28,6 +28,13 @@ CsrGraph CsrGraph::copy() const {
   return CsrGraph(offsets_, adjacency_, edge_weights_, ncon_, vertex_weights_);
 }
 
+CsrGraph::Arrays CsrGraph::release() {
+  Arrays arrays{std::move(offsets_), std::move(adjacency_), std::move(edge_weights_), ncon_,
+                std::move(vertex_weights_)};
+  *this = CsrGraph();
+  return arrays;
+}
+
 void CsrGraph::set_vertex_weights(int ncon, std::vector<Weight> vertex_weights) {
   if (ncon < 1)
     throw InvalidParameter("ncon must be at least 1");

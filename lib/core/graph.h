@@ -23,6 +23,17 @@ class CsrGraph {
   CsrGraph& operator=(const CsrGraph&) = delete;
   CsrGraph copy() const;
 
+  // The arrays, moved out; the graph is left empty (n = 0, unit weights). For callers that turn
+  // the graph into another structure and back without a copy (the column-net model).
+  struct Arrays {
+    std::vector<EdgeID> offsets;
+    std::vector<NodeID> adjacency;
+    std::vector<Weight> edge_weights;
+    int ncon = 1;
+    std::vector<Weight> vertex_weights;
+  };
+  Arrays release();
+
   NodeID num_nodes() const { return static_cast<NodeID>(offsets_.size() - 1); }
   // Directed entries in the adjacency array (2m for a symmetric graph).
   EdgeID num_directed_edges() const { return adjacency_.size(); }

@@ -122,6 +122,13 @@ void Hypergraph::build_incidence() {
                     });
 }
 
+Hypergraph::Arrays Hypergraph::release() {
+  Arrays arrays{std::move(net_offsets_), std::move(pins_), std::move(net_weights_), ncon_,
+                std::move(vertex_weights_)};
+  *this = Hypergraph();
+  return arrays;
+}
+
 Weight Hypergraph::total_vertex_weight(int c) const {
   if (vertex_weights_.empty())
     return num_nodes();

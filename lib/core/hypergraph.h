@@ -25,6 +25,17 @@ class Hypergraph {
   Hypergraph(const Hypergraph&) = delete;
   Hypergraph& operator=(const Hypergraph&) = delete;
 
+  // The net -> pins arrays and weights, moved out; the hypergraph is left empty. For callers
+  // that turn it back into the structure it was built from (the column-net model's graph).
+  struct Arrays {
+    std::vector<EdgeID> net_offsets;
+    std::vector<NodeID> pins;
+    std::vector<Weight> net_weights;
+    int ncon = 1;
+    std::vector<Weight> vertex_weights;
+  };
+  Arrays release();
+
   NodeID num_nodes() const { return num_nodes_; }
   NetID num_nets() const { return static_cast<NetID>(net_offsets_.size() - 1); }
   EdgeID num_pins() const { return pins_.size(); }

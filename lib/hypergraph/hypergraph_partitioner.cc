@@ -1,18 +1,19 @@
 #include "hypergraph/hypergraph_partitioner.h"
 
 #include <algorithm>
-#include <numeric>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/metrics.h"
 #include "core/multilevel_steps.h"
 #include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/block_volumes.h"
 #include "hypergraph/bottleneck_refiner.h"
+#include "hypergraph/column_net_in_place.h"
 #include "hypergraph/context.h"
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -25,7 +26,8 @@ using namespace hg; // the engine behind the public functions
 
 namespace {
 
-void check_feasible(const Hypergraph& hg, const BlockLimits& limits) {
+// A graph or a hypergraph: every vertex fits into a block, and no weight is negative.
+template <typename Weighted> void check_feasible(const Weighted& hg, const BlockLimits& limits) {
   for (NodeID u = 0; u < hg.num_nodes(); ++u)
     for (int c = 0; c < hg.ncon(); ++c)
       if (hg.vertex_weight(u, c) > limits.max(0, c))
@@ -125,6 +127,38 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
   return result;
 }
 
+} // namespace
+
+Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOptions& options) {
+  if (is_bottleneck(options.objective))
+    throw InvalidParameter(fmt::format(
+        "--objective {} needs a graph input (its column-net model, --model hypergraph): the "
+        "nets of a hypergraph have no owners to send them",
+        to_string(options.objective)));
+  return partition_from(hypergraph, options, {});
+}
+
+namespace {
+
+// The column-net model starts from the graph partitioner for km1 (k > 1, n > 0).
+bool uses_graph_start(const CsrGraph& graph, const PartitionOptions& options) {
+  return options.k != 1 && graph.num_nodes() != 0 && options.objective == Objective::kKm1;
+}
+
+// The edge-cut partition of `graph` (already with the model's vertex weights and unit edge
+// weights) that starts the model's V-cycles.
+Partition graph_start(const CsrGraph& graph, const PartitionOptions& options) {
+  PartitionOptions graph_options = options;
+  graph_options.model = Model::kGraph;
+  graph_options.objective = Objective::kCut;
+  graph_options.logger = {};
+  // Measured: the strong graph preset's lower edge cut is no better a start for km1; strong
+  // spends its time on V-cycles instead.
+  if (options.preset == Preset::kStrong)
+    graph_options.preset = Preset::kDefault;
+  return partition_graph_multilevel(graph, graph_options);
+}
+
 // Net e of a column-net model belongs to vertex e.
 std::vector<NodeID> column_net_owners(const Hypergraph& column_net) {
   if (column_net.num_nets() != column_net.num_nodes())
@@ -164,15 +198,6 @@ Partition partition_bottleneck(const CsrGraph& graph, const Hypergraph& column_n
 
 } // namespace
 
-Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOptions& options) {
-  if (is_bottleneck(options.objective))
-    throw InvalidParameter(fmt::format(
-        "--objective {} needs a graph input (its column-net model, --model hypergraph): the "
-        "nets of a hypergraph have no owners to send them",
-        to_string(options.objective)));
-  return partition_from(hypergraph, options, {});
-}
-
 Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
                                const PartitionOptions& options, const EpochInput* epoch) {
   check_options(options, column_net.num_nodes());
@@ -181,22 +206,38 @@ Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_n
   if (graph.num_nodes() != column_net.num_nodes())
     throw InvalidParameter(fmt::format("column-net model has {} vertices, the graph {}",
                                        column_net.num_nodes(), graph.num_nodes()));
-  if (options.k == 1 || graph.num_nodes() == 0 || options.objective != Objective::kKm1)
+  if (!uses_graph_start(graph, options))
     return partition_hypergraph(column_net, options);
   check_feasible(column_net, uniform_limits(column_net, options.k, options.epsilon));
-  PartitionOptions graph_options = options;
-  graph_options.model = Model::kGraph;
-  graph_options.objective = Objective::kCut;
-  graph_options.logger = {};
-  // Measured: the strong graph preset's lower edge cut is no better a start for km1; strong
-  // spends its time on V-cycles instead.
-  if (options.preset == Preset::kStrong)
-    graph_options.preset = Preset::kDefault;
-  // The model's vertex weights are the balance the result is bound by. The weighted copy of
-  // the graph is gone before the hypergraph levels are built.
-  const Partition start =
-      partition_graph_multilevel(graph_with_model_weights(graph, column_net), graph_options);
+  // The weighted copy of the graph is gone before the hypergraph levels are built.
+  const Partition start = graph_start(graph_with_model_weights(graph, column_net), options);
   return partition_from(column_net, options, start.blocks);
+}
+
+Partition partition_column_net(CsrGraph& graph, ColumnNetWeights weights,
+                               const PartitionOptions& options,
+                               std::vector<double>* model_imbalance) {
+  check_options(options, graph.num_nodes());
+  auto finish = [&](const Hypergraph& model, Partition partition) {
+    if (model_imbalance != nullptr)
+      *model_imbalance = compute_hypergraph_metrics(model, partition).imbalance;
+    return partition;
+  };
+  // The bottleneck refiner keeps the graph beside its model: no lending there.
+  if (is_bottleneck(options.objective) || !column_net_in_place_ok(graph)) {
+    const Hypergraph model = build_column_net(graph, weights);
+    return finish(model, partition_column_net(graph, model, options));
+  }
+  Partition start;
+  if (uses_graph_start(graph, options)) {
+    const ModelWeightedGraph weighted(graph, weights);
+    check_feasible(weighted.graph(), uniform_limits(weighted.graph(), options.k, options.epsilon));
+    start = graph_start(weighted.graph(), options);
+  }
+  const ColumnNetInPlace in_place(graph, weights);
+  return finish(in_place.model(), start.blocks.empty()
+                                      ? partition_hypergraph(in_place.model(), options)
+                                      : partition_from(in_place.model(), options, start.blocks));
 }
 
 Weight hypergraph_objective(const Hypergraph& hypergraph, const Partition& partition,

@@ -8,6 +8,8 @@
 // partition_hypergraph returns k non-empty blocks (when n >= k) with every block within
 // max_block_weight(total of constraint c, k, epsilon) for every constraint c, or throws
 // InfeasibleBalance. Same seed and thread count give the same partition.
+#include <vector>
+
 #include "core/graph.h"
 #include "core/hypergraph.h"
 #include "core/options.h"
@@ -38,6 +40,18 @@ Partition partition_hypergraph(const Hypergraph& hypergraph, const PartitionOpti
 Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_net,
                                const PartitionOptions& options,
                                const hg::EpochInput* epoch = nullptr);
+
+// The same for a graph the caller lends, with the model of `weights`: the graph partitioner runs
+// on `graph` itself (its weights swapped for the model's meanwhile), then the graph's own arrays
+// become the model for the V-cycles (column_net_in_place.h), so the graph and a copy of it as
+// the model are never alive together. `graph` is given back unchanged, also when this throws.
+// The same partition as partition_column_net(graph, build_column_net(graph, weights), options).
+// kMaxVolume builds the model as a copy (its refiner needs the graph beside it); kEpoch needs
+// the overload above with an EpochInput. model_imbalance (if not null) receives the imbalance
+// of the model's vertex weights.
+Partition partition_column_net(CsrGraph& graph, ColumnNetWeights weights,
+                               const PartitionOptions& options,
+                               std::vector<double>* model_imbalance = nullptr);
 
 // Objective value of a partition (km1, cut or soed; kVolume means km1; kMaxVolume: the largest
 // per-block send + receive volume, for a column-net model only; not kEpoch).
