@@ -1,6 +1,7 @@
 #include "hypergraph/hypergraph_partitioner.h"
 
 #include <algorithm>
+#include <numeric>
 #include <vector>
 
 #include <fmt/format.h>
