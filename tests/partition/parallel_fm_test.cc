@@ -1,8 +1,8 @@
 // Parallel FM: from a balanced start it keeps every limit (checked independently), never raises
 // the cut, reports its gain exactly (the cut recomputed with plain loops), gives the same
 // partition on repeated runs and for 1, 2 and 4 threads, keeps fixed vertices in place and
-// handles weights; fm_refine runs it only with more than one thread; and the default preset
-// with it gives the same valid partition on repeated runs with 2 and 4 threads.
+// handles weights; fm_refine runs it only from fm_parallel_min_threads threads on; and the
+// default preset gives the same valid partition on repeated runs with 2 and 4 threads.
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -36,6 +36,7 @@ Weight plain_cut(const CsrGraph& g, const std::vector<BlockID>& blocks) {
 ml::RefinementContext parallel_context() {
   ml::RefinementContext ctx;
   ctx.fm_parallel = true;
+  ctx.fm_parallel_min_threads = 2;
   ctx.fm_passes = 3;
   ctx.fm_batch_searches = 8;
   ctx.fm_seeds = 8; // several batches even on small graphs
@@ -165,7 +166,29 @@ TEST(ParallelFm, OneThreadIsSequentialFm) {
   EXPECT_EQ(run(true), run(false));
 }
 
-// The default preset (parallel FM from two threads on): repeated runs with 2 and 4 threads give
+// Below fm_parallel_min_threads (default 4) fm_refine stays sequential: 2 threads give
+// sequential FM's result, 4 the parallel refiner's.
+TEST(ParallelFm, SequentialBelowMinThreads) {
+  const CsrGraph g = ml_test::power_law_graph(3000, 3, 4);
+  const BlockID k = 8;
+  const BlockLimits limits = uniform_limits(g, k, 0.03);
+  auto run = [&](bool parallel, int threads) {
+    ml::RefinementContext ctx;
+    ctx.fm_parallel = parallel;
+    ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+    tbb::task_arena(threads).execute([&] { ml::fm_refine(p, limits, ctx, 17); });
+    return std::vector<BlockID>(p.blocks().begin(), p.blocks().end());
+  };
+  EXPECT_EQ(run(true, 2), run(false, 2));
+  ml::RefinementContext forced;
+  forced.fm_parallel = true;
+  forced.fm_parallel_min_threads = 2;
+  ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+  tbb::task_arena(4).execute([&] { ml::parallel_fm_refine(p, limits, forced, 17); });
+  EXPECT_EQ(run(true, 4), std::vector<BlockID>(p.blocks().begin(), p.blocks().end()));
+}
+
+// The default preset (parallel FM from four threads on): repeated runs with 2 and 4 threads give
 // the same valid partition.
 TEST(ParallelFm, DefaultPresetIsDeterministic) {
   const CsrGraph g = ml_test::power_law_graph(20000, 4, 8);

@@ -66,10 +66,16 @@ struct RefinementContext {
   int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
-  // Parallel FM (parallel_fm_refiner.h) when the run has more than one thread: the searches of
-  // a batch run in parallel on frozen views, then are applied in order. Its result depends on
-  // the batch sizes, which depend on the threads only beyond fm_batch_searches / 2 of them.
+  // Parallel FM (parallel_fm_refiner.h) when the run has at least fm_parallel_min_threads
+  // threads: the searches of a batch run in parallel on frozen views, then are applied in
+  // order. Its result depends on the batch sizes, which depend on the threads only beyond
+  // fm_batch_searches / 2 of them. Why not from 2 threads: on an idle 2-core machine it was
+  // no faster than sequential FM at 2 threads (cnr-2000, uk-2007-05-100k, soc-brightkite,
+  // dblp-2010, k = 32: 0.307-0.422 s against 0.309-0.359 s) and its colliding searches cost
+  // 0.14-1.07% of cut there; sequential FM is the part of the run that does not scale, so it
+  // caps the speedup at more threads (docs/graph.md).
   bool fm_parallel = false;
+  int fm_parallel_min_threads = 4;
   int fm_batch_searches = 8;   // at most max(this, 2 * threads) searches per batch
   int fm_min_batches = 64;     // and at least this many batches per pass (when it has enough)
   int volume_passes = 4;       // greedy volume passes on the finest level (objective volume)

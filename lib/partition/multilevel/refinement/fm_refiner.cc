@@ -66,7 +66,8 @@ private:
 
 Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
                  std::uint64_t seed) {
-  if (ctx.fm_parallel && tbb::this_task_arena::max_concurrency() > 1 &&
+  if (ctx.fm_parallel &&
+      tbb::this_task_arena::max_concurrency() >= std::max(2, ctx.fm_parallel_min_threads) &&
       GainCache::supports(p.graph()))
     return parallel_fm_refine(p, limits, ctx, seed);
   const CsrGraph& g = p.graph();

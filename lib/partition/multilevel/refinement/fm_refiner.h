@@ -4,8 +4,8 @@
 // search, lets the gains go negative, and rolls back to the best prefix. Each vertex of a search
 // sits once in an addressable max-heap keyed by its best gain; a move re-rates its neighbours
 // from the gain cache (three candidate blocks when the old target stays valid). Sequential and
-// deterministic. With ctx.fm_parallel and more than one thread in the arena, the parallel
-// refiner (parallel_fm_refiner.h) runs instead.
+// deterministic. With ctx.fm_parallel and at least ctx.fm_parallel_min_threads (and two)
+// threads in the arena, the parallel refiner (parallel_fm_refiner.h) runs instead.
 #include <cstdint>
 
 #include "partition/multilevel/context.h"
