@@ -13,7 +13,7 @@
 #   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed ca-condmat soc-brightkite")  KS ("2 4 8")
 #   NETWORKS ("shm tcp")  TCP_RATE (1gbit)  FEATURE_DIM (256)  HIDDEN (128)  LAYERS (2)
 #   EPOCHS (6)  WARMUP (2)  ROUNDS (3)  PARTITIONERS (all of: metis graph-cut graph-volume
-#   hypergraph hypergraph-unit fennel ldg random)  SUMMARY (cost_summary.csv)  SEED (1)
+#   hypergraph hypergraph-unit max-volume fennel ldg random)  SUMMARY (cost_summary.csv)  SEED (1)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,7 +32,7 @@ EPOCHS="${EPOCHS:-6}"
 WARMUP="${WARMUP:-2}"
 ROUNDS="${ROUNDS:-3}"
 SEED="${SEED:-1}"
-PARTITIONERS="${PARTITIONERS:-metis graph-cut graph-volume hypergraph hypergraph-unit fennel ldg random}"
+PARTITIONERS="${PARTITIONERS:-metis graph-cut graph-volume hypergraph hypergraph-unit max-volume fennel ldg random}"
 SUMMARY="${SUMMARY:-cost_summary.csv}"
 source "$ROOT/scripts/bench_common.sh"
 bench_scratch cost
@@ -55,6 +55,8 @@ partition() {
   hypergraph) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph ;;
   hypergraph-unit) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
                      --vertex-weights unit ;;
+  max-volume) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
+                --objective max-volume ;;
   fennel | ldg) "$GNNPART" stream "$graph" -k "$k" --algo "$name" -s "$SEED" -o "$out" \
                   >/dev/null ;;
   random) bench_random_partition "$graph" "$k" "$SEED" "$out" ;;  # balanced
