@@ -249,7 +249,7 @@ CommandRunner setup_stream(CLI::App& parent, const GlobalFlags& global) {
   cmd->add_option("-k,--blocks", args->options.k, "number of blocks")->required();
   cmd->add_option("--algo", args->algorithm, "ldg, fennel, buffered, hdrf, dbh, 2ps")
       ->check(CLI::IsMember({"ldg", "fennel", "buffered", "hdrf", "dbh", "2ps"}));
-  cmd->add_option("--passes", args->options.passes, "passes (restreaming) for ldg/fennel/buffered");
+  cmd->add_option("--passes", args->options.passes, "passes (restreaming) for ldg/fennel/buffered (0: buffered 2, ldg/fennel 1)");
   cmd->add_option("-e,--epsilon", args->options.epsilon, "allowed imbalance (0.03)");
   cmd->add_option("--seed,-s", args->options.seed, "random seed");
   cmd->add_option("--objective", args->objective,

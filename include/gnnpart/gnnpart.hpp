@@ -179,7 +179,7 @@ struct StreamingOptions {
   std::uint64_t seed = GNNPART_DEFAULT_SEED;
   bool fennel = true;  // false: LDG
   bool volume = false; // score lambda-1 of column nets instead of edges cut
-  int passes = 1;      // > 1: restreaming
+  int passes = GNNPART_DEFAULT_STREAM_PASSES; // > 1: restreaming; 0: the default (1 here)
   int threads = GNNPART_DEFAULT_THREADS;
 };
 

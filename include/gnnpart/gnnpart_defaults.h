@@ -52,6 +52,10 @@
 #define GNNPART_DEFAULT_EPSILON 0.03
 #define GNNPART_DEFAULT_SEED 0
 #define GNNPART_DEFAULT_THREADS 0
+/* Passes of the streaming vertex partitioners. 0: the algorithm's own, 2 for buffered (its
+   first pass splits every batch over all k blocks; one restreaming pass re-solves each batch
+   with all its neighbours placed), 1 for LDG and Fennel (one pass is their point). */
+#define GNNPART_DEFAULT_STREAM_PASSES 0
 #define GNNPART_DEFAULT_BATCH_SIZE 1024 /* stochastic model: vertices per sampled mini-batch */
 #define GNNPART_DEFAULT_NUM_BATCHES 32  /* stochastic model: sampled mini-batches */
 

@@ -70,8 +70,8 @@ StreamingPartitioner::StreamingPartitioner(std::uint64_t num_nodes, std::uint32_
       throw InvalidParameter(fmt::format("{} vertices exceed the id width", num_nodes));
     if (!(options.epsilon >= 0))
       throw InvalidParameter(fmt::format("epsilon = {} must be >= 0", options.epsilon));
-    if (options.passes < 1)
-      throw InvalidParameter("passes must be >= 1");
+    if (options.passes < 0)
+      throw InvalidParameter("passes must be >= 1 (0: the default)");
     state_ = std::make_unique<State>();
     state_->edges.n = static_cast<NodeID>(num_nodes);
     state_->k = k;

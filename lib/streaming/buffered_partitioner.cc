@@ -209,9 +209,10 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   if (n >= kInBatch)
     throw Unsupported("buffered streaming: too many vertices for this build");
   BufferedPartitioner partitioner(n, stream.num_edges(), options);
+  const int passes = stream_passes(options);
   const PassTimer timer;
   if (progress != nullptr) {
-    progress->begin(options.passes > 1 ? "buffered pass 1/" + std::to_string(options.passes)
+    progress->begin(passes > 1 ? "buffered pass 1/" + std::to_string(passes)
                                        : "buffered",
                     stream.num_edges(), false);
   }
@@ -236,11 +237,11 @@ Partition stream_partition_buffered(VertexStream& stream, const StreamOptions& o
   Partition partition;
   partition.k = options.k;
   partition.blocks = partitioner.take_blocks();
-  for (int pass = 1; pass < options.passes; ++pass) {
+  for (int pass = 1; pass < passes; ++pass) {
     const PassTimer pass_timer;
     if (progress != nullptr) {
       progress->begin("buffered pass " + std::to_string(pass + 1) + "/" +
-                          std::to_string(options.passes),
+                          std::to_string(passes),
                       stream.num_edges(), false);
     }
     const RestreamCounts counts = restream_batches(stream, options, pass, partition.blocks);

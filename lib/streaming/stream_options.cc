@@ -43,6 +43,12 @@ bool is_edge_partitioner(StreamAlgorithm algorithm) {
          algorithm == StreamAlgorithm::kTwoPhase;
 }
 
+int stream_passes(const StreamOptions& options) {
+  if (options.passes > 0)
+    return options.passes;
+  return options.algorithm == StreamAlgorithm::kBuffered ? 2 : 1;
+}
+
 void check_stream_options(const StreamOptions& options) {
   if (options.k == 0)
     throw InvalidParameter("k must be at least 1");
@@ -50,8 +56,8 @@ void check_stream_options(const StreamOptions& options) {
     throw InvalidParameter("k too large");
   if (!(options.epsilon >= 0))
     throw InvalidParameter("epsilon must be >= 0");
-  if (options.passes < 1)
-    throw InvalidParameter("passes must be at least 1");
+  if (options.passes < 0)
+    throw InvalidParameter("passes must be at least 1 (0: the algorithm's default)");
   if (!(options.fennel_gamma > 1.0))
     throw InvalidParameter("fennel gamma must be > 1");
   if (options.fennel_alpha < 0)

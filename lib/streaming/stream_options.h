@@ -23,7 +23,7 @@ struct StreamOptions {
   std::uint64_t seed = 0;
   StreamAlgorithm algorithm = StreamAlgorithm::kFennel;
   StreamObjective objective = StreamObjective::kCut;
-  int passes = 1; // vertex partitioners: later passes restream
+  int passes = GNNPART_DEFAULT_STREAM_PASSES; // vertex partitioners: later passes restream
   double fennel_gamma = 1.5;
   double fennel_alpha = 0; // 0: sqrt(k) * m / n^1.5 (general: m k^(g-1) / n^g)
   double hdrf_lambda = 1.1;
@@ -45,7 +45,9 @@ std::string_view to_string(StreamAlgorithm algorithm);
 // "ldg", "fennel", "buffered", "hdrf", "dbh", "2ps"; throws InvalidParameter otherwise.
 StreamAlgorithm parse_stream_algorithm(std::string_view name);
 bool is_edge_partitioner(StreamAlgorithm algorithm);
-// Throws InvalidParameter for k = 0, epsilon < 0, passes < 1, ...
+// The passes a vertex partitioner makes: options.passes, or the algorithm's own when it is 0.
+int stream_passes(const StreamOptions& options);
+// Throws InvalidParameter for k = 0, epsilon < 0, passes < 0, ...
 void check_stream_options(const StreamOptions& options);
 
 } // namespace gnnpart::streaming

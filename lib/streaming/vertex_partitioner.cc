@@ -203,11 +203,12 @@ Partition stream_partition_vertices(VertexStream& stream, const StreamOptions& o
     scorer.set_blocks(std::move(initial));
   }
   VertexBatch batch;
-  for (int pass = 0; pass < options.passes; ++pass) {
+  const int passes = stream_passes(options);
+  for (int pass = 0; pass < passes; ++pass) {
     const PassTimer timer;
     if (progress != nullptr) {
       progress->begin(
-          fmt::format("{} pass {}/{}", to_string(options.algorithm), pass + 1, options.passes),
+          fmt::format("{} pass {}/{}", to_string(options.algorithm), pass + 1, passes),
           stream.num_edges(), false);
     }
     stream.begin_pass();

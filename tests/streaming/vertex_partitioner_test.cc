@@ -128,6 +128,28 @@ TEST(VertexPartitioners, Deterministic) {
   }
 }
 
+TEST(VertexPartitioners, DefaultPassesAreTheAlgorithms) {
+  // passes = 0 (the default): buffered restreams once, LDG and Fennel make one pass.
+  const Fixture f = make_fixture(temp_path("passes.edges"), 1000, random_edges(1000, 5000, 31));
+  StreamOptions options;
+  options.k = 8;
+  options.batch_vertices = 128;
+  ASSERT_EQ(options.passes, 0);
+  for (const auto algorithm : {StreamAlgorithm::kFennel, StreamAlgorithm::kBuffered}) {
+    options.algorithm = algorithm;
+    options.passes = 0;
+    const int expected = algorithm == StreamAlgorithm::kBuffered ? 2 : 1;
+    EXPECT_EQ(stream_passes(options), expected);
+    const Partition by_default = run(f, options);
+    options.passes = expected;
+    EXPECT_EQ(run(f, options).blocks, by_default.blocks);
+    options.passes = 3 - expected;
+    EXPECT_NE(run(f, options).blocks, by_default.blocks);
+  }
+  options.passes = -1;
+  EXPECT_THROW(check_stream_options(options), InvalidParameter);
+}
+
 TEST(VertexPartitioners, StreamingBeatsRandomOnPlantedPartition) {
   const Planted g = planted_graph(1200, 4, 0.04, 0.001, 21);
   const Fixture f = make_fixture(temp_path("planted.edges"), g.n, g.edges);
