@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <numeric>
 
 #include "distributed/chunked_route.h"
 #include "distributed/fetch.h"
@@ -46,20 +47,32 @@ void number_coarse_vertices(const Comm& comm, const DistGraph& graph, Clustering
 }
 
 // Sends the coarse entries of the fine graph to the owners of their sources and builds the
-// coarse graph there. Entries are summed here first per chunk of fine vertices (about
-// chunk_items / P fine entries each, so that a round brings a rank at most about chunk_items
-// entries from all ranks together), then at the owner; one chunk is held at a time. T: Entry,
-// or Entry32 when every sum fits 32 bits.
+// coarse graph there. The owned fine vertices are taken in the order of their coarse vertex, in
+// chunks of about chunk_items / P fine entries (so that a round brings a rank at most about
+// chunk_items entries from all ranks together); a chunk's coarse entries are summed here
+// first, so the parallel entries of a cluster's members on this rank leave as one entry unless
+// a chunk boundary splits the cluster; the owner sums the rest. One chunk is held at a time.
+// T: Entry, or Entry32 when every sum fits 32 bits.
 template <typename T>
 DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
                        const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
                        std::vector<Weight> coarse_weights, std::uint64_t chunk_items) {
   const NodeID n_local = graph.n_local;
   chunk_items = std::max<std::uint64_t>(1, chunk_items / static_cast<std::uint64_t>(comm.size));
-  std::vector<NodeID> chunk_begin{0};
-  for (NodeID u = 0; u < n_local; ++u)
-    if (graph.last_edge(u) - graph.first_edge(chunk_begin.back()) >= chunk_items)
-      chunk_begin.push_back(u + 1);
+  std::vector<NodeID> order(n_local);
+  std::iota(order.begin(), order.end(), NodeID{0});
+  std::sort(order.begin(), order.end(), [&](NodeID a, NodeID b) {
+    return coarse_label[a] != coarse_label[b] ? coarse_label[a] < coarse_label[b] : a < b;
+  });
+  std::vector<NodeID> chunk_begin{0}; // positions in order
+  EdgeID in_chunk = 0;
+  for (NodeID i = 0; i < n_local; ++i) {
+    in_chunk += graph.last_edge(order[i]) - graph.first_edge(order[i]);
+    if (in_chunk >= chunk_items) {
+      chunk_begin.push_back(i + 1);
+      in_chunk = 0;
+    }
+  }
   if (chunk_begin.back() != n_local)
     chunk_begin.push_back(n_local);
   std::vector<T> entries;
@@ -68,13 +81,14 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
     if (held == c)
       return;
     entries.clear();
-    entries.reserve(graph.first_edge(chunk_begin[c + 1]) - graph.first_edge(chunk_begin[c]));
-    for (NodeID u = chunk_begin[c]; u < chunk_begin[c + 1]; ++u)
+    for (NodeID i = chunk_begin[c]; i < chunk_begin[c + 1]; ++i) {
+      const NodeID u = order[i], cu = coarse_label[u];
       for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        const NodeID cu = coarse_label[u], cv = coarse_label[graph.adjacency[e]];
+        const NodeID cv = coarse_label[graph.adjacency[e]];
         if (cu != cv)
           entries.push_back({cu, cv, static_cast<decltype(T::w)>(graph.edge_weight(e))});
       }
+    }
     std::sort(entries.begin(), entries.end(),
               [](const T& a, const T& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
     std::size_t kept = 0;
