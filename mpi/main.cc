@@ -59,27 +59,28 @@ std::int64_t peak_rss_kb() {
 }
 
 // The memory trace of every rank as JSON on rank 0: [{"phase": NAME, "peak_kb": [per rank],
-// "end_kb": [per rank]}, ...] (every rank marks the same phases: they are collective).
+// "end_kb": [...], "end_file_kb": [...], "end_shmem_kb": [...]}, ...] (every rank marks the
+// same phases: they are collective).
 std::string gather_memory_trace(const Comm& comm) {
   const std::vector<MemoryPhase>& phases = memory_phases();
   std::vector<std::int64_t> mine;
-  for (const MemoryPhase& phase : phases) {
-    mine.push_back(phase.peak_kb);
-    mine.push_back(phase.end_kb);
-  }
+  constexpr std::size_t kFields = 4;
+  for (const MemoryPhase& phase : phases)
+    mine.insert(mine.end(), {phase.peak_kb, phase.end_kb, phase.end_file_kb, phase.end_shmem_kb});
   std::vector<std::int64_t> all(mine.size() * static_cast<std::size_t>(comm.size));
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(),
              static_cast<int>(mine.size()), MPI_INT64_T, 0, comm.comm);
   std::string json = "[";
+  const char* names[kFields] = {"peak_kb", "end_kb", "end_file_kb", "end_shmem_kb"};
   for (std::size_t i = 0; i < phases.size(); ++i) {
-    std::string peak, end;
-    for (std::size_t r = 0; r < static_cast<std::size_t>(comm.size); ++r) {
-      const std::string sep = r == 0 ? "" : ", ";
-      peak += sep + std::to_string(all[r * mine.size() + 2 * i]);
-      end += sep + std::to_string(all[r * mine.size() + 2 * i + 1]);
+    json += fmt::format("{}{{\"phase\": \"{}\"", i == 0 ? "" : ", ", phases[i].name);
+    for (std::size_t f = 0; f < kFields; ++f) {
+      std::string values;
+      for (std::size_t r = 0; r < static_cast<std::size_t>(comm.size); ++r)
+        values += (r == 0 ? "" : ", ") + std::to_string(all[r * mine.size() + kFields * i + f]);
+      json += fmt::format(", \"{}\": [{}]", names[f], values);
     }
-    json += fmt::format("{}{{\"phase\": \"{}\", \"peak_kb\": [{}], \"end_kb\": [{}]}}",
-                        i == 0 ? "" : ", ", phases[i].name, peak, end);
+    json += "}";
   }
   return json + "]";
 }

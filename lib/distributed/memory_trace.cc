@@ -10,18 +10,23 @@ namespace {
 bool g_enabled = false;
 std::vector<MemoryPhase> g_phases;
 
-// VmHWM and VmRSS of this process in KiB (0 when /proc is not readable).
-std::pair<std::int64_t, std::int64_t> read_status() {
+// The phase record of the current /proc/self/status (zeros when it is not readable).
+MemoryPhase read_status(const std::string& name) {
   std::ifstream status("/proc/self/status");
   std::string line;
-  std::int64_t hwm = 0, rss = 0;
+  MemoryPhase phase{name};
+  const auto field = [&](const char* key, std::int64_t& value) {
+    const std::string prefix = std::string(key) + ":";
+    if (line.rfind(prefix, 0) == 0)
+      value = std::stoll(line.substr(prefix.size()));
+  };
   while (std::getline(status, line)) {
-    if (line.rfind("VmHWM:", 0) == 0)
-      hwm = std::stoll(line.substr(6));
-    else if (line.rfind("VmRSS:", 0) == 0)
-      rss = std::stoll(line.substr(6));
+    field("VmHWM", phase.peak_kb);
+    field("VmRSS", phase.end_kb);
+    field("RssFile", phase.end_file_kb);
+    field("RssShmem", phase.end_shmem_kb);
   }
-  return {hwm, rss};
+  return phase;
 }
 
 void reset_peak() {
@@ -39,8 +44,7 @@ void enable_memory_trace() {
 void mark_memory_phase(const std::string& name) {
   if (!g_enabled)
     return;
-  const auto [hwm, rss] = read_status();
-  g_phases.push_back({name, hwm, rss});
+  g_phases.push_back(read_status(name));
   reset_peak();
 }
 

@@ -15,6 +15,10 @@ struct MemoryPhase {
   std::string name;
   std::int64_t peak_kb = 0; // peak RSS during the phase
   std::int64_t end_kb = 0;  // RSS when it ended
+  // Of end_kb: pages of mapped files (the binary, shared libraries) and shared memory (MPI's
+  // shared-memory transport), which the other ranks on the node map too.
+  std::int64_t end_file_kb = 0;
+  std::int64_t end_shmem_kb = 0;
 };
 
 void enable_memory_trace();
