@@ -20,6 +20,7 @@
 #include "distributed/context.h"
 #include "distributed/input.h"
 #include "distributed/layout_writer.h"
+#include "distributed/memory_trace.h"
 #include "distributed/metrics.h"
 #include "distributed/multilevel.h"
 #include "distributed/partition_writer.h"
@@ -48,12 +49,40 @@ struct Args {
   double initial_epsilon = DistContext{}.initial_epsilon;
   std::uint64_t chunk_items = DistContext{}.chunk_items;
   bool quiet = false;
+  bool memory_trace = false;
 };
 
 std::int64_t peak_rss_kb() {
   struct rusage usage {};
   getrusage(RUSAGE_SELF, &usage);
   return usage.ru_maxrss;
+}
+
+// The memory trace of every rank as JSON on rank 0: [{"phase": NAME, "peak_kb": [per rank],
+// "end_kb": [...], "end_file_kb": [...], "end_shmem_kb": [...]}, ...] (every rank marks the
+// same phases: they are collective).
+std::string gather_memory_trace(const Comm& comm) {
+  const std::vector<MemoryPhase>& phases = memory_phases();
+  std::vector<std::int64_t> mine;
+  constexpr std::size_t kFields = 4;
+  for (const MemoryPhase& phase : phases)
+    mine.insert(mine.end(), {phase.peak_kb, phase.end_kb, phase.end_file_kb, phase.end_shmem_kb});
+  std::vector<std::int64_t> all(mine.size() * static_cast<std::size_t>(comm.size));
+  MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(),
+             static_cast<int>(mine.size()), MPI_INT64_T, 0, comm.comm);
+  std::string json = "[";
+  const char* names[kFields] = {"peak_kb", "end_kb", "end_file_kb", "end_shmem_kb"};
+  for (std::size_t i = 0; i < phases.size(); ++i) {
+    json += fmt::format("{}{{\"phase\": \"{}\"", i == 0 ? "" : ", ", phases[i].name);
+    for (std::size_t f = 0; f < kFields; ++f) {
+      std::string values;
+      for (std::size_t r = 0; r < static_cast<std::size_t>(comm.size); ++r)
+        values += (r == 0 ? "" : ", ") + std::to_string(all[r * mine.size() + kFields * i + f]);
+      json += fmt::format(", \"{}\": [{}]", names[f], values);
+    }
+    json += "}";
+  }
+  return json + "]";
 }
 
 int run_partition(const Comm& comm, const Args& args) {
@@ -71,22 +100,31 @@ int run_partition(const Comm& comm, const Args& args) {
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
+  if (args.memory_trace)
+    enable_memory_trace();
   const DistGraph graph =
       read_distributed_graph(comm, args.graph, app::read_options(args.input), ctx.chunk_items);
+  mark_memory_phase("input");
   const double read_seconds = seconds_since(start);
   check_options(ctx.partition, static_cast<NodeID>(graph.global_n));
   const auto partition_start = std::chrono::steady_clock::now();
   const auto [blocks, balance_moves] = partition_distributed(comm, graph, ctx);
   const double partition_seconds = seconds_since(partition_start);
+  mark_memory_phase("uncoarsen");
   const GraphMetrics metrics = compute_distributed_metrics(comm, graph, blocks, ctx.partition.k);
+  mark_memory_phase("metrics");
   write_distributed_partition(comm, graph, blocks, output);
+  mark_memory_phase("output");
   if (!args.layout.empty())
     write_distributed_layout(comm, graph, blocks, ctx.partition.k, args.layout,
                              {app::graph_name_of(args.graph), "graph",
                               std::string(to_string(ctx.partition.objective))});
+  mark_memory_phase("layout");
   const double total_seconds = seconds_since(start);
 
-  const std::int64_t rss = peak_rss_kb();
+  // With the trace on the kernel's peak was reset at every mark: the largest phase is the peak.
+  const std::int64_t rss = std::max(peak_rss_kb(), traced_peak_kb());
+  const std::string trace = gather_memory_trace(comm);
   std::vector<std::int64_t> rss_per_rank(static_cast<std::size_t>(comm.size));
   MPI_Gather(&rss, 1, MPI_INT64_T, rss_per_rank.data(), 1, MPI_INT64_T, 0, comm.comm);
   const std::int64_t entries = static_cast<std::int64_t>(graph.local_entries());
@@ -113,6 +151,8 @@ int run_partition(const Comm& comm, const Args& args) {
         .add("time_read_s", read_seconds)
         .add("time_partition_s", partition_seconds)
         .add("time_total_s", total_seconds);
+    if (args.memory_trace)
+      json.add_raw("memory_trace", trace);
     app::write_text_file(args.json, json.str() + "\n");
   }
   if (!args.quiet) {
@@ -177,6 +217,9 @@ int run(const Comm& comm, int argc, char** argv) {
                   "the result does not depend on it)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 26));
+  cmd->add_flag("--memory-trace", args.memory_trace,
+                "measure the peak RSS of every phase on every rank (JSON key memory_trace; "
+                "resets the kernel's peak at each phase end, so time -v sees only the last)");
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   try {

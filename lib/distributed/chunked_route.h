@@ -63,11 +63,12 @@ void route_rounds(const Comm& comm, std::uint64_t chunks, Emit&& emit, Consume&&
   }
 }
 
-// Builds this rank's part of the graph whose entries (T = Entry with weights, Edge without;
-// global ids, any order, self loops and parallel entries allowed) every rank emits by chunks
-// as route_rounds' emit does, each entry to the owner of its source under vtxdist. Two streams:
-// the sources only (degrees), then the entries, placed straight into their CSR rows; so the
-// per-entry memory is the CSR itself (4 bytes per entry, 8 with weights). Collective.
+// Builds this rank's part of the graph whose entries (T = Entry or Entry32 with weights, Edge
+// without; global ids, any order, self loops and parallel entries allowed) every rank emits by
+// chunks as route_rounds' emit does, each entry to the owner of its source under vtxdist. Two
+// streams: the sources only (degrees), then the entries, placed straight into their CSR rows
+// (the offsets serve as fill cursors); so the per-entry memory is the CSR itself (4 bytes per
+// entry, 8 or 12 with weights). Collective.
 template <typename T, typename Emit>
 DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t> vtxdist,
                                     std::uint64_t chunks, Emit&& emit,
@@ -88,21 +89,27 @@ DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t>
           ++g.offsets[u - first + 1];
       },
       RoutePass::kCount);
+  // offsets[u] = where row u - 1 ends = where row u begins; offsets[u + 1] fills row u.
   for (NodeID u = 0; u < g.n_local; ++u)
     g.offsets[u + 1] += g.offsets[u];
-  g.adjacency.resize(g.offsets[g.n_local]);
+  const EdgeID total = g.offsets[g.n_local];
+  for (NodeID u = g.n_local; u > 0; --u)
+    g.offsets[u] = g.offsets[u - 1];
+  g.adjacency.resize(total);
   if constexpr (std::is_same_v<T, Entry>)
-    g.edge_weights.resize(g.offsets[g.n_local]);
-  std::vector<EdgeID> next(g.offsets.begin(), g.offsets.end() - 1);
+    g.edge_weights.resize(total);
+  if constexpr (std::is_same_v<T, Entry32>)
+    g.edge_weights32.resize(total);
   route_rounds<T>(comm, chunks, emit, [&](std::span<const T> entries) {
     for (const T& e : entries) {
-      const EdgeID at = next[e.u - first]++;
+      const EdgeID at = g.offsets[e.u - first + 1]++;
       g.adjacency[at] = e.v;
       if constexpr (std::is_same_v<T, Entry>)
         g.edge_weights[at] = e.w;
+      if constexpr (std::is_same_v<T, Entry32>)
+        g.edge_weights32[at] = e.w;
     }
   });
-  std::vector<EdgeID>().swap(next);
   g.vertex_weights = std::move(vertex_weights);
   finish_dist_graph(comm, g, merge);
   return g;

@@ -4,6 +4,7 @@
 
 #include "core/random.h"
 #include "distributed/fetch.h"
+#include "distributed/memory_trace.h"
 
 namespace gnnpart::distributed {
 
@@ -164,6 +165,7 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
       break;
   }
   cluster_singletons_by_favourite(comm, graph, max_cluster_weight, result);
+  mark_memory_phase("cluster");
   return result;
 }
 

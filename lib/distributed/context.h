@@ -15,9 +15,10 @@ struct DistContext {
   int refine_rounds = 6;
   int batches = 8; // per round: ghost labels and weights synchronised after each
   int balance_rounds = 64;
-  // Items per chunk of the large exchanges (input edges, coarse edges): one chunk's buffers are
-  // held at a time. Text input is parsed in pieces of 16 bytes per item, binary input read in
-  // blocks of this many records. Results do not depend on it (--chunk-items, a test knob).
+  // Items per round of the large exchanges (input edges, coarse edges) from all ranks
+  // together: each rank sends chunks of chunk_items / P, one chunk's buffers held at a time
+  // (text parsed in pieces of 16 bytes per item, binary read in blocks of that many records).
+  // Results do not depend on it (--chunk-items, a test knob).
   std::uint64_t chunk_items = std::uint64_t{1} << 18;
   // Balance bound of the coarsest partition; < 0: partition.epsilon. A looser one leaves blocks
   // over the bound for the refinement and the balancer (--initial-epsilon, a test knob).

@@ -1,67 +1,99 @@
 #include "distributed/contraction.h"
 
 #include <algorithm>
+#include <limits>
+#include <numeric>
 
 #include "distributed/chunked_route.h"
 #include "distributed/fetch.h"
+#include "distributed/memory_trace.h"
 
 namespace gnnpart::distributed {
 
-Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering& clustering,
-                     std::uint64_t chunk_items) {
+namespace {
+
+// Coarse vertices: the non-empty clusters named after owned vertices, numbered rank by rank.
+// Sets vtxdist and the weights of this rank's coarse vertices; overwrites clustering.labels
+// (owned and ghost vertices) with their coarse ids and frees the rest of the clustering.
+void number_coarse_vertices(const Comm& comm, const DistGraph& graph, Clustering& clustering,
+                            std::vector<std::uint64_t>& vtxdist,
+                            std::vector<Weight>& coarse_weights) {
   const NodeID n_local = graph.n_local;
-  // Non-empty clusters named after owned vertices become this rank's coarse vertices.
   std::vector<NodeID> coarse_index(n_local, kInvalidNodeID);
-  std::vector<Weight> coarse_weights;
   for (NodeID u = 0; u < n_local; ++u)
     if (clustering.owned_size[u] > 0) {
       coarse_index[u] = static_cast<NodeID>(coarse_weights.size());
       coarse_weights.push_back(clustering.owned_weight[u]);
     }
+  std::vector<std::int64_t>().swap(clustering.owned_size);
+  std::vector<Weight>().swap(clustering.owned_weight);
   const std::uint64_t count = coarse_weights.size();
   std::vector<std::uint64_t> counts(static_cast<std::size_t>(comm.size));
   MPI_Allgather(&count, 1, MPI_UINT64_T, counts.data(), 1, MPI_UINT64_T, comm.comm);
-  std::vector<std::uint64_t> vtxdist(counts.size() + 1, 0);
+  vtxdist.assign(counts.size() + 1, 0);
   for (std::size_t r = 0; r < counts.size(); ++r)
     vtxdist[r + 1] = vtxdist[r] + counts[r];
   const NodeID coarse_first = static_cast<NodeID>(vtxdist[comm.rank]);
 
-  // Coarse id of every label this rank sees.
+  // Coarse id of every label this rank sees, asked of the labels' owners.
   const std::vector<NodeID> labels = sorted_unique(clustering.labels);
   const std::vector<NodeID> ids = fetch<NodeID>(comm, graph.vtxdist, labels, [&](NodeID local) {
     return coarse_first + coarse_index[local];
   });
-  std::vector<NodeID> coarse_label(graph.n_total());
-  for (NodeID u = 0; u < graph.n_total(); ++u)
-    coarse_label[u] = ids[static_cast<std::size_t>(
-        std::lower_bound(labels.begin(), labels.end(), clustering.labels[u]) - labels.begin())];
+  std::vector<NodeID>().swap(coarse_index);
+  for (NodeID& label : clustering.labels)
+    label = ids[static_cast<std::size_t>(std::lower_bound(labels.begin(), labels.end(), label) -
+                                         labels.begin())];
+}
 
-  // Coarse entries, summed here first per chunk of fine vertices (about chunk_items fine
-  // entries each), then at the owner of their source; one chunk is held at a time.
-  std::vector<NodeID> chunk_begin{0};
-  for (NodeID u = 0; u < n_local; ++u)
-    if (graph.last_edge(u) - graph.first_edge(chunk_begin.back()) >= chunk_items)
-      chunk_begin.push_back(u + 1);
+// Sends the coarse entries of the fine graph to the owners of their sources and builds the
+// coarse graph there. The owned fine vertices are taken in the order of their coarse vertex, in
+// chunks of about chunk_items / P fine entries (so that a round brings a rank at most about
+// chunk_items entries from all ranks together); a chunk's coarse entries are summed here
+// first, so the parallel entries of a cluster's members on this rank leave as one entry unless
+// a chunk boundary splits the cluster; the owner sums the rest. One chunk is held at a time.
+// T: Entry, or Entry32 when every sum fits 32 bits.
+template <typename T>
+DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
+                       const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
+                       std::vector<Weight> coarse_weights, std::uint64_t chunk_items) {
+  const NodeID n_local = graph.n_local;
+  chunk_items = std::max<std::uint64_t>(1, chunk_items / static_cast<std::uint64_t>(comm.size));
+  std::vector<NodeID> order(n_local);
+  std::iota(order.begin(), order.end(), NodeID{0});
+  std::sort(order.begin(), order.end(), [&](NodeID a, NodeID b) {
+    return coarse_label[a] != coarse_label[b] ? coarse_label[a] < coarse_label[b] : a < b;
+  });
+  std::vector<NodeID> chunk_begin{0}; // positions in order
+  EdgeID in_chunk = 0;
+  for (NodeID i = 0; i < n_local; ++i) {
+    in_chunk += graph.last_edge(order[i]) - graph.first_edge(order[i]);
+    if (in_chunk >= chunk_items) {
+      chunk_begin.push_back(i + 1);
+      in_chunk = 0;
+    }
+  }
   if (chunk_begin.back() != n_local)
     chunk_begin.push_back(n_local);
-  std::vector<Entry> entries;
+  std::vector<T> entries;
   std::uint64_t held = ~std::uint64_t{0};
   const auto build_chunk = [&](std::uint64_t c) {
     if (held == c)
       return;
     entries.clear();
-    entries.reserve(graph.first_edge(chunk_begin[c + 1]) - graph.first_edge(chunk_begin[c]));
-    for (NodeID u = chunk_begin[c]; u < chunk_begin[c + 1]; ++u)
+    for (NodeID i = chunk_begin[c]; i < chunk_begin[c + 1]; ++i) {
+      const NodeID u = order[i], cu = coarse_label[u];
       for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        const NodeID cu = coarse_label[u], cv = coarse_label[graph.adjacency[e]];
+        const NodeID cv = coarse_label[graph.adjacency[e]];
         if (cu != cv)
-          entries.push_back({cu, cv, graph.edge_weight(e)});
+          entries.push_back({cu, cv, static_cast<decltype(T::w)>(graph.edge_weight(e))});
       }
+    }
     std::sort(entries.begin(), entries.end(),
-              [](const Entry& a, const Entry& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
+              [](const T& a, const T& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
     std::size_t kept = 0;
     for (std::size_t i = 0; i < entries.size();) {
-      Entry merged = entries[i++];
+      T merged = entries[i++];
       while (i < entries.size() && entries[i].u == merged.u && entries[i].v == merged.v)
         merged.w += entries[i++].w;
       entries[kept++] = merged;
@@ -69,16 +101,38 @@ Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering&
     entries.resize(kept);
     held = c;
   };
-  Contraction result;
-  result.coarse = build_dist_graph_streamed<Entry>(
-      comm, vtxdist, chunk_begin.size() - 1,
+  const std::vector<std::uint64_t> ranges = vtxdist;
+  return build_dist_graph_streamed<T>(
+      comm, std::move(vtxdist), chunk_begin.size() - 1,
       [&](std::uint64_t c, auto&& send, RoutePass) {
         build_chunk(c);
-        for (const Entry& e : entries)
-          send(owner_of(vtxdist, e.u), e);
+        for (const T& e : entries)
+          send(owner_of(ranges, e.u), e);
       },
       std::move(coarse_weights), Merge::kSum);
-  result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + n_local);
+}
+
+} // namespace
+
+Contraction contract(const Comm& comm, const DistGraph& graph, Clustering clustering,
+                     std::uint64_t chunk_items) {
+  std::vector<std::uint64_t> vtxdist;
+  std::vector<Weight> coarse_weights;
+  number_coarse_vertices(comm, graph, clustering, vtxdist, coarse_weights);
+  const std::vector<NodeID>& coarse_label = clustering.labels;
+  // A coarse edge weighs at most the total weight of the fine entries: 32 bits when it fits.
+  Weight local_weight = 0;
+  for (EdgeID e = 0; e < graph.local_entries(); ++e)
+    local_weight += graph.edge_weight(e);
+  const bool narrow = static_cast<std::uint64_t>(sum_all(comm, std::int64_t{local_weight})) <=
+                      std::numeric_limits<std::uint32_t>::max();
+  Contraction result;
+  result.coarse = narrow ? build_coarse<Entry32>(comm, graph, coarse_label, std::move(vtxdist),
+                                                 std::move(coarse_weights), chunk_items)
+                         : build_coarse<Entry>(comm, graph, coarse_label, std::move(vtxdist),
+                                               std::move(coarse_weights), chunk_items);
+  result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + graph.n_local);
+  mark_memory_phase("contract");
   return result;
 }
 

@@ -3,7 +3,9 @@
 // becomes a coarse vertex on the rank owning the vertex it is named after; coarse ids are
 // numbered rank by rank (prefix sums), coarse edges are summed and sent all-to-all to the
 // owners of their source, in chunks of about chunk_items fine edges (one chunk held at a time;
-// the coarse graph does not depend on the chunk size).
+// the coarse graph does not depend on the chunk size). The clustering is consumed: its arrays
+// are freed (or reused for the coarse ids) before the coarse graph grows. Coarse edge weights
+// are 32-bit when the fine graph's total edge weight fits (8 bytes per coarse entry, not 12).
 #include <vector>
 
 #include "distributed/clustering.h"
@@ -17,7 +19,7 @@ struct Contraction {
   std::vector<NodeID> coarse_of; // n_local: global coarse id of every owned fine vertex
 };
 
-Contraction contract(const Comm& comm, const DistGraph& graph, const Clustering& clustering,
+Contraction contract(const Comm& comm, const DistGraph& graph, Clustering clustering,
                      std::uint64_t chunk_items);
 
 } // namespace gnnpart::distributed

@@ -39,16 +39,17 @@ NodeID local_id(const DistGraph& graph, NodeID global) {
 namespace {
 
 // Sorts every row of a CSR whose adjacency holds global ids, drops self loops and merges
-// parallel entries (largest weight or sum), compacting in place.
-void merge_rows(DistGraph& g, NodeID first, Merge merge) {
-  const bool weighted = !g.edge_weights.empty();
-  std::vector<std::pair<NodeID, Weight>> row;
+// parallel entries (largest weight or sum), compacting in place. weights: the graph's weight
+// array (64- or 32-bit; the caller of a 32-bit sum guarantees that sums fit), or null.
+template <typename W>
+void merge_rows(DistGraph& g, std::vector<W>* weights, NodeID first, Merge merge) {
+  std::vector<std::pair<NodeID, W>> row; // one row's entries with their weights
   EdgeID kept = 0;
   for (NodeID u = 0; u < g.n_local; ++u) {
     const EdgeID begin = g.offsets[u], end = g.offsets[u + 1];
     g.offsets[u] = kept;
     const NodeID self = first + u;
-    if (!weighted) {
+    if (weights == nullptr) {
       std::sort(g.adjacency.begin() + begin, g.adjacency.begin() + end);
       for (EdgeID e = begin; e < end; ++e) {
         const NodeID v = g.adjacency[e];
@@ -59,24 +60,24 @@ void merge_rows(DistGraph& g, NodeID first, Merge merge) {
     }
     row.clear();
     for (EdgeID e = begin; e < end; ++e)
-      row.emplace_back(g.adjacency[e], g.edge_weights[e]);
+      row.emplace_back(g.adjacency[e], (*weights)[e]);
     std::sort(row.begin(), row.end());
     for (const auto& [v, w] : row) {
       if (v == self)
         continue;
       if (kept > g.offsets[u] && g.adjacency[kept - 1] == v) {
-        Weight& merged = g.edge_weights[kept - 1];
-        merged = merge == Merge::kSum ? merged + w : std::max(merged, w);
+        W& merged = (*weights)[kept - 1];
+        merged = merge == Merge::kSum ? static_cast<W>(merged + w) : std::max(merged, w);
         continue;
       }
       g.adjacency[kept] = v;
-      g.edge_weights[kept++] = w;
+      (*weights)[kept++] = w;
     }
   }
   g.offsets[g.n_local] = kept;
   truncate_in_place(g.adjacency, kept);
-  if (weighted)
-    truncate_in_place(g.edge_weights, kept);
+  if (weights != nullptr)
+    truncate_in_place(*weights, kept);
 }
 
 // Ghosts: the off-range ids of the adjacency, sorted and unique (collected in bounded batches,
@@ -99,9 +100,6 @@ void localize(DistGraph& g, NodeID first) {
   g.ghost_global.erase(std::unique(g.ghost_global.begin(), g.ghost_global.end()),
                        g.ghost_global.end());
   g.ghost_global.shrink_to_fit();
-  g.ghost_owner.resize(g.ghost_global.size());
-  for (std::size_t i = 0; i < g.ghost_global.size(); ++i)
-    g.ghost_owner[i] = owner_of(g.vtxdist, g.ghost_global[i]);
   for (NodeID& v : g.adjacency)
     v = local_id(g, v);
 }
@@ -110,7 +108,12 @@ void localize(DistGraph& g, NodeID first) {
 
 void finish_dist_graph(const Comm& comm, DistGraph& g, Merge merge) {
   const NodeID first = g.first();
-  merge_rows(g, first, merge);
+  if (!g.edge_weights32.empty())
+    merge_rows(g, &g.edge_weights32, first, merge);
+  else if (!g.edge_weights.empty())
+    merge_rows(g, &g.edge_weights, first, merge);
+  else
+    merge_rows<Weight>(g, nullptr, first, merge);
   localize(g, first);
   g.global_n = g.vtxdist.back();
   g.global_m = sum_all(comm, static_cast<std::uint64_t>(g.adjacency.size())) / 2;

@@ -20,10 +20,12 @@ struct DistGraph {
   NodeID n_local = 0;
   std::vector<EdgeID> offsets{0};    // n_local + 1
   std::vector<NodeID> adjacency;     // local ids (owned or ghost)
-  std::vector<Weight> edge_weights;  // empty: unit (the same on every rank)
+  // Edge weights: 64-bit (weighted input), or 32-bit on contracted levels whose total edge
+  // weight fits (edge_weights32); both empty: unit. At most one is set, the same on every rank.
+  std::vector<Weight> edge_weights;
+  std::vector<std::uint32_t> edge_weights32;
   std::vector<Weight> vertex_weights; // owned only; empty: unit (the same on every rank)
   std::vector<NodeID> ghost_global;  // global id of ghost n_local + i, increasing
-  std::vector<int> ghost_owner;      // its rank
   std::uint64_t global_n = 0;
   std::uint64_t global_m = 0;        // undirected edges
   Weight total_weight = 0;           // sum of vertex weights over all ranks
@@ -35,10 +37,15 @@ struct DistGraph {
   NodeID global_id(NodeID local) const {
     return local < n_local ? first() + local : ghost_global[local - n_local];
   }
-  int owner(NodeID local) const { return local < n_local ? rank : ghost_owner[local - n_local]; }
+  // A ghost's rank comes from the ranges (a binary search over P + 1 bounds), not stored.
+  int owner(NodeID local) const;
   EdgeID first_edge(NodeID u) const { return offsets[u]; }
   EdgeID last_edge(NodeID u) const { return offsets[u + 1]; }
-  Weight edge_weight(EdgeID e) const { return edge_weights.empty() ? 1 : edge_weights[e]; }
+  Weight edge_weight(EdgeID e) const {
+    if (!edge_weights32.empty())
+      return edge_weights32[e];
+    return edge_weights.empty() ? 1 : edge_weights[e];
+  }
   Weight vertex_weight(NodeID u) const { return vertex_weights.empty() ? 1 : vertex_weights[u]; }
   EdgeID local_entries() const { return adjacency.size(); }
 };
@@ -49,12 +56,22 @@ inline int owner_of(std::span<const std::uint64_t> vtxdist, std::uint64_t v) {
          1;
 }
 
+inline int DistGraph::owner(NodeID local) const {
+  return local < n_local ? rank : owner_of(vtxdist, ghost_global[local - n_local]);
+}
+
 // A directed entry u -> v (global ids) with its weight, as routed between ranks; unweighted
-// graphs route the 8-byte Edge instead (weight 1).
+// graphs route the 8-byte Edge instead (weight 1), contracted levels whose total edge weight
+// fits 32 bits the 12-byte Entry32 (the graph built from them keeps edge_weights32).
 struct Entry {
   NodeID u;
   NodeID v;
   Weight w;
+};
+struct Entry32 {
+  NodeID u;
+  NodeID v;
+  std::uint32_t w;
 };
 struct Edge {
   NodeID u;
@@ -69,11 +86,11 @@ struct VertexWeight {
 
 enum class Merge { kMax, kSum }; // parallel entries: largest weight (input) or sum (contraction)
 
-// Finishes this rank's part of a graph whose CSR rows (offsets, adjacency, edge_weights if
-// any) hold global ids in any order, self loops and parallel entries included: sorts every
-// row, drops self loops, merges parallel entries (in place), finds the ghosts and turns the
-// adjacency into local ids; sets the global counts. vtxdist, rank, n_local and
-// vertex_weights (owned, in order, or empty for unit) are set already. Collective.
+// Finishes this rank's part of a graph whose CSR rows (offsets, adjacency, edge_weights or
+// edge_weights32 if any) hold global ids in any order, self loops and parallel entries
+// included: sorts every row, drops self loops, merges parallel entries (in place), finds the
+// ghosts and turns the adjacency into local ids; sets the global counts. vtxdist, rank,
+// n_local and vertex_weights (owned, in order, or empty for unit) are set already. Collective.
 void finish_dist_graph(const Comm& comm, DistGraph& g, Merge merge);
 
 // For each owned vertex in `changed`, sends value[u] to every rank holding u as a ghost; there

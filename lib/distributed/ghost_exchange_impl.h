@@ -19,7 +19,7 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
         const NodeID v = graph.adjacency[e];
         if (v < graph.n_local)
           continue;
-        const int r = graph.ghost_owner[v - graph.n_local];
+        const int r = graph.owner(v);
         if (last_sent[static_cast<std::size_t>(r)] != u) {
           last_sent[static_cast<std::size_t>(r)] = u;
           send(r, Update{graph.first() + u, value[u]});

@@ -341,6 +341,9 @@ DistGraph read_distributed_graph(const Comm& comm, const std::string& path,
                                  const io::ReadOptions& options, std::uint64_t chunk_items) {
   if (options.relabel)
     throw Unsupported("gnnpart-mpi does not relabel; relabel once with 'gnnpart convert'");
+  // Each rank routes chunks of chunk_items / P edges, so that a round brings a rank at most
+  // about chunk_items edges (twice that symmetrized) from all ranks together.
+  chunk_items = std::max<std::uint64_t>(1, chunk_items / static_cast<std::uint64_t>(comm.size));
   const BinaryInput binary = run_phase(comm, [&] { return probe_binary_input(path); });
   if (binary.edge_stream) {
     // Read straight from the file, block by block, in every pass: no copy of the input is held.

@@ -15,8 +15,9 @@
 
 namespace gnnpart::distributed {
 
-// chunk_items: edges per routed chunk (text parsed in pieces of 16 bytes per item, binary
-// read in blocks of chunk_items records); the graph does not depend on it.
+// chunk_items: edges routed per round from all ranks together (each rank parses text in pieces
+// of 16 bytes per item and reads binary input in blocks of chunk_items / P records); the graph
+// does not depend on it.
 DistGraph read_distributed_graph(const Comm& comm, const std::string& path,
                                  const io::ReadOptions& options, std::uint64_t chunk_items);
 

@@ -9,6 +9,7 @@
 #include "distributed/contraction.h"
 #include "distributed/fetch.h"
 #include "distributed/initial_partition.h"
+#include "distributed/memory_trace.h"
 #include "distributed/refinement.h"
 
 namespace gnnpart::distributed {
@@ -56,9 +57,10 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
   };
   while (current().global_n > limit) {
     const DistGraph& fine = current();
-    const Clustering clustering =
-        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx));
-    Contraction contraction = contract(comm, fine, clustering, ctx.chunk_items);
+    Contraction contraction = contract(
+        comm, fine,
+        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx)),
+        ctx.chunk_items);
     const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
     if (contraction.coarse.global_n < ctx.partition.k)
       break;
@@ -74,6 +76,7 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     const std::vector<BlockID> owned = initial_partition(comm, coarsest, ctx);
     std::copy(owned.begin(), owned.end(), blocks.begin());
   }
+  mark_memory_phase("initial");
   update_all_ghosts<BlockID>(comm, coarsest, blocks);
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;

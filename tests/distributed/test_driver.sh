@@ -15,6 +15,9 @@
 #   test_driver.sh chunks NAME K FORMAT P...   tiny chunks (--chunk-items 300: text pieces of
 #       4800 bytes, binary blocks of 300 records, coarse edges routed 300 fine edges at a time)
 #       give the same partition file as the default chunks, in many exchange rounds
+#   test_driver.sh weights NAME K P...   the METIS graph with every edge weighing 2^33 (coarse
+#       edge weights past 32 bits: the 64-bit path of the contraction): deterministic, valid,
+#       evalpart's cut of the unweighted graph and 2^33 times it as the weighted cut
 #   test_driver.sh textrules FORMAT P...   io's text-input rules (io/text_input.h) on the split
 #       and scattered input: a leading UTF-8 BOM is skipped (the same partition as without it),
 #       a NUL byte gives the binary-input error line of `gnnpart partition`, no output left
@@ -206,6 +209,37 @@ PY
       { echo "P=$p: the BOM changed the partition" >&2; exit 1; }
     echo "P=$p: BOM skipped"
     expect_error "$nul" "$p" 10
+  done
+  ;;
+weights)
+  name=$1 k=$2
+  shift 2
+  src=$(input "$name" metis)
+  heavy="$WORK/$name.heavy.graph"
+  awk '/^%/ { next }
+    !header { print $1, $2, "001"; header = 1; next }
+    { line = ""; for (i = 1; i <= NF; ++i) line = line (i > 1 ? " " : "") $i " 8589934592"
+      print line }' "$src" > "$heavy"
+  for p in "$@"; do
+    base="$WORK/$name.heavy.$k.$p"
+    mpi "$p" partition "$heavy" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.part" --json "$base.json" --quiet
+    mpi "$p" partition "$heavy" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
+      -o "$base.again" --quiet
+    cmp "$base.part" "$base.again" || { echo "P=$p: not deterministic" >&2; exit 1; }
+    "$EVALPART" -k "$k" "$src" "$base.part" > "$base.eval.json"
+    "$PYTHON" - "$base.json" "$base.eval.json" "$k" "$p" <<'PY'
+import json, math, sys
+ours, ref = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
+k, p = int(sys.argv[3]), sys.argv[4]
+for key in ("n", "m", "edge_cut", "comm_volume", "boundary_vertices", "empty_blocks"):
+    assert ours[key] == ref[key], f"P={p}: {key} {ours[key]} != evalpart's {ref[key]}"
+assert ours["weighted_edge_cut"] == ref["edge_cut"] * 2**33, f"P={p}: weighted cut"
+bound = math.floor(1.03 * math.ceil(ref["n"] / k))
+assert ref["max_block_size"] <= bound and ref["min_block_size"] > 0
+print(f"P={p}: edges of weight 2^33: cut {ref['edge_cut']}, weighted cut "
+      f"{ours['weighted_edge_cut']}, max block {ref['max_block_size']} <= {bound}")
+PY
   done
   ;;
 esac

@@ -25,6 +25,7 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(malformed.plain malformed plain 1 2 3 4)
   distributed_test(malformed.metis malformed metis 2 4)
   distributed_test(malformed.gz malformed gz 3)
+  distributed_test(citeseer.weights weights citeseer 8 1 3)  # 64-bit coarse edge weights
   distributed_test(textrules.plain textrules plain 1 2)  # BOM skipped, NUL = binary input
   distributed_test(textrules.metis textrules metis 2 3)
   distributed_test(textrules.gz textrules gz 1 2)

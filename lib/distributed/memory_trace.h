@@ -1,0 +1,30 @@
+#pragma once
+// Peak resident memory per phase of a distributed run, for measuring (an opt-in debug trace:
+// gnnpart-mpi --memory-trace). mark(name) ends the phase that began at the previous mark: it
+// records the peak RSS since then (VmHWM) and resets the kernel's high-water mark
+// (/proc/self/clear_refs), so each record is the peak of one phase. The overall peak stays
+// available as the largest record. Off (the default), mark does nothing and the kernel's
+// peak is never reset.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace gnnpart::distributed {
+
+struct MemoryPhase {
+  std::string name;
+  std::int64_t peak_kb = 0; // peak RSS during the phase
+  std::int64_t end_kb = 0;  // RSS when it ended
+  // Of end_kb: pages of mapped files (the binary, shared libraries) and shared memory (MPI's
+  // shared-memory transport), which the other ranks on the node map too.
+  std::int64_t end_file_kb = 0;
+  std::int64_t end_shmem_kb = 0;
+};
+
+void enable_memory_trace();
+void mark_memory_phase(const std::string& name);
+const std::vector<MemoryPhase>& memory_phases();
+// Largest phase peak (0 when the trace is off).
+std::int64_t traced_peak_kb();
+
+} // namespace gnnpart::distributed
