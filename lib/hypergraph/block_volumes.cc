@@ -8,6 +8,28 @@
 
 namespace gnnpart::hg {
 
+namespace {
+
+// One entry per (sender, receiver): sort, merge, drop what cancels.
+void merge_pairs(std::vector<MoveDelta::Pair>& p) {
+  std::sort(p.begin(), p.end(), [](const MoveDelta::Pair& a, const MoveDelta::Pair& b) {
+    return a.sender != b.sender ? a.sender < b.sender : a.receiver < b.receiver;
+  });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < p.size();) {
+    MoveDelta::Pair merged = p[i];
+    std::size_t j = i + 1;
+    for (; j < p.size() && p[j].sender == merged.sender && p[j].receiver == merged.receiver; ++j)
+      merged.volume += p[j].volume;
+    if (merged.volume != 0)
+      p[kept++] = merged;
+    i = j;
+  }
+  p.resize(kept);
+}
+
+} // namespace
+
 BlockVolumes::BlockVolumes(const PartitionedHypergraph& phg, std::span<const NodeID> owners)
     : k_(phg.k()), owners_(owners) {
   const Hypergraph& hg = phg.hypergraph();
@@ -72,6 +94,7 @@ void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
   const BlockID from = phg.block(u);
   out.from = from;
   out.to = to;
+  out.count = 1;
   out.pairs.clear();
   out.local_nnz[0] = out.local_nnz[1] = 0;
   out.halo_nnz[0] = out.halo_nnz[1] = 0;
@@ -112,22 +135,73 @@ void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
       out.halo_nnz[1] -= 1;
     }
   }
-  // One entry per pair: sort, merge, drop what cancels.
-  auto& p = out.pairs;
-  std::sort(p.begin(), p.end(), [](const MoveDelta::Pair& a, const MoveDelta::Pair& b) {
-    return a.sender != b.sender ? a.sender < b.sender : a.receiver < b.receiver;
-  });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < p.size();) {
-    MoveDelta::Pair merged = p[i];
+  merge_pairs(out.pairs);
+}
+
+void BlockVolumes::group_nets(const Hypergraph& hg, std::span<const NodeID> group,
+                              std::vector<NetID>& nets) {
+  nets.clear();
+  for (const NodeID u : group)
+    for (const NetID e : hg.incident_nets(u))
+      nets.push_back(e);
+  std::sort(nets.begin(), nets.end());
+}
+
+void BlockVolumes::delta(const PartitionedHypergraph& phg, std::span<const NodeID> group,
+                         std::span<const NetID> nets, BlockID to, MoveDelta& out) const {
+  const Hypergraph& hg = phg.hypergraph();
+  const BlockID from = phg.block(group.front());
+  out.from = from;
+  out.to = to;
+  out.count = static_cast<NodeID>(group.size());
+  out.pairs.clear();
+  out.local_nnz[0] = out.local_nnz[1] = 0;
+  out.halo_nnz[0] = out.halo_nnz[1] = 0;
+  out.total = 0;
+  for (std::size_t i = 0; i < nets.size();) {
+    const NetID e = nets[i];
     std::size_t j = i + 1;
-    for (; j < p.size() && p[j].sender == merged.sender && p[j].receiver == merged.receiver; ++j)
-      merged.volume += p[j].volume;
-    if (merged.volume != 0)
-      p[kept++] = merged;
+    while (j < nets.size() && nets[j] == e)
+      ++j;
+    const std::uint32_t moving = static_cast<std::uint32_t>(j - i); // pins of e in the group
     i = j;
+    const Weight w = hg.net_weight(e);
+    const std::uint32_t in_from = phg.pin_count(e, from);
+    const std::uint32_t in_to = phg.pin_count(e, to);
+    const std::int64_t size = hg.net_size(e);
+    if (std::binary_search(group.begin(), group.end(), owners_[e])) {
+      // e changes hands: from stops sending it, to sends it to every block it touches after.
+      phg.for_each_block(e, [&](BlockID x) {
+        if (x != from)
+          out.pairs.push_back({from, x, -w});
+        if (x != to && (x != from || in_from > moving))
+          out.pairs.push_back({to, x, w});
+      });
+      out.total += (in_from == moving ? -w : 0) + (in_to == 0 ? w : 0);
+      out.local_nnz[0] -= in_from;
+      out.halo_nnz[0] -= size - in_from;
+      out.local_nnz[1] += in_to + moving;
+      out.halo_nnz[1] += size - in_to - moving;
+      continue;
+    }
+    const BlockID owner = phg.block(owners_[e]);
+    if (in_from == moving) { // e leaves `from` (not the owner's block: the owner stays)
+      out.pairs.push_back({owner, from, -w});
+      out.total -= w;
+    }
+    if (in_to == 0) { // e reaches `to`
+      out.pairs.push_back({owner, to, w});
+      out.total += w;
+    }
+    if (owner == from) {
+      out.local_nnz[0] -= moving;
+      out.halo_nnz[0] += moving;
+    } else if (owner == to) {
+      out.local_nnz[1] += moving;
+      out.halo_nnz[1] -= moving;
+    }
   }
-  p.resize(kept);
+  merge_pairs(out.pairs);
 }
 
 void BlockVolumes::changes(const MoveDelta& delta, std::vector<BlockChange>& out) const {
@@ -155,8 +229,8 @@ void BlockVolumes::changes(const MoveDelta& delta, std::vector<BlockChange>& out
 void BlockVolumes::apply(const MoveDelta& delta) {
   for (const MoveDelta::Pair& p : delta.pairs)
     add_pair(p.sender, p.receiver, p.volume);
-  rows_[delta.from] -= 1;
-  rows_[delta.to] += 1;
+  rows_[delta.from] -= delta.count;
+  rows_[delta.to] += delta.count;
   local_nnz_[delta.from] += delta.local_nnz[0];
   local_nnz_[delta.to] += delta.local_nnz[1];
   halo_nnz_[delta.from] += delta.halo_nnz[0];
@@ -201,11 +275,11 @@ const std::vector<cost::BlockTraffic>& BlockVolumes::traffic_after(const MoveDel
     return out[b];
   };
   cost::BlockTraffic& from = touch(delta.from);
-  from.rows -= 1;
+  from.rows -= delta.count;
   from.local_nnz += delta.local_nnz[0];
   from.halo_nnz += delta.halo_nnz[0];
   cost::BlockTraffic& to = touch(delta.to);
-  to.rows += 1;
+  to.rows += delta.count;
   to.local_nnz += delta.local_nnz[1];
   to.halo_nnz += delta.halo_nnz[1];
   changes(delta, scratch.changes);
