@@ -88,53 +88,62 @@ Weight BlockVolumes::max_volume() const {
   return best;
 }
 
-void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
-                         MoveDelta& out) const {
-  const Hypergraph& hg = phg.hypergraph();
-  const BlockID from = phg.block(u);
+void BlockVolumes::start_delta(BlockID from, BlockID to, NodeID count, MoveDelta& out) {
   out.from = from;
   out.to = to;
-  out.count = 1;
+  out.count = count;
   out.pairs.clear();
   out.local_nnz[0] = out.local_nnz[1] = 0;
   out.halo_nnz[0] = out.halo_nnz[1] = 0;
   out.total = 0;
-  for (const NetID e : hg.incident_nets(u)) {
-    const Weight w = hg.net_weight(e);
-    const std::uint32_t in_from = phg.pin_count(e, from);
-    const std::uint32_t in_to = phg.pin_count(e, to);
-    const std::int64_t size = hg.net_size(e);
-    if (owners_[e] == u) { // u's own net changes hands: from stops sending it, to starts
-      phg.for_each_block(e, [&](BlockID x) {
-        if (x != from)
-          out.pairs.push_back({from, x, -w});
-        if (x != to && (x != from || in_from > 1))
-          out.pairs.push_back({to, x, w});
-      });
-      out.total += (in_from == 1 ? -w : 0) + (in_to == 0 ? w : 0);
-      out.local_nnz[0] -= in_from;
-      out.halo_nnz[0] -= size - in_from;
-      out.local_nnz[1] += in_to + 1;
-      out.halo_nnz[1] += size - in_to - 1;
-      continue;
-    }
-    const BlockID owner = phg.block(owners_[e]);
-    if (in_from == 1) { // the net leaves `from` (never the owner's block: the owner stays)
-      out.pairs.push_back({owner, from, -w});
-      out.total -= w;
-    }
-    if (in_to == 0) { // the net reaches `to` (never the owner's block)
-      out.pairs.push_back({owner, to, w});
-      out.total += w;
-    }
-    if (owner == from) {
-      out.local_nnz[0] -= 1;
-      out.halo_nnz[0] += 1;
-    } else if (owner == to) {
-      out.local_nnz[1] += 1;
-      out.halo_nnz[1] -= 1;
-    }
+}
+
+void BlockVolumes::net_delta(const PartitionedHypergraph& phg, NetID e, std::uint32_t moving,
+                             bool owner_moves, MoveDelta& out) const {
+  const Hypergraph& hg = phg.hypergraph();
+  const BlockID from = out.from;
+  const BlockID to = out.to;
+  const Weight w = hg.net_weight(e);
+  const std::uint32_t in_from = phg.pin_count(e, from);
+  const std::uint32_t in_to = phg.pin_count(e, to);
+  const std::int64_t size = hg.net_size(e);
+  if (owner_moves) { // e changes hands: from stops sending it, to sends it to every block after
+    phg.for_each_block(e, [&](BlockID x) {
+      if (x != from)
+        out.pairs.push_back({from, x, -w});
+      if (x != to && (x != from || in_from > moving))
+        out.pairs.push_back({to, x, w});
+    });
+    out.total += (in_from == moving ? -w : 0) + (in_to == 0 ? w : 0);
+    out.local_nnz[0] -= in_from;
+    out.halo_nnz[0] -= size - in_from;
+    out.local_nnz[1] += in_to + moving;
+    out.halo_nnz[1] += size - in_to - moving;
+    return;
   }
+  const BlockID owner = phg.block(owners_[e]);
+  if (in_from == moving) { // e leaves `from` (never the owner's block: the owner stays)
+    out.pairs.push_back({owner, from, -w});
+    out.total -= w;
+  }
+  if (in_to == 0) { // e reaches `to` (never the owner's block)
+    out.pairs.push_back({owner, to, w});
+    out.total += w;
+  }
+  if (owner == from) {
+    out.local_nnz[0] -= moving;
+    out.halo_nnz[0] += moving;
+  } else if (owner == to) {
+    out.local_nnz[1] += moving;
+    out.halo_nnz[1] -= moving;
+  }
+}
+
+void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
+                         MoveDelta& out) const {
+  start_delta(phg.block(u), to, 1, out);
+  for (const NetID e : phg.hypergraph().incident_nets(u))
+    net_delta(phg, e, 1, owners_[e] == u, out);
   merge_pairs(out.pairs);
 }
 
@@ -149,57 +158,15 @@ void BlockVolumes::group_nets(const Hypergraph& hg, std::span<const NodeID> grou
 
 void BlockVolumes::delta(const PartitionedHypergraph& phg, std::span<const NodeID> group,
                          std::span<const NetID> nets, BlockID to, MoveDelta& out) const {
-  const Hypergraph& hg = phg.hypergraph();
-  const BlockID from = phg.block(group.front());
-  out.from = from;
-  out.to = to;
-  out.count = static_cast<NodeID>(group.size());
-  out.pairs.clear();
-  out.local_nnz[0] = out.local_nnz[1] = 0;
-  out.halo_nnz[0] = out.halo_nnz[1] = 0;
-  out.total = 0;
+  start_delta(phg.block(group.front()), to, static_cast<NodeID>(group.size()), out);
   for (std::size_t i = 0; i < nets.size();) {
-    const NetID e = nets[i];
     std::size_t j = i + 1;
-    while (j < nets.size() && nets[j] == e)
+    while (j < nets.size() && nets[j] == nets[i])
       ++j;
-    const std::uint32_t moving = static_cast<std::uint32_t>(j - i); // pins of e in the group
+    const NetID e = nets[i];
+    net_delta(phg, e, static_cast<std::uint32_t>(j - i),
+              std::binary_search(group.begin(), group.end(), owners_[e]), out);
     i = j;
-    const Weight w = hg.net_weight(e);
-    const std::uint32_t in_from = phg.pin_count(e, from);
-    const std::uint32_t in_to = phg.pin_count(e, to);
-    const std::int64_t size = hg.net_size(e);
-    if (std::binary_search(group.begin(), group.end(), owners_[e])) {
-      // e changes hands: from stops sending it, to sends it to every block it touches after.
-      phg.for_each_block(e, [&](BlockID x) {
-        if (x != from)
-          out.pairs.push_back({from, x, -w});
-        if (x != to && (x != from || in_from > moving))
-          out.pairs.push_back({to, x, w});
-      });
-      out.total += (in_from == moving ? -w : 0) + (in_to == 0 ? w : 0);
-      out.local_nnz[0] -= in_from;
-      out.halo_nnz[0] -= size - in_from;
-      out.local_nnz[1] += in_to + moving;
-      out.halo_nnz[1] += size - in_to - moving;
-      continue;
-    }
-    const BlockID owner = phg.block(owners_[e]);
-    if (in_from == moving) { // e leaves `from` (not the owner's block: the owner stays)
-      out.pairs.push_back({owner, from, -w});
-      out.total -= w;
-    }
-    if (in_to == 0) { // e reaches `to`
-      out.pairs.push_back({owner, to, w});
-      out.total += w;
-    }
-    if (owner == from) {
-      out.local_nnz[0] -= moving;
-      out.halo_nnz[0] += moving;
-    } else if (owner == to) {
-      out.local_nnz[1] += moving;
-      out.halo_nnz[1] -= moving;
-    }
   }
   merge_pairs(out.pairs);
 }

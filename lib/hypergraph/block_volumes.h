@@ -91,6 +91,11 @@ public:
                                                        TrafficScratch& scratch) const;
 
 private:
+  static void start_delta(BlockID from, BlockID to, NodeID count, MoveDelta& out);
+  // Adds net e's change when `moving` of its pins leave out.from for out.to (its owner among
+  // them if owner_moves).
+  void net_delta(const PartitionedHypergraph& phg, NetID e, std::uint32_t moving, bool owner_moves,
+                 MoveDelta& out) const;
   void add_pair(BlockID sender, BlockID receiver, Weight volume);
   cost::BlockTraffic block_traffic(BlockID b) const;
 
