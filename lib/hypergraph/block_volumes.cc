@@ -8,6 +8,28 @@
 
 namespace gnnpart::hg {
 
+namespace {
+
+// One entry per (sender, receiver): sort, merge, drop what cancels.
+void merge_pairs(std::vector<MoveDelta::Pair>& p) {
+  std::sort(p.begin(), p.end(), [](const MoveDelta::Pair& a, const MoveDelta::Pair& b) {
+    return a.sender != b.sender ? a.sender < b.sender : a.receiver < b.receiver;
+  });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < p.size();) {
+    MoveDelta::Pair merged = p[i];
+    std::size_t j = i + 1;
+    for (; j < p.size() && p[j].sender == merged.sender && p[j].receiver == merged.receiver; ++j)
+      merged.volume += p[j].volume;
+    if (merged.volume != 0)
+      p[kept++] = merged;
+    i = j;
+  }
+  p.resize(kept);
+}
+
+} // namespace
+
 BlockVolumes::BlockVolumes(const PartitionedHypergraph& phg, std::span<const NodeID> owners)
     : k_(phg.k()), owners_(owners) {
   const Hypergraph& hg = phg.hypergraph();
@@ -66,68 +88,87 @@ Weight BlockVolumes::max_volume() const {
   return best;
 }
 
-void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
-                         MoveDelta& out) const {
-  const Hypergraph& hg = phg.hypergraph();
-  const BlockID from = phg.block(u);
+void BlockVolumes::start_delta(BlockID from, BlockID to, NodeID count, MoveDelta& out) {
   out.from = from;
   out.to = to;
+  out.count = count;
   out.pairs.clear();
   out.local_nnz[0] = out.local_nnz[1] = 0;
   out.halo_nnz[0] = out.halo_nnz[1] = 0;
   out.total = 0;
-  for (const NetID e : hg.incident_nets(u)) {
-    const Weight w = hg.net_weight(e);
-    const std::uint32_t in_from = phg.pin_count(e, from);
-    const std::uint32_t in_to = phg.pin_count(e, to);
-    const std::int64_t size = hg.net_size(e);
-    if (owners_[e] == u) { // u's own net changes hands: from stops sending it, to starts
-      phg.for_each_block(e, [&](BlockID x) {
-        if (x != from)
-          out.pairs.push_back({from, x, -w});
-        if (x != to && (x != from || in_from > 1))
-          out.pairs.push_back({to, x, w});
-      });
-      out.total += (in_from == 1 ? -w : 0) + (in_to == 0 ? w : 0);
-      out.local_nnz[0] -= in_from;
-      out.halo_nnz[0] -= size - in_from;
-      out.local_nnz[1] += in_to + 1;
-      out.halo_nnz[1] += size - in_to - 1;
-      continue;
-    }
-    const BlockID owner = phg.block(owners_[e]);
-    if (in_from == 1) { // the net leaves `from` (never the owner's block: the owner stays)
-      out.pairs.push_back({owner, from, -w});
-      out.total -= w;
-    }
-    if (in_to == 0) { // the net reaches `to` (never the owner's block)
-      out.pairs.push_back({owner, to, w});
-      out.total += w;
-    }
-    if (owner == from) {
-      out.local_nnz[0] -= 1;
-      out.halo_nnz[0] += 1;
-    } else if (owner == to) {
-      out.local_nnz[1] += 1;
-      out.halo_nnz[1] -= 1;
-    }
+}
+
+void BlockVolumes::net_delta(const PartitionedHypergraph& phg, NetID e, std::uint32_t moving,
+                             bool owner_moves, MoveDelta& out) const {
+  const Hypergraph& hg = phg.hypergraph();
+  const BlockID from = out.from;
+  const BlockID to = out.to;
+  const Weight w = hg.net_weight(e);
+  const std::uint32_t in_from = phg.pin_count(e, from);
+  const std::uint32_t in_to = phg.pin_count(e, to);
+  const std::int64_t size = hg.net_size(e);
+  if (owner_moves) { // e changes hands: from stops sending it, to sends it to every block after
+    phg.for_each_block(e, [&](BlockID x) {
+      if (x != from)
+        out.pairs.push_back({from, x, -w});
+      if (x != to && (x != from || in_from > moving))
+        out.pairs.push_back({to, x, w});
+    });
+    out.total += (in_from == moving ? -w : 0) + (in_to == 0 ? w : 0);
+    out.local_nnz[0] -= in_from;
+    out.halo_nnz[0] -= size - in_from;
+    out.local_nnz[1] += in_to + moving;
+    out.halo_nnz[1] += size - in_to - moving;
+    return;
   }
-  // One entry per pair: sort, merge, drop what cancels.
-  auto& p = out.pairs;
-  std::sort(p.begin(), p.end(), [](const MoveDelta::Pair& a, const MoveDelta::Pair& b) {
-    return a.sender != b.sender ? a.sender < b.sender : a.receiver < b.receiver;
-  });
-  std::size_t kept = 0;
-  for (std::size_t i = 0; i < p.size();) {
-    MoveDelta::Pair merged = p[i];
+  const BlockID owner = phg.block(owners_[e]);
+  if (in_from == moving) { // e leaves `from` (never the owner's block: the owner stays)
+    out.pairs.push_back({owner, from, -w});
+    out.total -= w;
+  }
+  if (in_to == 0) { // e reaches `to` (never the owner's block)
+    out.pairs.push_back({owner, to, w});
+    out.total += w;
+  }
+  if (owner == from) {
+    out.local_nnz[0] -= moving;
+    out.halo_nnz[0] += moving;
+  } else if (owner == to) {
+    out.local_nnz[1] += moving;
+    out.halo_nnz[1] -= moving;
+  }
+}
+
+void BlockVolumes::delta(const PartitionedHypergraph& phg, NodeID u, BlockID to,
+                         MoveDelta& out) const {
+  start_delta(phg.block(u), to, 1, out);
+  for (const NetID e : phg.hypergraph().incident_nets(u))
+    net_delta(phg, e, 1, owners_[e] == u, out);
+  merge_pairs(out.pairs);
+}
+
+void BlockVolumes::group_nets(const Hypergraph& hg, std::span<const NodeID> group,
+                              std::vector<NetID>& nets) {
+  nets.clear();
+  for (const NodeID u : group)
+    for (const NetID e : hg.incident_nets(u))
+      nets.push_back(e);
+  std::sort(nets.begin(), nets.end());
+}
+
+void BlockVolumes::delta(const PartitionedHypergraph& phg, std::span<const NodeID> group,
+                         std::span<const NetID> nets, BlockID to, MoveDelta& out) const {
+  start_delta(phg.block(group.front()), to, static_cast<NodeID>(group.size()), out);
+  for (std::size_t i = 0; i < nets.size();) {
     std::size_t j = i + 1;
-    for (; j < p.size() && p[j].sender == merged.sender && p[j].receiver == merged.receiver; ++j)
-      merged.volume += p[j].volume;
-    if (merged.volume != 0)
-      p[kept++] = merged;
+    while (j < nets.size() && nets[j] == nets[i])
+      ++j;
+    const NetID e = nets[i];
+    net_delta(phg, e, static_cast<std::uint32_t>(j - i),
+              std::binary_search(group.begin(), group.end(), owners_[e]), out);
     i = j;
   }
-  p.resize(kept);
+  merge_pairs(out.pairs);
 }
 
 void BlockVolumes::changes(const MoveDelta& delta, std::vector<BlockChange>& out) const {
@@ -155,8 +196,8 @@ void BlockVolumes::changes(const MoveDelta& delta, std::vector<BlockChange>& out
 void BlockVolumes::apply(const MoveDelta& delta) {
   for (const MoveDelta::Pair& p : delta.pairs)
     add_pair(p.sender, p.receiver, p.volume);
-  rows_[delta.from] -= 1;
-  rows_[delta.to] += 1;
+  rows_[delta.from] -= delta.count;
+  rows_[delta.to] += delta.count;
   local_nnz_[delta.from] += delta.local_nnz[0];
   local_nnz_[delta.to] += delta.local_nnz[1];
   halo_nnz_[delta.from] += delta.halo_nnz[0];
@@ -201,11 +242,11 @@ const std::vector<cost::BlockTraffic>& BlockVolumes::traffic_after(const MoveDel
     return out[b];
   };
   cost::BlockTraffic& from = touch(delta.from);
-  from.rows -= 1;
+  from.rows -= delta.count;
   from.local_nnz += delta.local_nnz[0];
   from.halo_nnz += delta.halo_nnz[0];
   cost::BlockTraffic& to = touch(delta.to);
-  to.rows += 1;
+  to.rows += delta.count;
   to.local_nnz += delta.local_nnz[1];
   to.halo_nnz += delta.halo_nnz[1];
   changes(delta, scratch.changes);

@@ -29,6 +29,7 @@ struct MoveDelta {
   };
   BlockID from = 0;
   BlockID to = 0;
+  NodeID count = 1;                   // vertices moved
   std::vector<Pair> pairs;            // sorted by (sender, receiver), one entry per pair
   std::int64_t local_nnz[2] = {0, 0}; // change for from, to
   std::int64_t halo_nnz[2] = {0, 0};
@@ -63,6 +64,13 @@ public:
 
   // What moving u to `to` (!= its block) in phg's current state would change.
   void delta(const PartitionedHypergraph& phg, NodeID u, BlockID to, MoveDelta& out) const;
+  // The same for moving a group of vertices of one block together (sorted, no repeats), with
+  // `nets` = group_nets(group): O(|nets|).
+  void delta(const PartitionedHypergraph& phg, std::span<const NodeID> group,
+             std::span<const NetID> nets, BlockID to, MoveDelta& out) const;
+  // The nets of a group's vertices, one entry per pin of the group, sorted.
+  static void group_nets(const Hypergraph& hg, std::span<const NodeID> group,
+                         std::vector<NetID>& nets);
   // The per-block changes of a delta (blocks in first-touched order).
   void changes(const MoveDelta& delta, std::vector<BlockChange>& out) const;
   // Takes a move priced by delta() in the state before it (call before or after phg.move).
@@ -83,6 +91,11 @@ public:
                                                        TrafficScratch& scratch) const;
 
 private:
+  static void start_delta(BlockID from, BlockID to, NodeID count, MoveDelta& out);
+  // Adds net e's change when `moving` of its pins leave out.from for out.to (its owner among
+  // them if owner_moves).
+  void net_delta(const PartitionedHypergraph& phg, NetID e, std::uint32_t moving, bool owner_moves,
+                 MoveDelta& out) const;
   void add_pair(BlockID sender, BlockID receiver, Weight volume);
   cost::BlockTraffic block_traffic(BlockID b) const;
 

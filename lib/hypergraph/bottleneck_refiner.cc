@@ -9,17 +9,23 @@
 #include <tbb/parallel_for.h>
 
 #include "core/errors.h"
+#include "core/random.h"
 #include "hypergraph/block_volumes.h"
+#include "hypergraph/move_units.h"
 #include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
 
 namespace {
 
+// What a round does: lower the objective, restore the balance, or lower the total (max-volume)
+// without raising the hot blocks.
+enum class Mode : std::uint8_t { kImprove, kRebalance, kRegain };
+
 struct Candidate {
-  double gain = 0; // max-volume: excess volume removed; epoch: seconds saved
+  double gain = 0; // max-volume: excess volume removed; epoch: seconds saved; regain: km1 saved
   Weight km1 = 0;  // change of the total volume
-  NodeID u = kInvalidNodeID;
+  NodeID u = kInvalidNodeID; // the unit (a vertex on the input level)
   BlockID to = 0;
   bool valid() const { return u != kInvalidNodeID; }
 };
@@ -40,6 +46,7 @@ struct Scratch {
   std::vector<BlockChange> changes;
   BlockVolumes::TrafficScratch traffic;
   std::vector<BlockID> targets;
+  std::vector<NetID> nets;
 };
 
 class BottleneckSearch {
@@ -52,19 +59,40 @@ public:
       w += static_cast<Weight>(std::ceil(ctx_.relaxed_slack * static_cast<double>(w)));
     const double budget = ctx_.total_budget * static_cast<double>(volumes_.total());
     budget_ = std::max(volumes_.total(), static_cast<Weight>(std::floor(budget)));
+    start_total_ = volumes_.total();
   }
 
-  BottleneckStats run() {
+  // Rounds on every level of `levels` (coarsest first), then on single vertices.
+  BottleneckStats run(std::span<const MoveUnits> levels) {
     BottleneckStats stats;
     stats.start_max_volume = volumes_.max_volume();
     stats.start_total = volumes_.total();
     if (epoch_ != nullptr)
       stats.start_epoch_seconds = epoch_now_ = predict();
-    std::vector<char> moved(phg_.num_nodes(), 0);
+    for (std::size_t level = 0; level <= levels.size(); ++level) {
+      units_ = level < levels.size() ? &levels[level] : nullptr;
+      run_level(stats);
+    }
+    stats.max_volume = volumes_.max_volume();
+    stats.total = volumes_.total();
+    if (epoch_ != nullptr)
+      stats.epoch_seconds = predict();
+    return stats;
+  }
+
+private:
+  NodeID num_units() const { return units_ != nullptr ? units_->size() : phg_.num_nodes(); }
+  // The vertices of unit u (`u` must outlive the span: on the input level it is the unit).
+  std::span<const NodeID> members(const NodeID& u) const {
+    return units_ != nullptr ? units_->unit(u) : std::span<const NodeID>(&u, 1);
+  }
+
+  void run_level(BottleneckStats& stats) {
+    std::vector<char> moved(num_units(), 0);
     std::vector<BlockID> saved;
-    double best = epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+    double best = objective_now();
     int stalled = 0;
-    while (stats.rounds < ctx_.max_rounds && start_round()) {
+    for (int round = 0; round < ctx_.max_rounds && start_round(); ++round) {
       ++stats.rounds;
       // First with blocks allowed over their limit by relaxed_slack, then rebalanced; kept if
       // balanced and better, else the round again within the limits.
@@ -74,9 +102,9 @@ public:
       std::uint64_t taken = run_round(moved);
       if (!is_balanced(phg_, max_weights_)) {
         lightest_ = lightest_block();
-        rebalancing_ = true;
+        mode_ = Mode::kRebalance;
         taken += run_round(moved);
-        rebalancing_ = false;
+        mode_ = Mode::kImprove;
       }
       if (!is_balanced(phg_, max_weights_) || !(round_objective() < before)) {
         phg_.assign(saved);
@@ -87,22 +115,30 @@ public:
         taken = run_round(moved);
       }
       stats.moves += taken;
+      // Max-volume with most of the budget spent: moves that lower the total, so that later
+      // rounds can spend it again on the hot blocks.
+      const double headroom = static_cast<double>(budget_ - start_total_);
+      if (epoch_ == nullptr && taken != 0 &&
+          static_cast<double>(volumes_.total() - start_total_) > ctx_.regain_fraction * headroom &&
+          start_round()) {
+        limits_ = max_weights_;
+        mode_ = Mode::kRegain;
+        stats.moves += run_round(moved);
+        mode_ = Mode::kImprove;
+      }
       // Stop when nothing moved, or the largest volume (epoch) has not dropped for a while.
-      const double now =
-          epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+      const double now = objective_now();
       stalled = now < best ? 0 : stalled + 1;
       best = std::min(best, now);
       if (taken == 0 || stalled >= ctx_.max_stalled_rounds)
         break;
     }
-    stats.max_volume = volumes_.max_volume();
-    stats.total = volumes_.total();
-    if (epoch_ != nullptr)
-      stats.epoch_seconds = predict();
-    return stats;
   }
 
-private:
+  double objective_now() const {
+    return epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
+  }
+
   double predict() const {
     return cost::predict_epoch(volumes_.traffic(), epoch_->shape, epoch_->profile).epoch_seconds;
   }
@@ -140,8 +176,11 @@ private:
     return best;
   }
 
-  // What a round lowers: max-volume: the summed excess over the target; epoch: the epoch.
+  // What a round lowers: max-volume: the summed excess over the target; epoch: the epoch;
+  // regain: the total.
   double round_objective() const {
+    if (mode_ == Mode::kRegain)
+      return static_cast<double>(volumes_.total());
     if (epoch_ != nullptr)
       return epoch_now_;
     Weight sum = 0;
@@ -153,12 +192,37 @@ private:
   // Excess of a block's volume over the round's target.
   Weight excess(Weight volume) const { return std::max<Weight>(0, volume - target_); }
 
-  // The gain of moving u to `to` now, or an invalid candidate if the move is not allowed.
+  bool fits(std::span<const NodeID> group, BlockID to, std::span<const Weight> limits) const {
+    if (group.size() == 1)
+      return phg_.fits(group.front(), to, limits);
+    const Hypergraph& hg = phg_.hypergraph();
+    for (int c = 0; c < phg_.ncon(); ++c) {
+      Weight w = phg_.block_weight(to, c);
+      for (const NodeID v : group)
+        w += hg.vertex_weight(v, c);
+      if (w > limits[static_cast<std::size_t>(to) * phg_.ncon() + c])
+        return false;
+    }
+    return true;
+  }
+
+  // Prices moving `group` to `to` into s.delta; a group of several needs s.nets =
+  // group_nets(group).
+  void delta(std::span<const NodeID> group, BlockID to, Scratch& s) const {
+    if (group.size() == 1)
+      volumes_.delta(phg_, group.front(), to, s.delta);
+    else
+      volumes_.delta(phg_, group, s.nets, to, s.delta);
+  }
+
+  // The gain of moving unit u to `to` now, or an invalid candidate if the move is not allowed.
   Candidate price(NodeID u, BlockID to, Scratch& s) const {
-    const BlockID from = phg_.block(u);
-    if (!phg_.fits(u, to, rebalancing_ ? max_weights_ : limits_) || volumes_.rows(from) <= 1)
+    const std::span<const NodeID> group = members(u);
+    const BlockID from = phg_.block(group.front());
+    if (!fits(group, to, mode_ == Mode::kImprove ? limits_ : max_weights_) ||
+        volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
       return {};
-    volumes_.delta(phg_, u, to, s.delta);
+    delta(group, to, s);
     if (volumes_.total() + s.delta.total > budget_)
       return {};
     Candidate c{0, s.delta.total, u, to};
@@ -168,11 +232,15 @@ private:
       for (const BlockChange& change : s.changes) {
         const Weight before = volumes_.volume(change.block);
         const Weight after = before + change.send + change.recv;
-        if (after > cap_ && after > before)
+        if (after > before && (after > cap_ || (mode_ == Mode::kRegain && after > target_)))
           return {};
         gain += excess(before) - excess(after);
       }
-      if (gain <= 0 && !rebalancing_ && ctx_.max_moves_without_improvement == 0)
+      if (mode_ == Mode::kRegain) {
+        c.gain = static_cast<double>(-s.delta.total);
+        return gain >= 0 && c.gain > 0 ? c : Candidate{};
+      }
+      if (gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
         return {};
       c.gain = static_cast<double>(gain);
       return c;
@@ -180,36 +248,43 @@ private:
     const auto& traffic = volumes_.traffic_after(s.delta, s.traffic);
     c.gain =
         epoch_now_ - cost::predict_epoch(traffic, epoch_->shape, epoch_->profile).epoch_seconds;
-    if (!(c.gain > kRelativeTolerance * epoch_now_) && !rebalancing_ &&
+    if (!(c.gain > kRelativeTolerance * epoch_now_) && mode_ == Mode::kImprove &&
         ctx_.max_moves_without_improvement == 0)
       return {};
     return c;
   }
 
-  // u's best move, if u is on the boundary, not too large to price, and a net of it touches a
-  // hot block. When rebalancing: u's least harmful move out of an overloaded block, to a block
-  // its nets touch or the lightest one.
+  // Unit u's best move, if it is on the boundary, not too large to price, and a net of it
+  // touches a hot block (any block when regaining). When rebalancing: u's least harmful move
+  // out of an overloaded block, to a block its nets touch or the lightest one.
   Candidate best_move(NodeID u, Scratch& s) const {
     const Hypergraph& hg = phg_.hypergraph();
-    if (hg.node_degree(u) > ctx_.max_vertex_degree)
+    const std::span<const NodeID> group = members(u);
+    std::uint64_t degree = 0;
+    for (const NodeID v : group)
+      degree += hg.node_degree(v);
+    if (degree > ctx_.max_vertex_degree)
       return {};
-    const BlockID from = phg_.block(u);
-    if (rebalancing_) {
+    const BlockID from = phg_.block(group.front());
+    if (mode_ == Mode::kRebalance) {
       if (!phg_.overloaded(from, max_weights_))
         return {};
       s.targets.assign(1, lightest_); // besides the blocks u's nets touch
     } else {
       s.targets.clear();
     }
-    bool touches_hot = hot_[from] != 0 || rebalancing_;
-    for (const NetID e : hg.incident_nets(u))
-      phg_.for_each_block(e, [&](BlockID x) {
-        touches_hot |= hot_[x] != 0;
-        if (x != from)
-          s.targets.push_back(x);
-      });
+    bool touches_hot = hot_[from] != 0 || mode_ != Mode::kImprove;
+    for (const NodeID v : group)
+      for (const NetID e : hg.incident_nets(v))
+        phg_.for_each_block(e, [&](BlockID x) {
+          touches_hot |= hot_[x] != 0;
+          if (x != from)
+            s.targets.push_back(x);
+        });
     if (!touches_hot || s.targets.empty())
       return {};
+    if (group.size() > 1)
+      BlockVolumes::group_nets(hg, group, s.nets);
     std::sort(s.targets.begin(), s.targets.end());
     s.targets.erase(std::unique(s.targets.begin(), s.targets.end()), s.targets.end());
     Candidate best;
@@ -223,12 +298,12 @@ private:
     return best;
   }
 
-  // Prices every vertex (parallel), then takes moves best first, each re-priced before it is
+  // Prices every unit (parallel), then takes moves best first, each re-priced before it is
   // taken. Returns the moves taken.
   std::uint64_t run_round(std::vector<char>& moved) {
     tbb::enumerable_thread_specific<Scratch> scratch;
     tbb::enumerable_thread_specific<std::vector<Candidate>> found;
-    tbb::parallel_for(tbb::blocked_range<NodeID>(0, phg_.num_nodes(), 1024), [&](const auto& r) {
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_units(), 1024), [&](const auto& r) {
       Scratch& s = scratch.local();
       std::vector<Candidate>& mine = found.local();
       for (NodeID u = r.begin(); u != r.end(); ++u) {
@@ -249,7 +324,7 @@ private:
     std::fill(moved.begin(), moved.end(), 0);
     // Improving rounds take the best move even when it does not pay (FM), and return to the
     // best state seen: lowest round objective, then lowest total.
-    std::vector<std::pair<NodeID, BlockID>> log; // (vertex, block it left)
+    std::vector<std::pair<NodeID, BlockID>> log; // (unit, block it left)
     double best_objective = round_objective();
     Weight best_total = volumes_.total();
     std::size_t best_length = 0;
@@ -265,10 +340,10 @@ private:
         queue.push(now);
         continue;
       }
-      log.emplace_back(u, phg_.block(u));
+      log.emplace_back(u, phg_.block(members(u).front()));
       take(u, now.to, s);
       moved[u] = 1;
-      if (rebalancing_)
+      if (mode_ == Mode::kRebalance)
         continue;
       const double objective = round_objective();
       if (objective < best_objective ||
@@ -280,7 +355,7 @@ private:
         break;
       }
     }
-    if (rebalancing_)
+    if (mode_ == Mode::kRebalance)
       return log.size();
     while (log.size() > best_length) {
       take(log.back().first, log.back().second, s);
@@ -290,9 +365,13 @@ private:
   }
 
   void take(NodeID u, BlockID to, Scratch& s) {
-    volumes_.delta(phg_, u, to, s.delta);
+    const std::span<const NodeID> group = members(u);
+    if (group.size() > 1)
+      BlockVolumes::group_nets(phg_.hypergraph(), group, s.nets);
+    delta(group, to, s);
     volumes_.apply(s.delta);
-    phg_.move(u, to, Objective::kKm1);
+    for (const NodeID v : group)
+      phg_.move(v, to, Objective::kKm1);
     if (epoch_ != nullptr)
       epoch_now_ = predict();
   }
@@ -305,13 +384,14 @@ private:
   const EpochInput* epoch_;
   std::span<const NodeID> owners_;
   BlockVolumes volumes_;
-  std::vector<char> hot_;          // per block, this round
-  std::vector<Weight> relaxed_;    // max_weights plus relaxed_slack
-  std::span<const Weight> limits_; // what improving moves may fill blocks to
-  bool rebalancing_ = false;
-  BlockID lightest_ = 0; // rebalancing: the fallback target of every move       // moving out of
-                         // overloaded blocks, whatever the gain
+  const MoveUnits* units_ = nullptr; // this level's units; null: single vertices
+  std::vector<char> hot_;            // per block, this round
+  std::vector<Weight> relaxed_;      // max_weights plus relaxed_slack
+  std::span<const Weight> limits_;   // what improving moves may fill blocks to
+  Mode mode_ = Mode::kImprove;
+  BlockID lightest_ = 0; // rebalancing: the fallback target of every move
   Weight budget_ = 0;    // the most total volume allowed
+  Weight start_total_ = 0;
   Weight cap_ = 0;       // max-volume: no block may rise above this in the round
   Weight target_ = 0;    // max-volume: the round lowers every block to this
   double epoch_now_ = 0; // epoch: the current prediction
@@ -328,7 +408,9 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
     throw InvalidParameter("--objective epoch needs a machine profile (--cost PROFILE.json)");
   BottleneckSearch search(phg, owners, ctx, max_weights,
                           ctx.objective == Objective::kEpoch ? epoch : nullptr);
-  return search.run();
+  const std::vector<MoveUnits> levels = move_unit_levels(
+      phg, ctx, max_weights, ctx.bottleneck.unit_levels, derive_seed(ctx.seed, 0xB07));
+  return search.run(levels);
 }
 
 } // namespace gnnpart::hg

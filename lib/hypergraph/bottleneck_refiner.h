@@ -18,7 +18,14 @@
 // (least harm first, to a block the vertex's nets touch or the lightest) restore the balance,
 // and the round is kept only if balanced and better, else run again within the limits. The
 // relaxed rounds matter where the km1 partition's blocks are full (ca-astroph, k = 32: 0.583x
-// instead of 0.815x with strict rounds, before the FM tail; 0.543x with it). So the result never has a larger maximum (or epoch) than the start, and the same input gives
+// instead of 0.815x with strict rounds, before the FM tail; 0.543x with it).
+// Levels: the rounds first move whole clusters of ctx.bottleneck.unit_levels coarser levels
+// (move_units.h; clusters inside the start's blocks, coarsest first, each move priced exactly
+// on the input), then single vertices: the bottleneck gain at every level of a V-cycle.
+// Regain (max-volume): once the total has spent ctx.bottleneck.regain_fraction of its budget's
+// headroom, each round is followed by moves that lower the total and raise no block above the
+// round's target, so that later rounds can spend the budget again.
+// The result never has a larger maximum (or epoch) than the start, and the same input gives
 // the same output whatever the thread count.
 #include <cstdint>
 #include <span>

@@ -124,7 +124,14 @@ struct BottleneckContext {
   // A round goes on this many moves past its best state (then returns to it); 0: only moves
   // that pay.
   std::uint64_t max_moves_without_improvement = 50;
-  NodeID max_vertex_degree = 10000; // larger vertices stay (pricing a move is O(degree))
+  NodeID max_vertex_degree = 10000; // larger vertices (or units) stay (pricing is O(degree))
+  // Rounds first move whole clusters of this many coarser levels (move_units.h), coarsest first,
+  // then single vertices: the bottleneck gain at every level of a V-cycle, priced exactly.
+  int unit_levels = 3;
+  Weight unit_weight_divisor = 20; // a cluster weighs at most the smallest limit / this
+  // Max-volume: once the total has used this fraction of its budget's headroom, every round is
+  // followed by moves that lower the total without raising the hot blocks (budget regained).
+  double regain_fraction = 0.5;
 };
 
 struct HgContext {

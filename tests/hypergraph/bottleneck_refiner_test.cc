@@ -11,6 +11,7 @@
 #include <set>
 #include <vector>
 
+#include "bottleneck_test_util.h"
 #include "core/block_limits.h"
 #include "core/errors.h"
 #include "core/parallel.h"
@@ -27,63 +28,6 @@
 
 namespace gnnpart::hg {
 namespace {
-
-struct Volumes {
-  std::vector<Weight> send, recv;
-  Weight total = 0;
-  Weight max() const {
-    Weight best = 0;
-    for (std::size_t b = 0; b < send.size(); ++b)
-      best = std::max(best, send[b] + recv[b]);
-    return best;
-  }
-};
-
-// Per-block send / receive volume of a hypergraph with net owners, from the definition.
-Volumes brute_force(const Hypergraph& hg, std::span<const NodeID> owners,
-                    std::span<const BlockID> blocks, BlockID k) {
-  Volumes v{std::vector<Weight>(k, 0), std::vector<Weight>(k, 0)};
-  for (NetID e = 0; e < hg.num_nets(); ++e) {
-    std::set<BlockID> touched;
-    for (const NodeID u : hg.pins(e))
-      touched.insert(blocks[u]);
-    const BlockID owner = blocks[owners[e]];
-    for (const BlockID b : touched) {
-      if (b == owner)
-        continue;
-      v.send[owner] += hg.net_weight(e);
-      v.recv[b] += hg.net_weight(e);
-      v.total += hg.net_weight(e);
-    }
-  }
-  return v;
-}
-
-// The same on a graph's 1D row split: u's row goes once to every other block holding a
-// neighbour of u.
-Volumes graph_volumes(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k) {
-  Volumes v{std::vector<Weight>(k, 0), std::vector<Weight>(k, 0)};
-  for (NodeID u = 0; u < graph.num_nodes(); ++u) {
-    std::set<BlockID> others;
-    for (const NodeID w : graph.neighbors(u))
-      if (blocks[w] != blocks[u])
-        others.insert(blocks[w]);
-    v.send[blocks[u]] += static_cast<Weight>(others.size());
-    for (const BlockID b : others)
-      v.recv[b] += 1;
-    v.total += static_cast<Weight>(others.size());
-  }
-  return v;
-}
-
-void expect_tracked(const BlockVolumes& tracked, const Volumes& expected) {
-  for (BlockID b = 0; b < tracked.k(); ++b) {
-    EXPECT_EQ(tracked.send(b), expected.send[b]) << "block " << b;
-    EXPECT_EQ(tracked.recv(b), expected.recv[b]) << "block " << b;
-  }
-  EXPECT_EQ(tracked.total(), expected.total);
-  EXPECT_EQ(tracked.max_volume(), expected.max());
-}
 
 TEST(BlockVolumes, TinyHypergraphWithOwnersByBruteForceThroughMoves) {
   // 6 vertices, 5 weighted nets; owners are pins chosen by hand (not the first pin).
@@ -241,8 +185,8 @@ TEST(BottleneckRefiner, DeterministicForSeedAndThreads) {
   for (const int threads : {1, 2, 2, 1}) {
     PartitionedHypergraph phg(model, o.k);
     phg.assign(start.blocks);
-    run_with_threads(threads,
-                     [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+    run_with_threads(
+        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
     const std::vector<BlockID> blocks(phg.blocks().begin(), phg.blocks().end());
     if (first.empty())
       first = blocks;

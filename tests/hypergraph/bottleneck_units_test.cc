@@ -1,0 +1,219 @@
+// Moves of vertex groups for the bottleneck refiner: a group's priced change against send and
+// receive volumes recomputed by brute force (and lib/cost's traffic of the graph), and the
+// clusters of move_unit_levels (every vertex in one unit per level, units inside one block,
+// nested, within the weight limit, the same for any thread count). The refiner with and without
+// the cluster levels: the bound, the budget and the balance, each checked from the graph.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+#include "bottleneck_test_util.h"
+#include "core/block_limits.h"
+#include "core/parallel.h"
+#include "core/random.h"
+#include "cost/block_traffic.h"
+#include "hypergraph/block_volumes.h"
+#include "hypergraph/bottleneck_refiner.h"
+#include "hypergraph/context.h"
+#include "hypergraph/hypergraph_partitioner.h"
+#include "hypergraph/move_units.h"
+#include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph_test_util.h"
+
+namespace gnnpart::hg {
+namespace {
+
+std::vector<NodeID> identity_owners(const Hypergraph& model) {
+  std::vector<NodeID> owners(model.num_nets());
+  std::iota(owners.begin(), owners.end(), NodeID{0});
+  return owners;
+}
+
+// A random group of up to `size` vertices of u's block: u and vertices reached over its nets.
+std::vector<NodeID> random_group(const PartitionedHypergraph& phg, NodeID u, std::size_t size,
+                                 Rng& rng) {
+  const Hypergraph& hg = phg.hypergraph();
+  std::vector<NodeID> group{u};
+  for (std::size_t tries = 0; tries < 4 * size && group.size() < size; ++tries) {
+    const NodeID from = group[rng.below(group.size())];
+    const auto nets = hg.incident_nets(from);
+    if (nets.empty())
+      continue;
+    const auto pins = hg.pins(nets[rng.below(nets.size())]);
+    const NodeID v = pins[rng.below(pins.size())];
+    if (phg.block(v) == phg.block(u) && std::find(group.begin(), group.end(), v) == group.end())
+      group.push_back(v);
+  }
+  std::sort(group.begin(), group.end());
+  return group;
+}
+
+TEST(BlockVolumes, GroupMovesByBruteForce) {
+  // 6 vertices, 5 weighted nets; owners are pins chosen by hand (not the first pin).
+  const std::vector<EdgeID> offsets{0, 3, 5, 9, 11, 14};
+  const std::vector<NodeID> pins{0, 1, 2, 2, 3, 1, 3, 4, 5, 5, 0, 4, 2, 0};
+  const std::vector<Weight> weights{1, 2, 3, 1, 5};
+  const Hypergraph hg(6, offsets, pins, weights);
+  const std::vector<NodeID> owners{1, 3, 5, 0, 2};
+  PartitionedHypergraph phg(hg, 3);
+  phg.assign(std::vector<BlockID>{0, 0, 0, 1, 1, 2});
+  BlockVolumes volumes(phg, owners);
+  Rng rng(5);
+  MoveDelta delta;
+  std::vector<NetID> scratch;
+  int moved_pairs = 0;
+  for (int step = 0; step < 300; ++step) {
+    const NodeID u = static_cast<NodeID>(rng.below(6));
+    const BlockID to = static_cast<BlockID>(rng.below(3));
+    if (to == phg.block(u))
+      continue;
+    const std::vector<NodeID> group = random_group(phg, u, 3, rng);
+    moved_pairs += group.size() > 1;
+    BlockVolumes::group_nets(hg, group, scratch);
+    volumes.delta(phg, group, scratch, to, delta);
+    EXPECT_EQ(delta.count, group.size());
+    const Weight total_before = volumes.total();
+    volumes.apply(delta);
+    for (const NodeID v : group)
+      phg.move(v, to, Objective::kKm1);
+    EXPECT_EQ(volumes.total(), total_before + delta.total);
+    expect_tracked(volumes, brute_force(hg, owners, phg.blocks(), 3));
+  }
+  EXPECT_GT(moved_pairs, 20);
+}
+
+// Groups on cora's column-net model: the traffic priced before the move and tracked after it
+// equal lib/cost's, which reads the graph.
+TEST(BlockVolumes, GroupMovesMatchTheGraphsTraffic) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph, ColumnNetWeights::kUnit);
+  const BlockID k = 5;
+  const std::vector<NodeID> owners = identity_owners(model);
+  Rng rng(11);
+  std::vector<BlockID> blocks(graph.num_nodes());
+  for (NodeID u = 0; u < graph.num_nodes(); ++u)
+    blocks[u] = static_cast<BlockID>((u / 64) % k); // runs of ids: groups share blocks
+  PartitionedHypergraph phg(model, k);
+  phg.assign(blocks);
+  BlockVolumes volumes(phg, owners);
+  MoveDelta delta;
+  BlockVolumes::TrafficScratch traffic;
+  std::vector<NetID> scratch;
+  for (int step = 0; step < 200; ++step) {
+    const NodeID u = static_cast<NodeID>(rng.below(graph.num_nodes()));
+    const BlockID to = static_cast<BlockID>(rng.below(k));
+    if (to == phg.block(u))
+      continue;
+    const std::vector<NodeID> group = random_group(phg, u, 6, rng);
+    BlockVolumes::group_nets(model, group, scratch);
+    volumes.delta(phg, group, scratch, to, delta);
+    const std::vector<cost::BlockTraffic> priced = volumes.traffic_after(delta, traffic);
+    volumes.apply(delta);
+    for (const NodeID v : group)
+      phg.move(v, to, Objective::kKm1);
+    if (step % 25 != 0)
+      continue;
+    const Partition p{k, std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end())};
+    const std::vector<cost::BlockTraffic> expected = cost::block_traffic(graph, p);
+    for (BlockID b = 0; b < k; ++b) {
+      EXPECT_EQ(priced[b].rows, expected[b].rows);
+      EXPECT_EQ(priced[b].local_nnz, expected[b].local_nnz);
+      EXPECT_EQ(priced[b].halo_nnz, expected[b].halo_nnz);
+      EXPECT_EQ(priced[b].send_rows, expected[b].send_rows);
+      EXPECT_EQ(priced[b].recv_rows, expected[b].recv_rows);
+      EXPECT_EQ(priced[b].send_messages, expected[b].send_messages);
+      EXPECT_EQ(priced[b].recv_messages, expected[b].recv_messages);
+    }
+    expect_tracked(volumes, graph_volumes(graph, phg.blocks(), k));
+  }
+}
+
+TEST(MoveUnits, NestedClustersInsideBlocks) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/citeseer.edges.gz");
+  const Hypergraph model = build_column_net(graph);
+  const BlockID k = 8;
+  const PartitionOptions o = testing::options(k, 4, 2);
+  const Partition start = partition_column_net(graph, model, o);
+  const HgContext ctx = make_context(o);
+  const BlockLimits limits = uniform_limits(model, k, o.epsilon);
+  PartitionedHypergraph phg(model, k);
+  phg.assign(start.blocks);
+  auto levels_at = [&](int threads) {
+    return run_with_threads(threads,
+                            [&] { return move_unit_levels(phg, ctx, limits.max_weight, 3, 9); });
+  };
+  const std::vector<MoveUnits> levels = levels_at(2);
+  ASSERT_EQ(levels.size(), 3u);
+  const Weight heaviest =
+      std::max<Weight>(1, limits.max(0, 0) / ctx.bottleneck.unit_weight_divisor);
+  std::vector<NodeID> coarser_unit; // per vertex, its unit on the coarser level
+  for (std::size_t level = 0; level < levels.size(); ++level) {
+    const MoveUnits& units = levels[level];
+    std::vector<NodeID> unit_of(graph.num_nodes(), kInvalidNodeID);
+    bool grouped = false;
+    for (NodeID i = 0; i < units.size(); ++i) {
+      const auto members = units.unit(i);
+      ASSERT_FALSE(members.empty());
+      EXPECT_TRUE(std::is_sorted(members.begin(), members.end()));
+      grouped |= members.size() > 1;
+      Weight weight = 0;
+      for (const NodeID v : members) {
+        EXPECT_EQ(unit_of[v], kInvalidNodeID) << "vertex " << v << " in two units";
+        unit_of[v] = i;
+        EXPECT_EQ(start.blocks[v], start.blocks[members.front()]);
+        weight += model.vertex_weight(v);
+        if (!coarser_unit.empty()) // a finer unit lies inside one coarser unit
+          EXPECT_EQ(coarser_unit[v], coarser_unit[members.front()]);
+      }
+      if (members.size() > 1)
+        EXPECT_LE(weight, heaviest);
+    }
+    EXPECT_TRUE(grouped);
+    EXPECT_EQ(std::count(unit_of.begin(), unit_of.end(), kInvalidNodeID), 0);
+    if (level > 0)
+      EXPECT_GT(units.size(), levels[level - 1].size()); // finer: more units
+    coarser_unit = unit_of;
+  }
+  const std::vector<MoveUnits> again = levels_at(1);
+  ASSERT_EQ(again.size(), levels.size());
+  for (std::size_t level = 0; level < levels.size(); ++level) {
+    EXPECT_EQ(again[level].offsets, levels[level].offsets);
+    EXPECT_EQ(again[level].members, levels[level].members);
+  }
+}
+
+// The refiner with the cluster levels and with single vertices only, from one km1 start.
+TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph);
+  const BlockID k = 8;
+  PartitionOptions o = testing::options(k, 1, 2);
+  const Partition start = partition_column_net(graph, model, o);
+  o.objective = Objective::kMaxVolume;
+  const BlockLimits limits = uniform_limits(model, k, o.epsilon);
+  const std::vector<NodeID> owners = identity_owners(model);
+  const Volumes before = graph_volumes(graph, start.blocks, k);
+  for (const int unit_levels : {0, 3}) {
+    SCOPED_TRACE(unit_levels);
+    HgContext ctx = make_context(o);
+    ctx.bottleneck.unit_levels = unit_levels;
+    PartitionedHypergraph phg(model, k);
+    phg.assign(start.blocks);
+    const BottleneckStats stats = run_with_threads(
+        2, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+    const Volumes after = graph_volumes(graph, phg.blocks(), k);
+    EXPECT_EQ(stats.max_volume, after.max());
+    EXPECT_EQ(stats.total, after.total);
+    EXPECT_LT(after.max(), before.max());
+    EXPECT_LE(static_cast<double>(after.total), 1.05 * static_cast<double>(before.total));
+    for (BlockID b = 0; b < k; ++b) {
+      EXPECT_LE(phg.block_weight(b), limits.max(b, 0));
+      EXPECT_GT(phg.block_weight(b), 0);
+    }
+  }
+}
+
+} // namespace
+} // namespace gnnpart::hg
