@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <optional>
+#include <vector>
 
 #include <tbb/task_arena.h>
 
+#include "core/random.h"
+
+#include "partition/multilevel/objectives.h"
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/fm_search.h"
 #include "partition/multilevel/refinement/gain_cache.h"
@@ -62,48 +66,72 @@ private:
   std::optional<GainCache> cache_;
 };
 
+// One pass of localized searches from the boundary in a seeded order; returns its gain.
+Weight sequential_pass(PartitionedGraph& p, SharedView& view, FmSearch<SharedView>& search,
+                       std::vector<std::uint8_t>& locked, const RefinementContext& ctx,
+                       std::uint64_t seed, int pass) {
+  const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass);
+  std::fill(locked.begin(), locked.end(), 0);
+  const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
+  Weight pass_gain = 0;
+  std::vector<NodeID> seeds;
+  for (std::size_t i = 0; i < boundary.size();) {
+    seeds.clear();
+    while (i < boundary.size() && seeds.size() < seeds_per_search) {
+      const NodeID u = boundary[i++];
+      if (!locked[u])
+        seeds.push_back(u);
+    }
+    if (seeds.empty())
+      continue;
+    pass_gain += search.run(seeds, locked);
+    // Moved vertices stay locked for the pass, also those the rollback returns.
+    const std::vector<FmMove>& moves = search.moves();
+    for (const FmMove& m : moves)
+      locked[m.u] = 1;
+    for (std::size_t j = moves.size(); j > search.best_len(); --j)
+      view.move(moves[j - 1].u, moves[j - 1].from);
+  }
+  return pass_gain;
+}
+
+// Up to ctx.fm_passes passes of run_pass(pass); stops after a pass without gain, or (with
+// fm_min_pass_gain > 0) after one that gained less than that fraction of the cut it started
+// from.
+template <typename RunPass>
+Weight repeat_passes(const PartitionedGraph& p, const RefinementContext& ctx, RunPass&& run_pass) {
+  Weight cut = ctx.fm_min_pass_gain > 0 ? edge_cut(p.graph(), p.blocks()) : 0;
+  Weight total = 0;
+  for (int pass = 0; pass < ctx.fm_passes; ++pass) {
+    const Weight gain = run_pass(pass);
+    total += gain;
+    if (gain == 0 || static_cast<double>(gain) < ctx.fm_min_pass_gain * static_cast<double>(cut))
+      break;
+    cut -= gain;
+  }
+  return total;
+}
+
 } // namespace
 
 Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
                  std::uint64_t seed) {
   if (ctx.fm_parallel &&
       tbb::this_task_arena::max_concurrency() >= std::max(2, ctx.fm_parallel_min_threads) &&
-      GainCache::supports(p.graph()))
-    return parallel_fm_refine(p, limits, ctx, seed);
-  const CsrGraph& g = p.graph();
-  const NodeID n = g.num_nodes();
-  SharedView view(p, limits);
-  FmSearch<SharedView> search(view, g, ctx);
-  std::vector<std::uint8_t> locked(n, 0);
-  Weight total = 0;
-  const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
-  for (int pass = 0; pass < ctx.fm_passes; ++pass) {
-    const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass);
-    std::fill(locked.begin(), locked.end(), 0);
-    Weight pass_gain = 0;
-    std::vector<NodeID> seeds;
-    for (std::size_t i = 0; i < boundary.size();) {
-      seeds.clear();
-      while (i < boundary.size() && seeds.size() < seeds_per_search) {
-        const NodeID u = boundary[i++];
-        if (!locked[u])
-          seeds.push_back(u);
-      }
-      if (seeds.empty())
-        continue;
-      pass_gain += search.run(seeds, locked);
-      // Moved vertices stay locked for the pass, also those the rollback returns.
-      const std::vector<FmMove>& moves = search.moves();
-      for (const FmMove& m : moves)
-        locked[m.u] = 1;
-      for (std::size_t j = moves.size(); j > search.best_len(); --j)
-        view.move(moves[j - 1].u, moves[j - 1].from);
-    }
-    total += pass_gain;
-    if (pass_gain == 0)
-      break;
+      GainCache::supports(p.graph())) {
+    if (ctx.fm_min_pass_gain <= 0)
+      return parallel_fm_refine(p, limits, ctx, seed);
+    RefinementContext one_pass = ctx;
+    one_pass.fm_passes = 1;
+    return repeat_passes(p, ctx, [&](int pass) {
+      return parallel_fm_refine(p, limits, one_pass, derive_seed(seed, 43, pass));
+    });
   }
-  return total;
+  SharedView view(p, limits);
+  FmSearch<SharedView> search(view, p.graph(), ctx);
+  std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
+  return repeat_passes(
+      p, ctx, [&](int pass) { return sequential_pass(p, view, search, locked, ctx, seed, pass); });
 }
 
 } // namespace gnnpart::ml

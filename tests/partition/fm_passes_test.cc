@@ -1,0 +1,57 @@
+// Adaptive FM passes (RefinementContext::fm_min_pass_gain): the reported gain is the exact cut
+// change, a threshold no pass can reach stops after the first pass, more passes never end above
+// one from the same start, and the result is the same for the same seed.
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/block_limits.h"
+#include "core/options.h"
+#include "multilevel_test_graphs.h"
+#include "partition/multilevel/context.h"
+#include "partition/multilevel/objectives.h"
+#include "partition/multilevel/refinement/fm_refiner.h"
+
+namespace gnnpart {
+namespace {
+
+using ml_test::round_robin;
+
+struct Refined {
+  Weight gain;
+  Weight cut;
+  std::vector<BlockID> blocks;
+};
+
+Refined refine(const CsrGraph& g, BlockID k, int passes, double min_gain) {
+  PartitionOptions o;
+  o.k = k;
+  ml::RefinementContext ctx = ml::create_context(o).refinement;
+  ctx.fm_passes = passes;
+  ctx.fm_min_pass_gain = min_gain;
+  const BlockLimits limits = uniform_limits(g, k, 0.03);
+  ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+  const Weight gain = ml::fm_refine(p, limits, ctx, 7);
+  EXPECT_TRUE(p.balanced(limits));
+  return {gain, ml::edge_cut(g, p.blocks()), {p.blocks().begin(), p.blocks().end()}};
+}
+
+TEST(FmPasses, AdaptivePassesReportExactGainsAndStopOnTheThreshold) {
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
+    for (BlockID k : {2u, 8u, 32u}) {
+      SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << k);
+      const Weight start = ml::edge_cut(g, round_robin(g.num_nodes(), k));
+      const Refined one = refine(g, k, 1, 0);
+      const Refined adaptive = refine(g, k, 8, 0.001);
+      EXPECT_EQ(one.gain, start - one.cut);
+      EXPECT_EQ(adaptive.gain, start - adaptive.cut);
+      // Later passes only add gains to the first pass's (same seeds for pass 0).
+      EXPECT_LE(adaptive.cut, one.cut);
+      // No pass gains the whole cut it started from: one pass, the same as fm_passes = 1.
+      EXPECT_EQ(refine(g, k, 8, 1.0).blocks, one.blocks);
+      EXPECT_EQ(refine(g, k, 8, 0.001).blocks, adaptive.blocks);
+    }
+}
+
+} // namespace
+} // namespace gnnpart
