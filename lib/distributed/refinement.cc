@@ -8,9 +8,6 @@
 
 namespace gnnpart::distributed {
 
-namespace {
-
-// Connection of u to every block among its neighbours (touched lists the blocks seen).
 void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
                  std::vector<Weight>& conn, std::vector<BlockID>& touched) {
   touched.clear();
@@ -21,8 +18,6 @@ void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, Nod
     conn[b] += graph.edge_weight(e);
   }
 }
-
-} // namespace
 
 BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks,
                        BlockID k) {

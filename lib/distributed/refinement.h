@@ -34,4 +34,9 @@ struct BlockLoads {
 BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks,
                        BlockID k);
 
+// Connection of owned vertex u to every block among its neighbours: conn[b] += edge weight
+// (conn all zero on entry; touched lists the blocks seen, whose entries the caller resets).
+void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
+                 std::vector<Weight>& conn, std::vector<BlockID>& touched);
+
 } // namespace gnnpart::distributed
