@@ -8,7 +8,7 @@
 #   peak_rss_mb_max_rank,peak_rss_mb_per_rank,load1
 # Metrics come from the independent checker evalpart; peak RSS is measured per rank with
 # /usr/bin/time (ranks separated by ";"); load1 is the 1-minute load average when the run
-# started. For every k the ranked methods alternate per P (gnnpart-mpi P, dgpart P, the
+# started. For every k the shared-memory runs come first, then the ranked methods alternate per P (gnnpart-mpi P, dgpart P, the
 # volume objective P, then the next P), so the runs compared share the same load. At the end
 # (stderr) the geometric means per P: gnnpart-mpi's cut over the shared-memory engine's and
 # over dgpart's, its wall time over dgpart's, and the volume objective's volume over the
@@ -124,13 +124,13 @@ bench_graph() {  # dataset gnnpart_mpi_input edge_list_text n_arg
   n_arg=()
   [ -n "${4:-}" ] && n_arg=(--n "$4")
   for k in $KS; do
+    has shared && run_shared "$dataset" "$text" "$k" gnnpart-shared cut
+    has shared-volume && run_shared "$dataset" "$text" "$k" gnnpart-shared-volume volume
     for p in $RANKS; do
       has mpi && run_mpi "$dataset" "$input" "$text" "$k" "$p" gnnpart-mpi cut
       has dgpart && run_dgpart "$dataset" "$text" "$grf" "$k" "$p"
       has mpi-volume && run_mpi "$dataset" "$input" "$text" "$k" "$p" gnnpart-mpi-volume volume
     done
-    has shared && run_shared "$dataset" "$text" "$k" gnnpart-shared cut
-    has shared-volume && run_shared "$dataset" "$text" "$k" gnnpart-shared-volume volume
     if has stream; then
       t=$(run_ranks 1 "$GNNPART" stream "$input" -k "$k" --algo buffered -e $EPSILON \
           --seed "$SEED" --temp-dir "$WORK" -o "$WORK/part" --no-metrics) && {
