@@ -133,7 +133,6 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
                             std::vector<BlockID>& blocks) {
   const BlockID k = ctx.partition.k;
   const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
-  const Weight ranks = comm.size;
   std::vector<NodeID> capacity(graph.n_total());
   for (NodeID u = 0; u < graph.n_local; ++u)
     capacity[u] =
@@ -156,8 +155,8 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
   BlockLoads loads = block_loads(comm, graph, blocks, k);
   const std::uint64_t start_volume = global_volume(comm, graph, counts);
   std::uint64_t volume = start_volume;
-  std::vector<Weight> present(k, 0), added(k), delta_weight(k);
-  std::vector<std::int64_t> taken(k), delta_size(k);
+  BatchBudget budget(k, bound, comm.size);
+  std::vector<Weight> present(k, 0);
   std::vector<BlockID> ghost_before(graph.n_ghost()), round_start(graph.n_local);
   std::vector<std::uint8_t> changed_flag(graph.n_local, 0);
   for (int round = 0; round < ctx.refine_rounds; ++round) {
@@ -167,10 +166,7 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
       const NodeID begin = static_cast<NodeID>(std::uint64_t{graph.n_local} * batch / ctx.batches);
       const NodeID end =
           static_cast<NodeID>(std::uint64_t{graph.n_local} * (batch + 1) / ctx.batches);
-      std::fill(added.begin(), added.end(), 0);
-      std::fill(taken.begin(), taken.end(), 0);
-      std::fill(delta_weight.begin(), delta_weight.end(), 0);
-      std::fill(delta_size.begin(), delta_size.end(), 0);
+      budget.start();
       std::vector<NodeID> moved, changed;
       const auto mark = [&](NodeID w) {
         if (w < graph.n_local && !changed_flag[w]) {
@@ -183,7 +179,7 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
           continue;
         const BlockID from = blocks[u];
         const Weight w = graph.vertex_weight(u);
-        if (taken[from] + 1 > (loads.size[from] - 1) / ranks)
+        if (!budget.may_leave(loads, from))
           continue;
         Weight loss_from = 0; // closed neighbourhoods that lose `from` entirely
         const auto visit = [&](NodeID x) {
@@ -202,7 +198,7 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
         std::uint64_t best_tie = 0;
         for (const auto* it = counts.begin(u); it != counts.end(u); ++it) {
           const BlockID b = it->block;
-          if (b == from || added[b] + w > std::max<Weight>(0, bound - loads.weight[b]) / ranks)
+          if (b == from || !budget.may_enter(loads, b, w))
             continue;
           const Weight delta = (closed - present[b]) - loss_from;
           const std::uint64_t tie = derive_seed(ctx.partition.seed, 0x701, graph.first() + u, b);
@@ -232,20 +228,10 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
           counts.add(x, best);
           mark(x);
         }
-        added[best] += w;
-        ++taken[from];
-        delta_weight[best] += w;
-        delta_weight[from] -= w;
-        ++delta_size[best];
-        --delta_size[from];
+        budget.move(from, best, w);
         moved.push_back(u);
       }
-      sum_all_in_place(comm, delta_weight);
-      sum_all_in_place(comm, delta_size);
-      for (BlockID b = 0; b < k; ++b) {
-        loads.weight[b] += delta_weight[b];
-        loads.size[b] += delta_size[b];
-      }
+      budget.finish(comm, loads);
       // Moved ghosts: update the counts of their owned neighbours here.
       std::copy(blocks.begin() + graph.n_local, blocks.end(), ghost_before.begin());
       update_ghosts<BlockID>(comm, graph, moved, blocks);
