@@ -18,8 +18,8 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(pubmed.pairs partition pubmed 4100 plain 2)  # sparse pair count, k > 4096
   distributed_test(rmat.bin partition rmat 8 bin 1 4)
   distributed_test(pubmed.balance balance pubmed 16 plain 1 3)  # the balancer forced to work
-  distributed_test(pubmed.volume volume pubmed 16 plain 1 4)  # --objective volume
-  distributed_test(citeseer.volume.metis volume citeseer 8 metis 2 3)
+  distributed_test(pubmed.volume volume pubmed 16 plain 1 2)  # --objective volume
+  distributed_test(citeseer.volume.metis volume citeseer 8 metis 3 4)
   distributed_test(pubmed.jet jet pubmed 16 plain 1 3)  # the Jet pass lowers the cut
   distributed_test(cora.nojet nojet cora 8 plain 2)
   distributed_test(pubmed.gathered gathered pubmed 16 plain 1 3)  # levels refined as copies
