@@ -8,8 +8,9 @@
 #   peak_rss_mb_max_rank,peak_rss_mb_per_rank,load1
 # Metrics come from the independent checker evalpart; peak RSS is measured per rank with
 # /usr/bin/time (ranks separated by ";"); load1 is the 1-minute load average when the run
-# started. For every k the shared-memory runs come first, then the ranked methods alternate per P (gnnpart-mpi P, dgpart P, the
-# volume objective P, then the next P), so the runs compared share the same load. At the end
+# started. For every k the shared-memory runs come first, then the ranked methods alternate
+# per P (gnnpart-mpi P, dgpart P, the volume objective P, then the next P), so the runs
+# compared share the same load. At the end
 # (stderr) the geometric means per P: gnnpart-mpi's cut over the shared-memory engine's and
 # over dgpart's, its wall time over dgpart's, and the volume objective's volume over the
 # shared-memory engine's volume objective. dgpart is optional: scripts/setup.sh --bench installs it.

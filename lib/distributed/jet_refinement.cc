@@ -52,7 +52,8 @@ JetResult jet_refine(const Comm& comm, const DistGraph& graph, const DistContext
                      std::vector<BlockID>& blocks) {
   const BlockID k = ctx.partition.k;
   JetResult result;
-  if (k < 2 || ctx.jet_rounds <= 0)
+  if (k < 2 || ctx.jet_rounds <= 0 ||
+      graph.global_n < std::uint64_t{ctx.jet_min_block_vertices} * k)
     return result;
   const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
   const double c = level == 0 ? ctx.jet_negative_fine : ctx.jet_negative_coarse;

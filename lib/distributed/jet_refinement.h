@@ -11,6 +11,7 @@
 //      iteration;
 //   4. the distributed balancer (rebalance) brings the blocks back within the bound;
 //   5. the global (overload, cut) is compared with the best seen; the best partition is kept.
+// Levels with fewer than ctx.jet_min_block_vertices vertices per block are left alone.
 // Stops after ctx.jet_rounds iterations or ctx.jet_patience iterations without a better one, and
 // returns the best (so never a worse or less balanced partition than it started from).
 // Deterministic for the same seed and P.
