@@ -48,6 +48,8 @@ struct Args {
   NodeID coarse_min = DistContext{}.coarse_min;
   double initial_epsilon = DistContext{}.initial_epsilon;
   std::uint64_t chunk_items = DistContext{}.chunk_items;
+  int jet_rounds = DistContext{}.jet_rounds;
+  double gather_fraction = DistContext{}.gather_fraction;
   bool quiet = false;
   bool memory_trace = false;
 };
@@ -97,6 +99,8 @@ int run_partition(const Comm& comm, const Args& args) {
   ctx.coarse_min = args.coarse_min;
   ctx.initial_epsilon = args.initial_epsilon;
   ctx.chunk_items = args.chunk_items;
+  ctx.jet_rounds = args.jet_rounds;
+  ctx.gather_fraction = args.gather_fraction;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
@@ -108,7 +112,8 @@ int run_partition(const Comm& comm, const Args& args) {
   const double read_seconds = seconds_since(start);
   check_options(ctx.partition, static_cast<NodeID>(graph.global_n));
   const auto partition_start = std::chrono::steady_clock::now();
-  const auto [blocks, balance_moves] = partition_distributed(comm, graph, ctx);
+  const auto [blocks, balance_moves, jet_cut_gain, volume_gain, gathered_levels] =
+      partition_distributed(comm, graph, ctx);
   const double partition_seconds = seconds_since(partition_start);
   mark_memory_phase("uncoarsen");
   const GraphMetrics metrics = compute_distributed_metrics(comm, graph, blocks, ctx.partition.k);
@@ -148,6 +153,9 @@ int run_partition(const Comm& comm, const Args& args) {
     json.add("peak_rss_kb_per_rank", rss_per_rank)
         .add("local_entries_per_rank", entries_per_rank)
         .add("balance_moves", balance_moves)
+        .add("jet_cut_gain", static_cast<std::int64_t>(jet_cut_gain))
+        .add("volume_refinement_gain", volume_gain)
+        .add("gathered_levels", gathered_levels)
         .add("time_read_s", read_seconds)
         .add("time_partition_s", partition_seconds)
         .add("time_total_s", total_seconds);
@@ -220,6 +228,16 @@ int run(const Comm& comm, int argc, char** argv) {
   cmd->add_flag("--memory-trace", args.memory_trace,
                 "measure the peak RSS of every phase on every rank (JSON key memory_trace; "
                 "resets the kernel's peak at each phase end, so time -v sees only the last)");
+  cmd->add_option("--jet-rounds", args.jet_rounds,
+                  "iterations of the Jet refinement per level after label propagation (0: off)")
+      ->capture_default_str()
+      ->check(CLI::Range(0, 1000));
+  cmd->add_option("--gather-fraction", args.gather_fraction,
+                  "coarse levels with at most this fraction of a rank's share of the input's "
+                  "entries are copied to every rank and refined by the shared-memory engine "
+                  "(0: never)")
+      ->capture_default_str()
+      ->check(CLI::Range(0.0, 1.0));
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   try {

@@ -5,13 +5,20 @@
 # generated R-MAT graphs (by default 10^8 and 5 * 10^8 edges: hours on a small machine; set
 # GENERATED to smaller VERTICES:EDGES pairs, or "" to skip them). One CSV line per run on stdout:
 #   commit,dataset,n,m,k,epsilon,seed,method,ranks,edge_cut,comm_volume,imbalance,wall_s,
-#   peak_rss_mb_max_rank,peak_rss_mb_per_rank
+#   peak_rss_mb_max_rank,peak_rss_mb_per_rank,load1
 # Metrics come from the independent checker evalpart; peak RSS is measured per rank with
-# /usr/bin/time (ranks separated by ";"). dgpart is optional: scripts/setup.sh --bench installs it.
+# /usr/bin/time (ranks separated by ";"); load1 is the 1-minute load average when the run
+# started. For every k the shared-memory runs come first, then the ranked methods alternate
+# per P (gnnpart-mpi P, dgpart P, the volume objective P, then the next P), so the runs
+# compared share the same load. At the end
+# (stderr) the geometric means per P: gnnpart-mpi's cut over the shared-memory engine's and
+# over dgpart's, its wall time over dgpart's, and the volume objective's volume over the
+# shared-memory engine's volume objective. dgpart is optional: scripts/setup.sh --bench installs it.
 # Environment: BUILD_DIR (default build), SHARED_DIR (default ../shared), GRAPHS (shared
 # graph names), GENERATED (R-MAT sizes as VERTICES:EDGES, binary input for gnnpart-mpi),
 # KS (default "8 32 128"), RANKS (default "1 2 4"), SEED (default 1), METHODS (default
-# "mpi dgpart shared stream").
+# "mpi dgpart shared stream"; also "mpi-volume" and "shared-volume": --objective volume),
+# ROWS_OUT (also append the CSV rows to this file).
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
@@ -44,7 +51,8 @@ run_ranks() {
   local p=$1
   shift
   rm -f "$WORK"/rss.*
-  local start end
+  local start end load
+  load=$(cut -d' ' -f1 /proc/loadavg)
   start=$(date +%s.%N)
   RSS_PREFIX="$WORK/rss" OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$p" --oversubscribe \
     "${root[@]}" -x RSS_PREFIX "$WORK/per_rank_time.sh" "$@" > "$WORK/stdout.txt" 2> "$WORK/stderr.txt" \
@@ -56,7 +64,8 @@ run_ranks() {
     list+="${list:+;}$(awk -v k="$kb" 'BEGIN{printf "%.1f", k/1024}')"
     [ "$kb" -gt "$max" ] && max=$kb
   done
-  awk -v s="$start" -v e="$end" -v m="$max" -v l="$list" 'BEGIN{printf "%.2f %.1f %s\n", e-s, m/1024, l}'
+  awk -v s="$start" -v e="$end" -v m="$max" -v l="$list" -v a="$load" \
+    'BEGIN{printf "%.2f %.1f %s %s\n", e-s, m/1024, l, a}'
 }
 
 # METIS text -> Scotch source graph (base 1, no weights).
@@ -73,59 +82,68 @@ scotch_to_part() {
 emit() {  # dataset n m k method ranks eval_json timing
   local dataset=$1 n=$2 m=$3 k=$4 method=$5 ranks=$6 json=$7
   shift 7
-  local wall=$1 max=$2 per=$3
-  python3 - "$json" <<PY
+  local wall=$1 max=$2 per=$3 load=$4
+  python3 - "$json" <<PY | tee -a "$ROWS"
 import json, sys
 r = json.load(open(sys.argv[1]))
 print(f"$COMMIT,$dataset,{r['n']},{r['m']},$k,$EPSILON,$SEED,$method,$ranks,{r['edge_cut']},"
-      f"{r['comm_volume']},{r['imbalance_vertices']:.4f},$wall,$max,$per")
+      f"{r['comm_volume']},{r['imbalance_vertices']:.4f},$wall,$max,$per,$load")
 PY
 }
 
+run_mpi() {  # dataset input text k p method objective
+  local t
+  t=$(run_ranks "$5" "$GNNPART_MPI" partition "$2" -k "$4" -e $EPSILON --seed "$SEED" \
+      --objective "$7" -o "$WORK/part" --quiet) || return 0
+  "$EVALPART" "${n_arg[@]}" -k "$4" "$3" "$WORK/part" > "$WORK/eval.json"
+  emit "$1" 0 0 "$4" "$6" "$5" "$WORK/eval.json" $t
+}
+
+run_dgpart() {  # dataset text grf k p
+  local t metis="$WORK/$1.graph"
+  command -v dgpart > /dev/null || return 0
+  [ -s "$3" ] || { "$EVALPART" "${n_arg[@]}" "$2" --write-metis "$metis" > /dev/null
+                   metis_to_scotch "$metis" "$3"; rm -f "$metis"; }
+  t=$(run_ranks "$5" dgpart "$4" "$3" "$WORK/map" -b$EPSILON -Cf) || return 0
+  scotch_to_part "$WORK/map" "$WORK/part"
+  "$EVALPART" "${n_arg[@]}" -k "$4" "$2" "$WORK/part" > "$WORK/eval.json"
+  emit "$1" 0 0 "$4" dgpart "$5" "$WORK/eval.json" $t
+}
+
+run_shared() {  # dataset text k method objective
+  local t
+  t=$(run_ranks 1 "$GNNPART" partition "$2" -k "$3" -e $EPSILON --seed "$SEED" -t 1 \
+      --objective "$5" -o "$WORK/part" --quiet) || return 0
+  "$EVALPART" "${n_arg[@]}" -k "$3" "$2" "$WORK/part" > "$WORK/eval.json"
+  emit "$1" 0 0 "$3" "$4" 1 "$WORK/eval.json" $t
+}
+
+has() { case " $METHODS " in *" $1 "*) return 0 ;; esac; return 1; }
+
 bench_graph() {  # dataset gnnpart_mpi_input edge_list_text n_arg
-  local dataset=$1 input=$2 text=$3 metis="$WORK/$1.graph" grf="$WORK/$1.grf"
-  local n_arg=()
+  local dataset=$1 input=$2 text=$3 grf="$WORK/$1.grf" k p t
+  n_arg=()
   [ -n "${4:-}" ] && n_arg=(--n "$4")
   for k in $KS; do
-    for method in $METHODS; do
-      case $method in
-      mpi)
-        for p in $RANKS; do
-          t=$(run_ranks "$p" "$GNNPART_MPI" partition "$input" -k "$k" -e $EPSILON --seed "$SEED" \
-              -o "$WORK/part" --quiet) || continue
-          "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
-          emit "$dataset" 0 0 "$k" gnnpart-mpi "$p" "$WORK/eval.json" $t
-        done
-        ;;
-      dgpart)
-        command -v dgpart > /dev/null || continue
-        [ -s "$grf" ] || { "$EVALPART" "${n_arg[@]}" "$text" --write-metis "$metis" > /dev/null
-                           metis_to_scotch "$metis" "$grf"; rm -f "$metis"; }
-        for p in $RANKS; do
-          t=$(run_ranks "$p" dgpart "$k" "$grf" "$WORK/map" -b$EPSILON -Cf) || continue
-          scotch_to_part "$WORK/map" "$WORK/part"
-          "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
-          emit "$dataset" 0 0 "$k" dgpart "$p" "$WORK/eval.json" $t
-        done
-        ;;
-      shared)
-        t=$(run_ranks 1 "$GNNPART" partition "$text" -k "$k" -e $EPSILON --seed "$SEED" -t 1 \
-            -o "$WORK/part" --quiet) || continue
-        "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
-        emit "$dataset" 0 0 "$k" gnnpart-shared 1 "$WORK/eval.json" $t
-        ;;
-      stream)
-        t=$(run_ranks 1 "$GNNPART" stream "$input" -k "$k" --algo buffered -e $EPSILON \
-            --seed "$SEED" --temp-dir "$WORK" -o "$WORK/part" --no-metrics) || continue
-        "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
-        emit "$dataset" 0 0 "$k" gnnpart-stream 1 "$WORK/eval.json" $t
-        ;;
-      esac
+    has shared && run_shared "$dataset" "$text" "$k" gnnpart-shared cut
+    has shared-volume && run_shared "$dataset" "$text" "$k" gnnpart-shared-volume volume
+    for p in $RANKS; do
+      has mpi && run_mpi "$dataset" "$input" "$text" "$k" "$p" gnnpart-mpi cut
+      has dgpart && run_dgpart "$dataset" "$text" "$grf" "$k" "$p"
+      has mpi-volume && run_mpi "$dataset" "$input" "$text" "$k" "$p" gnnpart-mpi-volume volume
     done
+    if has stream; then
+      t=$(run_ranks 1 "$GNNPART" stream "$input" -k "$k" --algo buffered -e $EPSILON \
+          --seed "$SEED" --temp-dir "$WORK" -o "$WORK/part" --no-metrics) && {
+        "$EVALPART" "${n_arg[@]}" -k "$k" "$text" "$WORK/part" > "$WORK/eval.json"
+        emit "$dataset" 0 0 "$k" gnnpart-stream 1 "$WORK/eval.json" $t; }
+    fi
   done
 }
 
-echo "commit,dataset,n,m,k,epsilon,seed,method,ranks,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb_max_rank,peak_rss_mb_per_rank"
+ROWS="$WORK/rows.csv"
+: > "$ROWS"
+echo "commit,dataset,n,m,k,epsilon,seed,method,ranks,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb_max_rank,peak_rss_mb_per_rank,load1"
 for g in $GRAPHS; do
   gz="$SHARED_DIR/datasets/$g.edges.gz"
   [ -f "$gz" ] || { echo "missing $gz" >&2; continue; }
@@ -141,3 +159,31 @@ for size in $GENERATED; do
   bench_graph "$name" "$WORK/$name.bin" "$WORK/$name.edges" "$v"
   rm -f "$WORK/$name".*
 done
+[ -n "${ROWS_OUT:-}" ] && cat "$ROWS" >> "$ROWS_OUT"
+# Geometric means of the paired ratios (same dataset and k; ranked methods also the same P).
+python3 - "$ROWS" <<'PY' >&2
+import csv, math, sys
+from collections import defaultdict
+rows = list(csv.reader(open(sys.argv[1])))
+val = {}
+for r in rows:
+    dataset, k, method, ranks = r[1], r[4], r[7], r[8]
+    val[(dataset, k, method, ranks)] = {"cut": float(r[9]), "volume": float(r[10]),
+                                        "wall": float(r[12])}
+def gm(xs):
+    return math.exp(sum(map(math.log, xs)) / len(xs)) if xs else float("nan")
+pairs = [("gnnpart-mpi", "gnnpart-shared", "cut", False), ("gnnpart-mpi", "dgpart", "cut", True),
+         ("gnnpart-mpi", "dgpart", "wall", True),
+         ("gnnpart-mpi-volume", "gnnpart-shared-volume", "volume", False),
+         ("gnnpart-mpi-volume", "gnnpart-mpi", "volume", True)]
+for a, b, key, same_p in pairs:
+    by_p = defaultdict(list)
+    for (dataset, k, method, ranks), v in val.items():
+        if method != a:
+            continue
+        other = val.get((dataset, k, b, ranks if same_p else "1"))
+        if other and other[key] > 0 and v[key] > 0:
+            by_p[ranks].append(v[key] / other[key])
+    for p in sorted(by_p, key=int):
+        print(f"P={p}: {key} {a} / {b}: geometric mean {gm(by_p[p]):.4f} ({len(by_p[p])} pairs)")
+PY

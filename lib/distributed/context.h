@@ -15,6 +15,23 @@ struct DistContext {
   int refine_rounds = 6;
   int batches = 8; // per round: ghost labels and weights synchronised after each
   int balance_rounds = 64;
+  // Jet refinement after label propagation on every level (jet_refinement.h): at most
+  // jet_rounds iterations, ending after jet_patience without a better partition (one better by
+  // less than jet_min_improvement of the cut counts as none); moves losing less than
+  // jet_negative_* times the vertex's connection to its own block are tried.
+  int jet_rounds = 12;
+  int jet_patience = 3;
+  double jet_min_improvement = 0.001;
+  double jet_negative_fine = 0.25;   // the finest level
+  double jet_negative_coarse = 0.75; // coarser levels
+  // Levels with fewer vertices per block skip Jet: its moves overload such small blocks and the
+  // balancer then needs many rounds (pubmed, k = 4100, P = 2: 10.1 s instead of 3.0 s, the same
+  // cut).
+  NodeID jet_min_block_vertices = 100;
+  // Coarse levels with at most gather_fraction * (2m / P) entries (2m / P: a rank's share of
+  // the input's entries) are replicated and refined by the shared-memory engine's refiners
+  // instead (gathered_refinement.h; 0: never).
+  double gather_fraction = 0.25;
   // Items per round of the large exchanges (input edges, coarse edges) from all ranks
   // together: each rank sends chunks of chunk_items / P, one chunk's buffers held at a time
   // (text parsed in pieces of 16 bytes per item, binary read in blocks of that many records).

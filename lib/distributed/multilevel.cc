@@ -8,9 +8,12 @@
 #include "distributed/clustering.h"
 #include "distributed/contraction.h"
 #include "distributed/fetch.h"
+#include "distributed/gathered_refinement.h"
 #include "distributed/initial_partition.h"
+#include "distributed/jet_refinement.h"
 #include "distributed/memory_trace.h"
 #include "distributed/refinement.h"
+#include "distributed/volume_refinement.h"
 
 namespace gnnpart::distributed {
 
@@ -71,17 +74,26 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
 
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
-  std::uint64_t balance_moves = 0;
+  std::uint64_t balance_moves = 0, gathered_levels = 0;
   {
     const std::vector<BlockID> owned = initial_partition(comm, coarsest, ctx);
     std::copy(owned.begin(), owned.end(), blocks.begin());
   }
   mark_memory_phase("initial");
   update_all_ghosts<BlockID>(comm, coarsest, blocks);
+  // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
+  const auto gather_limit = static_cast<std::uint64_t>(
+      ctx.gather_fraction * 2.0 * static_cast<double>(graph.global_m) / comm.size);
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
-    refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
+    if (gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks)) {
+      ++gathered_levels;
+    } else {
+      refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
+      balance_moves += jet_refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks)
+                           .balance_moves;
+    }
     // Balancing the coarse levels too leaves the finer refinement a balanced start to improve
     // on; heavy coarse vertices may keep a block over the bound here, the finest level decides.
     balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
@@ -96,11 +108,18 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     levels[level].graph = DistGraph{};
   }
   refine(comm, graph, ctx, 0, blocks);
+  const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
+  // As in the shared-memory engine, the volume objective acts on the finest level only.
+  const std::uint64_t volume_gain = ctx.partition.objective == Objective::kVolume
+                                        ? volume_refine(comm, graph, ctx, blocks)
+                                        : 0;
   const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
                             "bound");
-  return {std::move(blocks), balance_moves + balance.moves};
+  return {std::move(blocks), balance_moves + jet.balance_moves + balance.moves, jet.cut_gain,
+          volume_gain,
+          gathered_levels};
 }
 
 } // namespace gnnpart::distributed

@@ -16,6 +16,9 @@ namespace gnnpart::distributed {
 struct DistPartition {
   std::vector<BlockID> blocks;     // of the owned vertices and of the ghosts (n_total entries)
   std::uint64_t balance_moves = 0; // vertices the balancer moved, all levels and ranks
+  Weight jet_cut_gain = 0;         // weighted cut Jet removed on the finest level
+  std::uint64_t volume_gain = 0;   // volume the distributed volume pass removed (objective volume)
+  std::uint64_t gathered_levels = 0; // coarse levels refined as copies (gathered_refinement.h)
 };
 
 // Throws InfeasibleBalance (on every rank) when a vertex is heavier than a block may be or the

@@ -8,9 +8,6 @@
 
 namespace gnnpart::distributed {
 
-namespace {
-
-// Connection of u to every block among its neighbours (touched lists the blocks seen).
 void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
                  std::vector<Weight>& conn, std::vector<BlockID>& touched) {
   touched.clear();
@@ -21,8 +18,6 @@ void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, Nod
     conn[b] += graph.edge_weight(e);
   }
 }
-
-} // namespace
 
 BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks,
                        BlockID k) {
@@ -36,14 +31,41 @@ BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vect
   return loads;
 }
 
+BatchBudget::BatchBudget(BlockID k, Weight bound, int ranks)
+    : bound_(bound), ranks_(ranks), added_(k), delta_weight_(k), taken_(k), delta_size_(k) {}
+
+void BatchBudget::start() {
+  std::fill(added_.begin(), added_.end(), 0);
+  std::fill(taken_.begin(), taken_.end(), 0);
+  std::fill(delta_weight_.begin(), delta_weight_.end(), 0);
+  std::fill(delta_size_.begin(), delta_size_.end(), 0);
+}
+
+void BatchBudget::move(BlockID from, BlockID to, Weight w) {
+  added_[to] += w;
+  ++taken_[from];
+  delta_weight_[to] += w;
+  delta_weight_[from] -= w;
+  ++delta_size_[to];
+  --delta_size_[from];
+}
+
+void BatchBudget::finish(const Comm& comm, BlockLoads& loads) {
+  sum_all_in_place(comm, delta_weight_);
+  sum_all_in_place(comm, delta_size_);
+  for (std::size_t b = 0; b < added_.size(); ++b) {
+    loads.weight[b] += delta_weight_[b];
+    loads.size[b] += delta_size_[b];
+  }
+}
+
 void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
             std::vector<BlockID>& blocks) {
   const BlockID k = ctx.partition.k;
   const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
-  const Weight ranks = comm.size;
   BlockLoads loads = block_loads(comm, graph, blocks, k);
-  std::vector<Weight> conn(k, 0), added(k), delta_weight(k);
-  std::vector<std::int64_t> taken(k), delta_size(k);
+  BatchBudget budget(k, bound, comm.size);
+  std::vector<Weight> conn(k, 0);
   std::vector<BlockID> touched;
   for (int round = 0; round < ctx.refine_rounds; ++round) {
     std::uint64_t moved_round = 0;
@@ -52,10 +74,7 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
           static_cast<NodeID>(std::uint64_t{graph.n_local} * batch / ctx.batches);
       const NodeID end =
           static_cast<NodeID>(std::uint64_t{graph.n_local} * (batch + 1) / ctx.batches);
-      std::fill(added.begin(), added.end(), 0);
-      std::fill(taken.begin(), taken.end(), 0);
-      std::fill(delta_weight.begin(), delta_weight.end(), 0);
-      std::fill(delta_size.begin(), delta_size.end(), 0);
+      budget.start();
       std::vector<NodeID> moved;
       for (NodeID u = begin; u < end; ++u) {
         const BlockID from = blocks[u];
@@ -64,9 +83,9 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
         BlockID best = from;
         Weight best_gain = 0;
         std::uint64_t best_tie = 0;
-        if (taken[from] + 1 <= (loads.size[from] - 1) / ranks) {
+        if (budget.may_leave(loads, from)) {
           for (const BlockID b : touched) {
-            if (b == from || added[b] + w > std::max<Weight>(0, bound - loads.weight[b]) / ranks)
+            if (b == from || !budget.may_enter(loads, b, w))
               continue;
             const Weight gain = conn[b] - conn[from];
             const std::uint64_t tie = derive_seed(ctx.partition.seed, level, u, b);
@@ -82,20 +101,10 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
         if (best == from)
           continue;
         blocks[u] = best;
-        added[best] += w;
-        ++taken[from];
-        delta_weight[best] += w;
-        delta_weight[from] -= w;
-        ++delta_size[best];
-        --delta_size[from];
+        budget.move(from, best, w);
         moved.push_back(u);
       }
-      sum_all_in_place(comm, delta_weight);
-      sum_all_in_place(comm, delta_size);
-      for (BlockID b = 0; b < k; ++b) {
-        loads.weight[b] += delta_weight[b];
-        loads.size[b] += delta_size[b];
-      }
+      budget.finish(comm, loads);
       update_ghosts<BlockID>(comm, graph, moved, blocks);
       moved_round += moved.size();
     }

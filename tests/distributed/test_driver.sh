@@ -7,6 +7,13 @@
 #   test_driver.sh balance NAME K FORMAT P...   as partition, with the coarsest partition under
 #       a looser bound (--initial-epsilon 1): the distributed balancer must have moved vertices
 #       and the result must still be within the bound (evalpart's block sizes)
+#   test_driver.sh volume NAME K FORMAT P...   as partition, with --objective volume: the
+#       distributed volume pass must have lowered the communication volume
+#       (volume_refinement_gain > 0), and the volume must be evalpart's
+#   test_driver.sh jet NAME K FORMAT P...   as partition: the Jet pass must have lowered the
+#       finest level's cut (jet_cut_gain > 0); also with --jet-rounds 0 (no gain, still valid)
+#   test_driver.sh gathered NAME K FORMAT P...   as partition, with every coarse level copied
+#       and refined by the shared-memory engine (--gather-fraction 1; gathered_levels > 0)
 #   test_driver.sh layout NAME K P...   --layout written by the ranks: the same files as
 #       `gnnpart layout` writes for the same partition
 #   test_driver.sh malformed FORMAT P...   a bad line in the middle of the last rank's slice:
@@ -76,10 +83,14 @@ input() {
 }
 
 case $step in
-partition | balance)
+partition | balance | volume | jet | nojet | gathered)
   name=$1 k=$2 format=$3
   extra=()
-  [ "$step" = balance ] && extra=(--initial-epsilon 1)
+  # The distributed balancer, not the shared-memory engine's on a gathered level, must do it.
+  [ "$step" = balance ] && extra=(--initial-epsilon 1 --gather-fraction 0)
+  [ "$step" = gathered ] && extra=(--gather-fraction 1)
+  [ "$step" = volume ] && extra=(--objective volume)
+  [ "$step" = nojet ] && extra=(--jet-rounds 0)
   shift 3
   graph=$(input "$name" "$format")
   evalgraph=$graph
@@ -106,6 +117,18 @@ k, p = int(sys.argv[3]), sys.argv[4]
 if sys.argv[5] == "balance":
     assert ours["balance_moves"] > 0, f"P={p}: the balancer had no work"
     print(f"P={p}: the balancer moved {ours['balance_moves']} vertices")
+if sys.argv[5] == "volume":
+    assert ours["objective"] == "volume"
+    assert ours["volume_refinement_gain"] > 0, f"P={p}: the volume pass gained nothing"
+    print(f"P={p}: the volume pass removed {ours['volume_refinement_gain']} of the volume")
+if sys.argv[5] == "jet":
+    assert ours["jet_cut_gain"] > 0, f"P={p}: Jet gained nothing"
+    print(f"P={p}: Jet removed {ours['jet_cut_gain']} cut edges on the finest level")
+if sys.argv[5] == "gathered":
+    assert ours["gathered_levels"] > 0, f"P={p}: no level was refined as a copy"
+    print(f"P={p}: {ours['gathered_levels']} coarse levels refined as copies")
+if sys.argv[5] == "nojet":
+    assert ours["jet_cut_gain"] == 0, f"P={p}: Jet ran with --jet-rounds 0"
 for key in ("n", "m", "k", "edge_cut", "comm_volume", "max_send_volume", "max_recv_volume",
             "num_comm_pairs", "boundary_vertices", "empty_blocks"):
     assert ours[key] == ref[key], f"P={p}: {key} {ours[key]} != evalpart's {ref[key]}"

@@ -1,0 +1,167 @@
+#include "distributed/jet_refinement.h"
+
+#include <algorithm>
+#include <cmath>
+#include <tuple>
+
+#include "core/partition.h"
+#include "core/random.h"
+#include "distributed/fetch.h"
+#include "distributed/refinement.h"
+
+namespace gnnpart::distributed {
+
+namespace {
+
+// A candidate move as its owner announces it (to == kInvalidBlockID: none).
+struct Move {
+  BlockID to = kInvalidBlockID;
+  Weight gain = 0;
+};
+
+// What the pass minimises: the weight over the bound summed over the blocks, then the cut
+// (every cut edge counted twice).
+struct Score {
+  Weight overload = 0;
+  Weight cut = 0;
+  bool operator<(const Score& o) const {
+    return std::tie(overload, cut) < std::tie(o.overload, o.cut);
+  }
+};
+
+Score score(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks, BlockID k,
+            Weight bound) {
+  std::vector<std::int64_t> values(static_cast<std::size_t>(k) + 1, 0);
+  for (NodeID u = 0; u < graph.n_local; ++u) {
+    values[blocks[u]] += graph.vertex_weight(u);
+    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
+      if (blocks[graph.adjacency[e]] != blocks[u])
+        values[k] += graph.edge_weight(e);
+  }
+  sum_all_in_place(comm, values);
+  Score s;
+  for (BlockID b = 0; b < k; ++b)
+    s.overload += std::max<Weight>(0, values[b] - bound);
+  s.cut = values[k];
+  return s;
+}
+
+} // namespace
+
+JetResult jet_refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
+                     std::vector<BlockID>& blocks) {
+  const BlockID k = ctx.partition.k;
+  JetResult result;
+  if (k < 2 || ctx.jet_rounds <= 0 ||
+      graph.global_n < std::uint64_t{ctx.jet_min_block_vertices} * k)
+    return result;
+  const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
+  const double c = level == 0 ? ctx.jet_negative_fine : ctx.jet_negative_coarse;
+  const Weight ranks = comm.size;
+  std::vector<Move> move(graph.n_total());
+  std::vector<std::uint8_t> locked(graph.n_local, 0);
+  std::vector<BlockID> best(blocks.begin(), blocks.begin() + graph.n_local);
+  Score best_score = score(comm, graph, blocks, k, bound);
+  const Weight start_cut = best_score.cut;
+  bool at_best = true; // blocks hold the best partition
+  std::vector<Weight> conn(k, 0);
+  std::vector<BlockID> touched;
+  std::vector<NodeID> announced; // owned vertices whose ghost copies hold a candidate
+  std::vector<std::int64_t> taken(k);
+  int idle = 0;
+  for (int round = 0; round < ctx.jet_rounds && idle < ctx.jet_patience; ++round) {
+    // 1. Candidates.
+    std::vector<NodeID> candidates;
+    for (NodeID u = 0; u < graph.n_local; ++u) {
+      move[u] = Move{};
+      if (locked[u])
+        continue;
+      const BlockID from = blocks[u];
+      connections(graph, blocks, u, conn, touched);
+      BlockID to = kInvalidBlockID;
+      std::uint64_t to_tie = 0;
+      for (const BlockID b : touched) {
+        if (b == from)
+          continue;
+        const std::uint64_t tie = derive_seed(ctx.partition.seed, 0x7e7, level,
+                                              b ^ (std::uint64_t{graph.first() + u} << 32));
+        if (to == kInvalidBlockID || conn[b] > conn[to] || (conn[b] == conn[to] && tie > to_tie)) {
+          to = b;
+          to_tie = tie;
+        }
+      }
+      if (to != kInvalidBlockID) {
+        const Weight gain = conn[to] - conn[from];
+        const Weight allowed = static_cast<Weight>(std::floor(c * static_cast<double>(conn[from])));
+        if (gain >= 0 || -gain < allowed) {
+          move[u] = Move{to, gain};
+          candidates.push_back(u);
+        }
+      }
+      for (const BlockID b : touched)
+        conn[b] = 0;
+    }
+    // 2. Announce them (and withdraw the last iteration's) to the ghost copies.
+    {
+      std::vector<NodeID> changed = announced;
+      changed.insert(changed.end(), candidates.begin(), candidates.end());
+      changed = sorted_unique(std::move(changed));
+      update_ghosts<Move>(comm, graph, changed, move);
+      announced = candidates;
+    }
+    // 3. Afterburner; a rank takes at most (|b| - 1) / P vertices out of a block.
+    const BlockLoads loads = block_loads(comm, graph, blocks, k);
+    std::fill(taken.begin(), taken.end(), 0);
+    std::vector<NodeID> moved;
+    for (const NodeID u : candidates) {
+      const BlockID from = blocks[u], to = move[u].to;
+      const NodeID gu = graph.first() + u;
+      Weight gain = 0;
+      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+        const NodeID v = graph.adjacency[e];
+        BlockID bv = blocks[v];
+        const Move& mv = move[v];
+        if (mv.to != kInvalidBlockID &&
+            (mv.gain > move[u].gain || (mv.gain == move[u].gain && graph.global_id(v) < gu)))
+          bv = mv.to;
+        if (bv == to)
+          gain += graph.edge_weight(e);
+        else if (bv == from)
+          gain -= graph.edge_weight(e);
+      }
+      if (gain < 0 || taken[from] + 1 > (loads.size[from] - 1) / ranks)
+        continue;
+      ++taken[from];
+      moved.push_back(u);
+    }
+    std::fill(locked.begin(), locked.end(), 0);
+    for (const NodeID u : moved) {
+      blocks[u] = move[u].to;
+      locked[u] = 1;
+    }
+    update_ghosts<BlockID>(comm, graph, moved, blocks);
+    // 4. Balance, 5. keep the best.
+    result.balance_moves += rebalance(comm, graph, ctx, blocks).moves;
+    const Score current = score(comm, graph, blocks, k, bound);
+    at_best = current < best_score;
+    if (at_best) {
+      idle = current.overload == best_score.overload &&
+                     static_cast<double>(best_score.cut - current.cut) <
+                         ctx.jet_min_improvement * static_cast<double>(best_score.cut)
+                 ? idle + 1
+                 : 0;
+      best_score = current;
+      std::copy(blocks.begin(), blocks.begin() + graph.n_local, best.begin());
+    } else {
+      ++idle;
+    }
+  }
+  if (!at_best) {
+    std::copy(best.begin(), best.end(), blocks.begin());
+    update_all_ghosts<BlockID>(comm, graph, blocks);
+  }
+  result.cut_gain = (start_cut - best_score.cut) / 2;
+  return result;
+}
+
+} // namespace gnnpart::distributed
