@@ -111,8 +111,17 @@ TEST(EpochModel, CommunicationAndWaitForTheSlowestRank) {
   EXPECT_EQ(e.critical_rank, 0u); // more rows, more elementwise work
   EXPECT_GT(e.ranks[1].wait, 0);
   EXPECT_NEAR(e.ranks[0].wait, 0, 1e-15);
-  for (const RankTime& t : e.ranks)
+  for (const RankTime& t : e.ranks) {
     EXPECT_NEAR(t.compute + t.exposed_comm + t.wait + e.allreduce_seconds, e.epoch_seconds, 1e-12);
+    // The phases (the trainer's --json "phases_s") add up to the epoch; waits are kWait.
+    double phases = 0;
+    for (double s : t.phases)
+      phases += s;
+    EXPECT_NEAR(phases, e.epoch_seconds, 1e-12);
+    EXPECT_NEAR(t.phases[phase_index(Phase::kWait)], t.exposed_comm + t.wait, 1e-12);
+    EXPECT_NEAR(t.phases[phase_index(Phase::kPack)] + t.phases[phase_index(Phase::kUnpack)],
+                2 * 2 * 1e-6, 1e-12); // one row of width 2 packed, one unpacked
+  }
   // One block: no communication at all.
   const Partition one{1, std::vector<BlockID>(6, 0)};
   const EpochPrediction single = predict_epoch(block_traffic(graph, one), shape, p);
