@@ -30,6 +30,16 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
+// Mean without the lowest and highest fifth.
+double trimmed_mean(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t cut = values.size() / 5;
+  double sum = 0;
+  for (std::size_t i = cut; i + cut < values.size(); ++i)
+    sum += values[i];
+  return sum / static_cast<double>(values.size() - 2 * cut);
+}
+
 // Median over `repeats` of the slowest rank's time of `body` (all ranks start together).
 double timed(MPI_Comm comm, const std::function<void()>& body, int repeats = kRepeats) {
   std::vector<double> samples;
@@ -275,35 +285,46 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   });
   p.overlap = std::clamp((compute_alone + exchange_alone - both) / compute_alone, 0.0, 1.0);
-  // Synchronisation: rounds of about 10 ms of local SpMM (a trainer segment's length), each
-  // ending in a tiny exchange, against the same SpMM alone. On an idle machine they take the
-  // same time; where other jobs share the cores, a rank that arrives first waits for a
-  // descheduled partner, for a share of the segment's length.
+  // Synchronisation: rounds of local SpMM, each ending in a tiny exchange, against the same SpMM
+  // alone, at two segment lengths (about 2 and 20 ms). On an idle machine they take the same
+  // time; where other jobs share the cores, a rank that waits yields its core and a partner can
+  // be descheduled, so every synchronisation costs extra: sync_wait_s + sync_jitter x the
+  // segment's compute, the line through the two lengths. 25 alternations of each, compared by
+  // means without the fastest and slowest fifth (the load changes from second to second). A
+  // share of the segment alone, from 10 ms segments, gave 0.13, 0.54 and 0.29 in calibrations
+  // minutes apart at load 13-17, the last two 4-5 times the waits the trainer then measured.
   const int sync_rounds = 4;
-  const std::size_t sync_width = std::clamp<std::size_t>(0.01 / per_column, 1, 512);
-  const Matrix segment = random_matrix(block.plan.num_owned(), sync_width, 3);
-  // Alternating measurements, the median ratio: the load changes from second to second.
-  std::vector<double> ratios;
-  for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
-    const double alone = timed(
-        comm,
-        [&] {
-          for (int i = 0; i < sync_rounds; ++i)
-            aggregate_owned(block, segment, o);
-        },
-        1);
-    const double synced = timed(
-        comm,
-        [&] {
-          for (int i = 0; i < sync_rounds; ++i) {
-            aggregate_owned(block, segment, o);
-            all_exchange(comm, out, in, 8);
-          }
-        },
-        1);
-    ratios.push_back((synced - alone - sync_rounds * p.latency_s) / alone);
+  std::vector<double> lengths, extra;
+  for (const double target : {0.002, 0.02}) {
+    const std::size_t sync_width = std::clamp<std::size_t>(target / per_column, 1, 512);
+    const Matrix segment = random_matrix(block.plan.num_owned(), sync_width, 3);
+    std::vector<double> alone, synced;
+    for (int repeat = 0; repeat < 5 * kRepeats; ++repeat) {
+      alone.push_back(timed(
+          comm,
+          [&] {
+            for (int i = 0; i < sync_rounds; ++i)
+              aggregate_owned(block, segment, o);
+          },
+          1));
+      synced.push_back(timed(
+          comm,
+          [&] {
+            for (int i = 0; i < sync_rounds; ++i) {
+              aggregate_owned(block, segment, o);
+              all_exchange(comm, out, in, 8);
+            }
+          },
+          1));
+    }
+    const double base = trimmed_mean(alone);
+    lengths.push_back(base / sync_rounds);
+    extra.push_back((trimmed_mean(synced) - base) / sync_rounds - p.latency_s);
   }
-  p.sync_jitter = std::max(0.0, median(ratios));
+  p.sync_jitter = std::max(0.0, (extra[1] - extra[0]) / (lengths[1] - lengths[0]));
+  p.sync_wait_s = std::max(0.0, extra[0] - p.sync_jitter * lengths[0]);
+  if (p.sync_wait_s == 0) // the line crosses zero: a share of the longer segment alone
+    p.sync_jitter = std::max(0.0, extra[1] / lengths[1]);
   // Allreduce of doubles over sizes up to a large GCN's gradient.
   std::vector<double> ax, ay;
   // Fresh buffers every time, as the trainer's gradients and their sums are.
@@ -339,10 +360,11 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
-                "(%.2f GB/s), sync jitter %.3f, overlap %.2f, SpMM %.3g s per nonzero x column at "
-                "width 64\n",
+                "(%.2f GB/s), sync wait %.3g s + jitter %.3f, overlap %.2f, SpMM %.3g s per "
+                "nonzero x column at width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
-                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_jitter, p.overlap,
+                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_wait_s,
+                p.sync_jitter, p.overlap,
                 cost::rate_at(p.spmm, 64));
   }
   return 0;

@@ -71,7 +71,7 @@ public:
     }
     work(Phase::kAdam, parameters() * p_.adam_s);
     compute.push_back(pending_);
-    comm.push_back(p_.sync_jitter * pending_); // the allreduce synchronises too
+    comm.push_back(sync_wait()); // the allreduce synchronises too
     time.compute += pending_;
     time.exposed_comm += comm.back();
     phases_[phase_index(Phase::kWait)] += comm.back();
@@ -95,6 +95,8 @@ private:
     return widths;
   }
   double elementwise(double entries) const { return entries * p_.elementwise_s; }
+  // The extra wait of a synchronisation that ends a segment of pending_ seconds' compute.
+  double sync_wait() const { return p_.sync_wait_s + p_.sync_jitter * pending_; }
   // The zero test of a zero-skipping loop over `entries` of density d: mispredicted when the
   // zeros fall at random (dropout, ReLU), about min(d, 1 - d) of the time.
   double zero_tests(double entries, double d, double width) const {
@@ -130,7 +132,7 @@ private:
     const double send = out_msgs * p_.latency_s + out_rows * bytes * p_.seconds_per_byte;
     const double receive = in_msgs * p_.latency_s + in_rows * bytes * p_.seconds_per_byte;
     const double exposed =
-        std::max(0.0, std::max(send, receive) - p_.overlap * local) + p_.sync_jitter * pending_;
+        std::max(0.0, std::max(send, receive) - p_.overlap * local) + sync_wait();
     compute.push_back(pending_);
     comm.push_back(exposed);
     time.compute += pending_;

@@ -147,6 +147,8 @@ CostProfile read_profile(const std::string& path) {
   p.elementwise_s = seconds(path, root, "elementwise_s");
   p.dropout_s = seconds(path, root, "dropout_s");
   p.adam_s = seconds(path, root, "adam_s");
+  if (root.find("sync_wait_s") != nullptr)
+    p.sync_wait_s = seconds(path, root, "sync_wait_s");
   if (root.find("zero_test") != nullptr)
     p.zero_test = rate_table(path, root, "zero_test");
   if (root.find("spmm_grid") != nullptr)
@@ -163,12 +165,12 @@ std::string profile_json(const CostProfile& p) {
       "  \"allreduce_latency_s\": {:.6g},\n  \"allreduce_seconds_per_byte\": {:.6g},\n"
       "  \"overlap\": {:.4f},\n  \"spmm\": {},\n  \"gemm\": {},\n  \"gemm_at_b\": {},\n"
       "  \"gemm_a_bt\": {},\n  \"elementwise_s\": {:.6g},\n  \"dropout_s\": {:.6g},\n"
-      "  \"adam_s\": {:.6g}{}{}{}\n}}\n",
+      "  \"adam_s\": {:.6g},\n  \"sync_wait_s\": {:.6g}{}{}{}\n}}\n",
       io::json_quoted(p.name), io::json_quoted(p.source), io::json_quoted(p.transport), p.ranks,
       p.latency_s, p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s,
       p.allreduce_seconds_per_byte, p.overlap, table_json(p.spmm), table_json(p.gemm),
       table_json(p.gemm_at_b), table_json(p.gemm_a_bt), p.elementwise_s, p.dropout_s, p.adam_s,
-      p.zero_test.empty() ? "" : ",\n  \"zero_test\": " + table_json(p.zero_test),
+      p.sync_wait_s, p.zero_test.empty() ? "" : ",\n  \"zero_test\": " + table_json(p.zero_test),
       p.spmm_grid.empty() ? "" : ",\n  \"spmm_grid\": " + grid_json(p.spmm_grid),
       p.spmm_transposed_grid.empty()
           ? ""

@@ -38,6 +38,7 @@ struct CostProfile {
   // reasons outside the model (other jobs on the cores, OS noise), as a fraction of the compute
   // since the last synchronisation; about 0 on an idle machine.
   double sync_jitter = 0;
+  double sync_wait_s = 0; // optional: the same wait per synchronisation, whatever its length
   double allreduce_latency_s = 0;
   double allreduce_seconds_per_byte = 0;
   // Fraction of a rank's local SpMM that hides the halo exchange posted before it (0: none; the
