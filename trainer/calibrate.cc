@@ -285,33 +285,38 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   });
   p.overlap = std::clamp((compute_alone + exchange_alone - both) / compute_alone, 0.0, 1.0);
-  // Synchronisation: rounds of local SpMM, each ending in a tiny exchange, against the same SpMM
-  // alone, at two segment lengths (about 2 and 20 ms). On an idle machine they take the same
-  // time; where other jobs share the cores, a rank that waits yields its core and a partner can
-  // be descheduled, so every synchronisation costs extra: sync_wait_s + sync_jitter x the
-  // segment's compute, the line through the two lengths. 25 alternations of each, compared by
-  // means without the fastest and slowest fifth (the load changes from second to second). A
-  // share of the segment alone, from 10 ms segments, gave 0.13, 0.54 and 0.29 in calibrations
-  // minutes apart at load 13-17, the last two 4-5 times the waits the trainer then measured.
+  // Synchronisation: rounds of compute, each ending in a tiny exchange, against the same rounds
+  // alone, at three segment lengths (about 2, 10 and 50 ms). On an idle machine they take the
+  // same time; where other jobs share the cores, a rank that waits yields its core and a partner
+  // can be descheduled, so every synchronisation costs extra: sync_wait_s + sync_jitter x the
+  // segment's compute, a line fitted through the three lengths. 15 alternations of each,
+  // compared by means without the fastest and slowest fifth (the load changes from second to
+  // second). A share alone, measured on 10 ms SpMM segments (memory bound, more variable than
+  // the trainer's GEMM and dropout), gave 0.13, 0.54 and 0.29 in calibrations minutes apart at
+  // load 13-17, the last two 4-5 times the waits the trainer then measured.
   const int sync_rounds = 4;
   std::vector<double> lengths, extra;
-  for (const double target : {0.002, 0.02}) {
-    const std::size_t sync_width = std::clamp<std::size_t>(target / per_column, 1, 512);
-    const Matrix segment = random_matrix(block.plan.num_owned(), sync_width, 3);
+  // Segments of dense H * W (the trainer's segments are mostly its GEMMs and dropout: compute,
+  // not memory, bound), rows sized for the target length.
+  const Matrix weight = random_matrix(128, 128, 4);
+  const Matrix probe = random_matrix(256, 128, 5);
+  const double per_row = timed(comm, [&] { multiply(probe, weight); }) / 256;
+  for (const double target : {0.002, 0.01, 0.05}) {
+    const Matrix h = random_matrix(std::max<std::size_t>(1, target / per_row), 128, 3);
     std::vector<double> alone, synced;
-    for (int repeat = 0; repeat < 5 * kRepeats; ++repeat) {
+    for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
       alone.push_back(timed(
           comm,
           [&] {
             for (int i = 0; i < sync_rounds; ++i)
-              aggregate_owned(block, segment, o);
+              multiply(h, weight);
           },
           1));
       synced.push_back(timed(
           comm,
           [&] {
             for (int i = 0; i < sync_rounds; ++i) {
-              aggregate_owned(block, segment, o);
+              multiply(h, weight);
               all_exchange(comm, out, in, 8);
             }
           },
@@ -321,10 +326,18 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     lengths.push_back(base / sync_rounds);
     extra.push_back((trimmed_mean(synced) - base) / sync_rounds - p.latency_s);
   }
-  p.sync_jitter = std::max(0.0, (extra[1] - extra[0]) / (lengths[1] - lengths[0]));
-  p.sync_wait_s = std::max(0.0, extra[0] - p.sync_jitter * lengths[0]);
-  if (p.sync_wait_s == 0) // the line crosses zero: a share of the longer segment alone
-    p.sync_jitter = std::max(0.0, extra[1] / lengths[1]);
+  // Least squares with both terms >= 0: a line, else the better of a constant and a share.
+  double mean_extra = 0, xy = 0, xx = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    mean_extra += extra[i] / lengths.size();
+    xy += lengths[i] * extra[i];
+    xx += lengths[i] * lengths[i];
+  }
+  std::tie(p.sync_wait_s, p.sync_jitter) = fit_line(lengths, extra);
+  if (p.sync_jitter == 0) // falling or flat: a constant
+    p.sync_wait_s = std::max(0.0, mean_extra);
+  else if (p.sync_wait_s == 0) // through the origin: a share
+    p.sync_jitter = std::max(0.0, xy / xx);
   // Allreduce of doubles over sizes up to a large GCN's gradient.
   std::vector<double> ax, ay;
   // Fresh buffers every time, as the trainer's gradients and their sums are.
