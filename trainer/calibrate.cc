@@ -165,8 +165,8 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
   const NodeID degree = 8;
   // SpMM and its transpose on blocks of rows / 8 to 2 rows: once the operands (rows x width
   // doubles on every rank at once) outgrow the shared cache, a nonzero costs several times more.
-  for (const NodeID size : {std::max<NodeID>(rows / 8, 16), std::max<NodeID>(rows / 2, 32), rows,
-                            2 * rows}) {
+  for (const NodeID size :
+       {std::max<NodeID>(rows / 8, 16), std::max<NodeID>(rows / 2, 32), rows, 2 * rows}) {
     if (!p.spmm_grid.rows.empty() && size <= p.spmm_grid.rows.back())
       continue; // tiny --calibrate-rows: sizes must increase
     const BlockData block = synthetic_block(size, degree, 7);
@@ -207,7 +207,8 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
     return timed(comm, [&] { multiply_a_bt(g, weight); }) / (double(n) * a * w);
   });
   p.zero_test = kernel_table([&](double w) {
-    return zero_test_seconds(comm, std::max<std::size_t>(64, rows / 2), static_cast<std::size_t>(w));
+    return zero_test_seconds(comm, std::max<std::size_t>(64, rows / 2),
+                             static_cast<std::size_t>(w));
   });
   // A copy plus a ReLU pass, counted as two entries each, on a hidden layer's 128 columns (a
   // matrix small enough for the allocator to reuse its memory, as the trainer's are).
@@ -377,8 +378,7 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
                 "nonzero x column at width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
                 p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_wait_s,
-                p.sync_jitter, p.overlap,
-                cost::rate_at(p.spmm, 64));
+                p.sync_jitter, p.overlap, cost::rate_at(p.spmm, 64));
   }
   return 0;
 }

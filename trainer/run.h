@@ -9,9 +9,9 @@
 
 #include <mpi.h>
 
+#include "cost/phases.h"
 #include "halo_exchange.h"
 #include "layout/layout_io.h"
-#include "cost/phases.h"
 #include "model.h"
 
 namespace gnnpart::train {

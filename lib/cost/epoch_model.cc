@@ -40,8 +40,8 @@ public:
                                   (l > 0 ? elementwise(n * a) : 0));
       const double w = transform_first[l] ? out : a;
       if (transform_first[l])
-        work(Phase::kGemm, n * a * density[l] * out * rate_at(p_.gemm, out) +
-                               zero_tests(n * a, density[l], out));
+        work(Phase::kGemm,
+             n * a * density[l] * out * rate_at(p_.gemm, out) + zero_tests(n * a, density[l], out));
       exchange(w, true, compute, comm, time);
       if (!transform_first[l])
         work(Phase::kGemm, n * a * out * rate_at(p_.gemm, out));

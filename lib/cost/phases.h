@@ -28,9 +28,11 @@ inline constexpr std::size_t kPhaseCount = 14;
 using PhaseSeconds = std::array<double, kPhaseCount>;
 
 inline constexpr std::array<std::string_view, kPhaseCount> kPhaseNames{
-    "copy", "dropout", "gemm", "spmm_local", "spmm_halo", "pack",         "wait",
-    "unpack", "bias",  "loss", "gemm_backward", "mask",   "allreduce", "adam"};
+    "copy",   "dropout", "gemm", "spmm_local",    "spmm_halo", "pack",      "wait",
+    "unpack", "bias",    "loss", "gemm_backward", "mask",      "allreduce", "adam"};
 
-constexpr std::size_t phase_index(Phase p) { return static_cast<std::size_t>(p); }
+constexpr std::size_t phase_index(Phase p) {
+  return static_cast<std::size_t>(p);
+}
 
 } // namespace gnnpart::cost

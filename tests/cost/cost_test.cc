@@ -38,6 +38,15 @@ CostProfile zero_profile() {
   return p;
 }
 
+// Two layers 4 -> 8 -> 2 (the trainer's default dropout).
+GcnShape shape_4_8_2() {
+  GcnShape shape;
+  shape.feature_dim = 4;
+  shape.hidden = 8;
+  shape.classes = 2;
+  return shape;
+}
+
 TEST(BlockTraffic, MatchesTheTrainersLayoutPlans) {
   const CsrGraph graph = ml_test::random_graph(60, 150, 3);
   Partition partition{3, {}};
@@ -78,10 +87,7 @@ TEST(EpochModel, SpmmOnlyProfileCountsNonzerosTimesWidths) {
   ASSERT_EQ(blocks[0].halo_nnz, 1u);
   CostProfile p = zero_profile();
   p.spmm = {{1, 1e-3}};
-  GcnShape shape;
-  shape.feature_dim = 4;
-  shape.hidden = 8;
-  shape.classes = 2;
+  const GcnShape shape = shape_4_8_2();
   const EpochPrediction e = predict_epoch(blocks, shape, p);
   // nnz 5 per block; forward widths 4 + 2, backward width 2 (layer 1 only).
   const double expected = 5 * (4 + 2 + 2) * 1e-3;
@@ -152,10 +158,7 @@ TEST(EpochModel, RateGridsInterpolateInLogRowsAndPriceTheBlocksSize) {
   CostProfile p = zero_profile();
   p.spmm_grid.rows = {2, 8};
   p.spmm_grid.tables = {{{1, 1e-3}}, {{1, 5e-3}}};
-  GcnShape shape;
-  shape.feature_dim = 4;
-  shape.hidden = 8;
-  shape.classes = 2;
+  const GcnShape shape = shape_4_8_2();
   const double small = predict_epoch(blocks, shape, p).epoch_seconds;
   EXPECT_NEAR(small, 5 * (4 + 2 + 2) * 1e-3, 1e-12); // as the single-table test above
   p.spmm_grid.rows = {4, 8};
