@@ -9,6 +9,9 @@
 # Networks: shm (MPI over shared memory) and tcp (MPI over TCP on the loopback of a private
 # network namespace whose bandwidth `tc qdisc ... tbf` limits; needs root, `ip netns` and tbf;
 # the script says so and skips it when the machine forbids it).
+# Timing under load: with sched_autogroup a nice value only acts inside its session, so run it
+# in its own session with the group's nice lowered (docs/cost_model.md, "Scheduling"):
+#   setsid -w bash -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 "$@"' _ scripts/bench_cost.sh
 # Environment (all optional):
 #   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed ca-condmat soc-brightkite")  KS ("2 4 8")
 #   NETWORKS ("shm tcp")  TCP_RATE (1gbit)  FEATURE_DIM (256)  HIDDEN (128)  LAYERS (2)
