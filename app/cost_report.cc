@@ -34,6 +34,11 @@ std::string case_json(const CostCase& c) {
                          r ? ", " : "", r, b.rows, b.halo, b.local_nnz, b.halo_nnz, b.send_rows,
                          b.recv_rows, b.send_messages, b.recv_messages, t.compute, t.send,
                          t.receive, t.exposed_comm, t.wait);
+    ranks.pop_back(); // the closing brace: the phases follow
+    ranks += ", \"phases_s\": {";
+    for (std::size_t i = 0; i < cost::kPhaseCount; ++i)
+      ranks += fmt::format("{}\"{}\": {:.6g}", i ? ", " : "", cost::kPhaseNames[i], t.phases[i]);
+    ranks += "}}";
   }
   return fmt::format("{{\"partition\": {}, \"k\": {}, \"predicted_epoch_s\": {:.6g}, "
                      "\"critical_rank\": {}, \"allreduce_s\": {:.6g}, \"ranks\": [{}]}}",

@@ -2,10 +2,15 @@
 """Summary of scripts/bench_cost.sh's CSV: per (network, graph, k) the Spearman rank correlation
 of predicted and measured epoch times and whether the predicted fastest partition is the
 measured fastest or within 3% of it; geometric-mean |error| over runs with at most one rank per
-core and, apart, over oversubscribed runs. Optionally an SVG scatter plot (no dependencies).
+core and, apart, over oversubscribed runs; and, where both were run, the model's choice between
+the km1 partition (`hypergraph`) and the `max-volume` one: pair_choice is the one predicted
+faster, pair_ok 1 when it measured faster (issue 19's limited-bandwidth check). Optionally an SVG scatter plot (no dependencies).
   cost_summary.py ROWS.csv [--summary OUT.csv] [--svg OUT.svg] [--markdown OUT.md]"""
 import argparse, csv, math, sys
 from collections import defaultdict
+
+
+PAIR = ("hypergraph", "max-volume")
 
 
 def ranks(values):
@@ -90,8 +95,9 @@ def main():
     for r in rows:
         groups[(r["network"], r["graph"], r["k"], r["ranks_per_core"])].append(r)
     lines = ["network,graph,k,ranks_per_core,partitions,spearman,predicted_fastest,"
-             "measured_fastest,fastest_gap,fastest_ok,geomean_abs_error"]
+             "measured_fastest,fastest_gap,fastest_ok,geomean_abs_error,pair_choice,pair_ok"]
     ok = defaultdict(list)
+    pairs = defaultdict(list)
     for (network, graph, k, rpc), rs in groups.items():
         pred = [float(r["predicted_s"]) for r in rs]
         meas = [float(r["measured_s"]) for r in rs]
@@ -102,9 +108,21 @@ def main():
         over = float(rpc) > 1
         ok[over].append(fine)
         err = geomean([abs(float(r["error"])) for r in rs])
+        pair = {r["partitioner"]: r for r in rs if r["partitioner"] in PAIR}
+        choice, pair_ok = "", ""
+        if len(pair) == 2:
+            a, b = (pair[p] for p in PAIR)
+            pa, pb = float(a["predicted_s"]), float(b["predicted_s"])
+            chosen, other = (a, b) if pa <= pb else (b, a)
+            if abs(pa - pb) <= 1e-6 * max(pa, pb):
+                choice = "tie"  # equal predictions (often the same partition): no choice made
+            else:
+                choice = chosen["partitioner"]
+                pair_ok = int(float(chosen["measured_s"]) <= float(other["measured_s"]))
+                pairs[network].append(pair_ok)
         lines.append(f"{network},{graph},{k},{rpc},{len(rs)},{spearman(pred, meas):.3f},"
                      f"{rs[pick]['partitioner']},{rs[best]['partitioner']},{gap:.4f},"
-                     f"{int(fine)},{err:.4f}")
+                     f"{int(fine)},{err:.4f},{choice},{pair_ok}")
     for over in (False, True):
         sel = [abs(float(r["error"])) for r in rows if (float(r["ranks_per_core"]) > 1) == over]
         if sel:
@@ -112,6 +130,9 @@ def main():
             print(f"{label}: {len(sel)} runs, geometric-mean |error| {geomean(sel):.4f}, "
                   f"predicted fastest within 3% in {sum(ok[over])} of {len(ok[over])} cases",
                   file=sys.stderr)
+    for network, hits in pairs.items():
+        print(f"{network}: the model's choice between {PAIR[0]} and {PAIR[1]} measured faster "
+              f"in {sum(hits)} of {len(hits)} cases with different predictions", file=sys.stderr)
     text = "\n".join(lines) + "\n"
     if args.summary:
         open(args.summary, "w").write(text)

@@ -30,6 +30,16 @@ double median(std::vector<double> values) {
   return values[values.size() / 2];
 }
 
+// Mean without the lowest and highest fifth.
+double trimmed_mean(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t cut = values.size() / 5;
+  double sum = 0;
+  for (std::size_t i = cut; i + cut < values.size(); ++i)
+    sum += values[i];
+  return sum / static_cast<double>(values.size() - 2 * cut);
+}
+
 // Median over `repeats` of the slowest rank's time of `body` (all ranks start together).
 double timed(MPI_Comm comm, const std::function<void()>& body, int repeats = kRepeats) {
   std::vector<double> samples;
@@ -126,18 +136,61 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
   return {std::max(0.0, my - slope * mx), std::max(0.0, slope)};
 }
 
+// The zero test of the GEMMs when the zeros fall at random, half of the entries (as after dropout
+// or a ReLU): H * W with such an H against the same product with each row's zeros grouped at
+// its start (the same multiply-adds, a predictable branch), per entry of H, by cols(W).
+double zero_test_seconds(MPI_Comm comm, std::size_t rows, std::size_t w) {
+  const std::size_t a = 128;
+  Matrix scattered = random_matrix(rows, a, 11);
+  Matrix grouped = scattered;
+  Rng rng(12);
+  for (std::size_t i = 0; i < rows; ++i) {
+    std::size_t zeros = 0;
+    for (std::size_t k = 0; k < a; ++k) {
+      if (rng.uniform() < 0.5) {
+        scattered.at(i, k) = 0;
+        ++zeros;
+      }
+    }
+    for (std::size_t k = 0; k < zeros; ++k)
+      grouped.at(i, k) = 0;
+  }
+  const Matrix weight = random_matrix(a, w, 13);
+  const double random_zeros = timed(comm, [&] { multiply(scattered, weight); });
+  const double grouped_zeros = timed(comm, [&] { multiply(grouped, weight); });
+  return std::max(0.0, random_zeros - grouped_zeros) / (static_cast<double>(rows) * a);
+}
+
 void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
   const NodeID degree = 8;
-  const BlockData block = synthetic_block(rows, degree, 7);
-  const double nnz = static_cast<double>(block.plan.columns.size() + rows);
-  p.spmm = kernel_table([&](double w) {
-    const Matrix src = random_matrix(rows, static_cast<std::size_t>(w), 1);
-    Matrix out;
-    return timed(comm, [&] { aggregate_owned(block, src, out); }) / (nnz * w);
-  });
-  // GEMMs with 128-wide operands and about 1000 * rows multiply-adds per call.
+  // SpMM and its transpose on blocks of rows / 8 to 2 rows: once the operands (rows x width
+  // doubles on every rank at once) outgrow the shared cache, a nonzero costs several times more.
+  for (const NodeID size :
+       {std::max<NodeID>(rows / 8, 16), std::max<NodeID>(rows / 2, 32), rows, 2 * rows}) {
+    if (!p.spmm_grid.rows.empty() && size <= p.spmm_grid.rows.back())
+      continue; // tiny --calibrate-rows: sizes must increase
+    const BlockData block = synthetic_block(size, degree, 7);
+    const double nnz = static_cast<double>(block.plan.columns.size() + size);
+    p.spmm_grid.rows.push_back(size);
+    p.spmm_grid.tables.push_back(kernel_table([&](double w) {
+      const Matrix src = random_matrix(size, static_cast<std::size_t>(w), 1);
+      Matrix out;
+      return timed(comm, [&] { aggregate_owned(block, src, out); }) / (nnz * w);
+    }));
+    p.spmm_transposed_grid.rows.push_back(size);
+    p.spmm_transposed_grid.tables.push_back(kernel_table([&](double w) {
+      const Matrix dz = random_matrix(size, static_cast<std::size_t>(w), 1);
+      Matrix out(size, static_cast<std::size_t>(w));
+      return timed(comm, [&] { transpose_owned(block, dz, out); }) / (nnz * w);
+    }));
+    if (size == rows)
+      p.spmm = p.spmm_grid.tables.back(); // the single table older readers use
+  }
+  // GEMMs with 128-wide operands of rows / 2 rows: a block's size, so that the operands stream
+  // from memory as the trainer's do (small ones that stay in cache ran 1.6x faster on PubMed's
+  // shapes than the trainer's GEMMs).
   const std::size_t a = 128;
-  auto gemm_rows = [&](double w) { return std::max<std::size_t>(64, 1e3 * rows / (a * w)); };
+  auto gemm_rows = [&](double) { return std::max<std::size_t>(64, rows / 2); };
   p.gemm = kernel_table([&](double w) {
     const std::size_t n = gemm_rows(w);
     const Matrix h = random_matrix(n, a, 2), weight = random_matrix(a, w, 3);
@@ -153,8 +206,13 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
     const Matrix g = random_matrix(n, w, 6), weight = random_matrix(a, w, 7);
     return timed(comm, [&] { multiply_a_bt(g, weight); }) / (double(n) * a * w);
   });
-  // A copy plus a ReLU pass, counted as two entries each.
-  const Matrix z = random_matrix(rows, 256, 8);
+  p.zero_test = kernel_table([&](double w) {
+    return zero_test_seconds(comm, std::max<std::size_t>(64, rows / 2),
+                             static_cast<std::size_t>(w));
+  });
+  // A copy plus a ReLU pass, counted as two entries each, on a hidden layer's 128 columns (a
+  // matrix small enough for the allocator to reuse its memory, as the trainer's are).
+  const Matrix z = random_matrix(rows, 128, 8);
   p.elementwise_s = timed(comm,
                           [&] {
                             Matrix h = z;
@@ -162,17 +220,16 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
                               x = x > 0 ? x : 0;
                           }) /
                     (2.0 * z.data.size());
-  p.dropout_s = timed(comm,
-                      [&] {
-                        std::uint64_t kept = 0;
-                        for (NodeID i = 0; i < rows; ++i) {
-                          for (std::size_t j = 0; j < 64; ++j)
-                            kept += dropout_keep(1, 0, 1, i, j, 0.5);
-                        }
-                        volatile std::uint64_t sink = kept;
-                        (void)sink;
-                      }) /
-                (rows * 64.0);
+  // The trainer's dropout (input layer: no mask kept) on dense rows, per entry.
+  std::vector<NodeID> ids(rows);
+  for (NodeID i = 0; i < rows; ++i)
+    ids[i] = i;
+  const Matrix dense = random_matrix(rows, 64, 10);
+  const double dropout = timed(comm, [&] {
+    Matrix h = dense;
+    apply_dropout(h, nullptr, ids, 1, 0, 0, 0.5);
+  });
+  p.dropout_s = std::max(0.0, dropout / (rows * 64.0) - p.elementwise_s); // less the copy of h
   std::vector<Layer> layers = init_layers({512, 256, 16}, 1);
   Adam adam(layers, 0.01);
   const std::vector<double> grads(parameter_count(layers), 1e-3);
@@ -206,7 +263,11 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     x.push_back(static_cast<double>(bytes) * (size - 1));
     y.push_back(timed(comm, [&] { all_exchange(comm, out, in, bytes); }));
   }
+  // Under load a late partner can make a small exchange slower than a large one and the fitted
+  // slope zero or negative; the largest exchange's time per byte is then the (upper) estimate.
   p.seconds_per_byte = fit_line(x, y).second;
+  if (!(p.seconds_per_byte > 0))
+    p.seconds_per_byte = y.back() / x.back();
   // Overlap: an exchange of 1 MiB posted before a local SpMM of about the exchange's length.
   const int bytes = 1 << 20;
   const double exchange_alone = timed(comm, [&] { all_exchange(comm, out, in, bytes); });
@@ -225,41 +286,66 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     MPI_Waitall(static_cast<int>(requests.size()), requests.data(), MPI_STATUSES_IGNORE);
   });
   p.overlap = std::clamp((compute_alone + exchange_alone - both) / compute_alone, 0.0, 1.0);
-  // Synchronisation: rounds of about 10 ms of local SpMM (a trainer segment's length), each
-  // ending in a tiny exchange, against the same SpMM alone. On an idle machine they take the
-  // same time; where other jobs share the cores, a rank that arrives first waits for a
-  // descheduled partner, for a share of the segment's length.
+  // Synchronisation: rounds of compute, each ending in a tiny exchange, against the same rounds
+  // alone, at three segment lengths (about 2, 10 and 50 ms). On an idle machine they take the
+  // same time; where other jobs share the cores, a rank that waits yields its core and a partner
+  // can be descheduled, so every synchronisation costs extra: sync_wait_s + sync_jitter x the
+  // segment's compute, a line fitted through the three lengths. 15 alternations of each,
+  // compared by means without the fastest and slowest fifth (the load changes from second to
+  // second). A share alone, measured on 10 ms SpMM segments (memory bound, more variable than
+  // the trainer's GEMM and dropout), gave 0.13, 0.54 and 0.29 in calibrations minutes apart at
+  // load 13-17, the last two 4-5 times the waits the trainer then measured.
   const int sync_rounds = 4;
-  const std::size_t sync_width = std::clamp<std::size_t>(0.01 / per_column, 1, 512);
-  const Matrix segment = random_matrix(block.plan.num_owned(), sync_width, 3);
-  // Alternating measurements, the median ratio: the load changes from second to second.
-  std::vector<double> ratios;
-  for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
-    const double alone = timed(
-        comm,
-        [&] {
-          for (int i = 0; i < sync_rounds; ++i)
-            aggregate_owned(block, segment, o);
-        },
-        1);
-    const double synced = timed(
-        comm,
-        [&] {
-          for (int i = 0; i < sync_rounds; ++i) {
-            aggregate_owned(block, segment, o);
-            all_exchange(comm, out, in, 8);
-          }
-        },
-        1);
-    ratios.push_back((synced - alone - sync_rounds * p.latency_s) / alone);
+  std::vector<double> lengths, extra;
+  // Segments of dense H * W (the trainer's segments are mostly its GEMMs and dropout: compute,
+  // not memory, bound), rows sized for the target length.
+  const Matrix weight = random_matrix(128, 128, 4);
+  const Matrix probe = random_matrix(256, 128, 5);
+  const double per_row = timed(comm, [&] { multiply(probe, weight); }) / 256;
+  for (const double target : {0.002, 0.01, 0.05}) {
+    const Matrix h = random_matrix(std::max<std::size_t>(1, target / per_row), 128, 3);
+    std::vector<double> alone, synced;
+    for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
+      alone.push_back(timed(
+          comm,
+          [&] {
+            for (int i = 0; i < sync_rounds; ++i)
+              multiply(h, weight);
+          },
+          1));
+      synced.push_back(timed(
+          comm,
+          [&] {
+            for (int i = 0; i < sync_rounds; ++i) {
+              multiply(h, weight);
+              all_exchange(comm, out, in, 8);
+            }
+          },
+          1));
+    }
+    const double base = trimmed_mean(alone);
+    lengths.push_back(base / sync_rounds);
+    extra.push_back((trimmed_mean(synced) - base) / sync_rounds - p.latency_s);
   }
-  p.sync_jitter = std::max(0.0, median(ratios));
+  // Least squares with both terms >= 0: a line, else the better of a constant and a share.
+  double mean_extra = 0, xy = 0, xx = 0;
+  for (std::size_t i = 0; i < lengths.size(); ++i) {
+    mean_extra += extra[i] / lengths.size();
+    xy += lengths[i] * extra[i];
+    xx += lengths[i] * lengths[i];
+  }
+  std::tie(p.sync_wait_s, p.sync_jitter) = fit_line(lengths, extra);
+  if (p.sync_jitter == 0) // falling or flat: a constant
+    p.sync_wait_s = std::max(0.0, mean_extra);
+  else if (p.sync_wait_s == 0) // through the origin: a share
+    p.sync_jitter = std::max(0.0, xy / xx);
   // Allreduce of doubles over sizes up to a large GCN's gradient.
   std::vector<double> ax, ay;
+  // Fresh buffers every time, as the trainer's gradients and their sums are.
   for (int count : {1, 1 << 10, 1 << 14, 1 << 17}) {
-    std::vector<double> send(count, 1.0), receive(count);
     ax.push_back(count * 8.0);
     ay.push_back(timed(comm, [&] {
+      std::vector<double> send(count, 1.0), receive(count);
       MPI_Allreduce(send.data(), receive.data(), count, MPI_DOUBLE, MPI_SUM, comm);
     }));
   }
@@ -288,11 +374,11 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
-                "(%.2f GB/s), sync jitter %.3f, overlap %.2f, SpMM %.3g s per nonzero x column at "
-                "width 64\n",
+                "(%.2f GB/s), sync wait %.3g s + jitter %.3f, overlap %.2f, SpMM %.3g s per "
+                "nonzero x column at width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
-                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_jitter, p.overlap,
-                cost::rate_at(p.spmm, 64));
+                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_wait_s,
+                p.sync_jitter, p.overlap, cost::rate_at(p.spmm, 64));
   }
   return 0;
 }

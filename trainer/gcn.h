@@ -10,6 +10,7 @@
 #include "dense.h"
 #include "halo_exchange.h"
 #include "model.h"
+#include "phase_clock.h"
 
 namespace gnnpart::train {
 
@@ -21,11 +22,18 @@ void aggregate_halo(const BlockData& data, const Matrix& halo, Matrix& out);
 // A_hat^T * dz split into owned targets (+=) and halo targets (halo_out, overwritten)
 void transpose_owned(const BlockData& data, const Matrix& dz, Matrix& owned_out);
 void transpose_halo(const BlockData& data, const Matrix& dz, Matrix& halo_out);
+// Dropout of layer `layer`'s input h (rows: global ids `ids`): kept nonzero entries scaled by
+// 1 / (1 - rate), the others zeroed; with `scale`, the mask (0 or 1 / (1 - rate)) is kept there.
+void apply_dropout(Matrix& h, Matrix* scale, const std::vector<NodeID>& ids, std::uint64_t seed,
+                   int epoch, int layer, double rate);
 
 class DistributedGcn {
 public:
   DistributedGcn(const BlockData& data, HaloExchange& exchange, const TrainOptions& options)
       : data_(data), exchange_(exchange), options_(options) {}
+
+  // Charges forward and backward to the phases of `clock` (nullptr: untimed).
+  void set_clock(PhaseClock* clock) { clock_ = clock; }
 
   // Returns the logits of the owned rows; keeps what backward needs.
   const Matrix& forward(const std::vector<Layer>& layers, int epoch, bool training);
@@ -40,6 +48,7 @@ private:
   const BlockData& data_;
   HaloExchange& exchange_;
   const TrainOptions& options_;
+  PhaseClock* clock_ = nullptr;
   std::vector<Matrix> input_;      // H_l after dropout (owned rows)
   std::vector<Matrix> scale_;      // dropout scale (0 or 1/(1-p)) of H_l, empty when no dropout
   std::vector<Matrix> aggregated_; // aggregate-first layers: A_hat H_l (owned rows)

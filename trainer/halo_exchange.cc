@@ -55,6 +55,7 @@ void HaloExchange::post(const std::vector<EdgeID>& out_offsets,
 }
 
 void HaloExchange::wait(std::size_t width) {
+  enter(clock_, cost::Phase::kWait);
   const auto start = std::chrono::steady_clock::now();
   std::vector<MPI_Status> statuses(requests_.size());
   MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), statuses.data());
@@ -67,9 +68,11 @@ void HaloExchange::wait(std::size_t width) {
     stats_.bytes_received += static_cast<std::uint64_t>(elements) * sizeof(double);
     stats_.rows_received += width == 0 ? 0 : static_cast<std::uint64_t>(elements) / width;
   }
+  enter(clock_, cost::Phase::kUnpack);
 }
 
 void HaloExchange::begin_forward(const Matrix& owned) {
+  enter(clock_, cost::Phase::kPack);
   const std::size_t w = owned.cols;
   send_buffer_.resize(plan_.send_local.size() * w);
   for (std::size_t s = 0; s < plan_.send_local.size(); ++s) {
@@ -92,6 +95,7 @@ void HaloExchange::end_forward(Matrix& halo) {
 }
 
 void HaloExchange::begin_backward(const Matrix& halo_grad) {
+  enter(clock_, cost::Phase::kPack);
   const std::size_t w = halo_grad.cols;
   const NodeID own = plan_.num_owned();
   send_buffer_.resize(plan_.recv_local.size() * w);

@@ -10,6 +10,7 @@
 
 #include "core/layout.h"
 #include "dense.h"
+#include "phase_clock.h"
 
 namespace gnnpart::train {
 
@@ -40,6 +41,9 @@ public:
   // Waits and adds what arrived to owned_grad (num_owned x width).
   void end_backward(Matrix& owned_grad);
 
+  // Charges packing, waiting and unpacking to `clock` (nullptr: untimed).
+  void set_clock(PhaseClock* clock) { clock_ = clock; }
+
   // Traffic since construction or the last take_stats().
   CommStats take_stats();
   // Rows sent by the forward exchanges since the last take_forward_rows().
@@ -57,6 +61,7 @@ private:
   std::vector<MPI_Request> requests_;
   std::vector<int> recv_request_index_;
   std::size_t width_ = 0;
+  PhaseClock* clock_ = nullptr;
   CommStats stats_;
   std::vector<std::uint64_t> forward_rows_;
 };

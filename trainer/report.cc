@@ -94,6 +94,23 @@ JsonWriter& JsonWriter::add_raw(const std::string& k, const std::string& json) {
   return *this;
 }
 
+std::string phases_json(const cost::PhaseSeconds& mine, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+  const int count = static_cast<int>(cost::kPhaseCount);
+  std::vector<double> all(rank == 0 ? static_cast<std::size_t>(size) * count : 0);
+  MPI_Gather(mine.data(), count, MPI_DOUBLE, all.data(), count, MPI_DOUBLE, 0, comm);
+  std::string out = "[";
+  for (int r = 0; rank == 0 && r < size; ++r) {
+    out += fmt::format("{}{{\"rank\": {}", r ? ",\n    " : "\n    ", r);
+    for (int i = 0; i < count; ++i)
+      out += fmt::format(", \"{}\": {:.6g}", cost::kPhaseNames[i], all[r * count + i]);
+    out += "}";
+  }
+  return out + "\n  ]";
+}
+
 std::string rank_totals_json(const std::vector<std::vector<RankEpoch>>& epochs) {
   if (epochs.empty())
     return "[]";

@@ -147,6 +147,13 @@ int run(const TrainOptions& options, MPI_Comm comm) {
   if (options.verify) {
     verify_diff = verify_epoch(data, gcn, exchange, layers, options, train_total, manifest.k, comm);
   }
+  // Per-phase times of the training epochs (the first one, which warms caches and the
+  // allocator, is left out of the mean when there are others).
+  PhaseClock clock;
+  gcn.set_clock(&clock);
+  exchange.set_clock(&clock);
+  cost::PhaseSeconds phase_sums{};
+  int timed_epochs = 0;
 
   Adam adam(layers, options.lr);
   std::vector<std::vector<RankEpoch>> epochs; // rank 0: per epoch, per rank
@@ -157,7 +164,9 @@ int run(const TrainOptions& options, MPI_Comm comm) {
   for (int epoch = 0; epoch < options.epochs; ++epoch) {
     MPI_Barrier(comm);
     const auto start = Clock::now();
+    clock.start(cost::Phase::kCopy);
     const Matrix& logits = gcn.forward(layers, epoch, true);
+    clock.enter(cost::Phase::kLoss);
     Matrix dlogits(logits.rows, logits.cols);
     const double loss_local =
         softmax_cross_entropy(logits, data.labels, data.train, 1.0 / train_total, &dlogits);
@@ -175,6 +184,7 @@ int run(const TrainOptions& options, MPI_Comm comm) {
     const double loss_sum = summed.back();
     summed.pop_back();
     // L2 on the first layer's weights (identical on every rank).
+    clock.enter(cost::Phase::kAdam);
     double l2 = 0;
     for (std::size_t i = 0; i < layers[0].weight.data.size(); ++i) {
       const double w = layers[0].weight.data[i];
@@ -183,6 +193,12 @@ int run(const TrainOptions& options, MPI_Comm comm) {
     }
     adam.step(layers, summed);
     const double seconds = seconds_since(start);
+    const cost::PhaseSeconds phases = clock.stop();
+    if (epoch > 0 || options.epochs == 1) {
+      for (std::size_t i = 0; i < cost::kPhaseCount; ++i)
+        phase_sums[i] += phases[i];
+      ++timed_epochs;
+    }
 
     const CommStats stats = exchange.take_stats();
     const std::vector<std::uint64_t> forward_rows = exchange.take_forward_rows();
@@ -224,6 +240,12 @@ int run(const TrainOptions& options, MPI_Comm comm) {
       epochs.push_back(std::move(all));
     }
   }
+
+  gcn.set_clock(nullptr);
+  exchange.set_clock(nullptr);
+  for (double& s : phase_sums)
+    s /= std::max(timed_epochs, 1);
+  const std::string phases = phases_json(phase_sums, comm);
 
   // Evaluation without dropout (its traffic is not part of the epoch figures).
   const Matrix& logits = gcn.forward(layers, options.epochs, false);
@@ -292,6 +314,7 @@ int run(const TrainOptions& options, MPI_Comm comm) {
       if (options.verify)
         json.add("verify_max_abs_diff", verify_diff);
       json.add_raw("per_rank", rank_totals_json(epochs));
+      json.add_raw("phases_s", phases);
       write_file_atomically(options.json, json.str());
     }
   }

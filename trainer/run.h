@@ -9,6 +9,7 @@
 
 #include <mpi.h>
 
+#include "cost/phases.h"
 #include "halo_exchange.h"
 #include "layout/layout_io.h"
 #include "model.h"
@@ -54,6 +55,10 @@ private:
   void key(const std::string& key);
   std::string text_ = "{";
 };
+
+// Every rank's mean seconds per phase (rank 0 gets them all; empty elsewhere), as a JSON array
+// of objects {"rank": r, "<phase>": seconds, ...}.
+std::string phases_json(const cost::PhaseSeconds& mine, MPI_Comm comm);
 
 // Per-rank totals over all epochs, as a JSON array.
 std::string rank_totals_json(const std::vector<std::vector<RankEpoch>>& epochs);

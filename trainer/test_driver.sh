@@ -77,6 +77,16 @@ assert all(m == r["predicted_rows_per_layer"] for m in r["measured_rows_by_layer
 predicted, back = r["predicted_rows_per_layer"], r["measured_backward_rows"]
 assert back % max(predicted, 1) == 0 and back <= len(r["measured_rows_by_layer"]) * predicted
 assert r["test_accuracy"] >= min_acc, f"test accuracy {r['test_accuracy']} < {min_acc}"
+# Per-phase timers: every rank reports every phase; a rank's phases add up to its own epoch,
+# which is at most the slowest rank's (means over the epochs after the first).
+phases = r["phases_s"]
+assert len(phases) == r["ranks"] and [p["rank"] for p in phases] == list(range(r["ranks"]))
+times = r["epoch_times_s"][1:] or r["epoch_times_s"]
+for p in phases:
+    assert all(v >= 0 for v in p.values())
+    total = sum(v for key, v in p.items() if key != "rank")
+    assert 0 < total <= sum(times) / len(times) * 1.01 + 1e-4, (total, times)
+    assert p["gemm"] > 0 and p["spmm_local"] > 0 and p["adam"] > 0
 EOF
   ;;
 loader)

@@ -34,41 +34,48 @@ public:
       const double before = l == 0 ? shape_.feature_density : kReluDensity;
       density[l] = before * (1 - drop);
       transform_first[l] = out < a;
-      work(elementwise(n * a * (l == 0 ? 1 : 2))); // copy (and ReLU) of the input
-      if (drop > 0)
-        work(n * a * before * p_.dropout_s + (l > 0 ? elementwise(n * a) : 0));
+      work(Phase::kCopy, elementwise(n * a * (l == 0 ? 1 : 2))); // copy (and ReLU)
+      if (drop > 0) // decisions on the nonzero entries, the mask of a hidden layer
+        work(Phase::kDropout, n * a * before * p_.dropout_s + zero_tests(n * a, before, 1) +
+                                  (l > 0 ? elementwise(n * a) : 0));
       const double w = transform_first[l] ? out : a;
       if (transform_first[l])
-        work(n * a * density[l] * out * rate_at(p_.gemm, out));
+        work(Phase::kGemm,
+             n * a * density[l] * out * rate_at(p_.gemm, out) + zero_tests(n * a, density[l], out));
       exchange(w, true, compute, comm, time);
       if (!transform_first[l])
-        work(n * a * out * rate_at(p_.gemm, out));
-      work(elementwise(n * out)); // bias
+        work(Phase::kGemm, n * a * out * rate_at(p_.gemm, out));
+      work(Phase::kBias, elementwise(n * out));
     }
-    work(elementwise(n * widths.back() * 3)); // softmax cross-entropy and its gradient
+    work(Phase::kLoss, elementwise(n * widths.back() * 3)); // softmax cross-entropy, gradient
     for (int l = shape_.layers; l-- > 0;) {
       const double a = widths[l], out = widths[l + 1];
-      work(elementwise(n * out)); // bias gradient
+      work(Phase::kBias, elementwise(n * out)); // bias gradient
       if (transform_first[l]) {
+        work(Phase::kSpmmHalo, elementwise(n * out)); // the zeroed gradient dT
         exchange(out, false, compute, comm, time);
-        work(n * a * density[l] * out * rate_at(p_.gemm_at_b, out));
+        work(Phase::kGemmBackward, n * a * density[l] * out * rate_at(p_.gemm_at_b, out) +
+                                       zero_tests(n * a, density[l], out));
         if (l > 0)
-          work(n * out * a * rate_at(p_.gemm_a_bt, out));
+          work(Phase::kGemmBackward, n * out * a * rate_at(p_.gemm_a_bt, out));
       } else {
-        work(n * a * out * rate_at(p_.gemm_at_b, out));
+        work(Phase::kGemmBackward, n * a * out * rate_at(p_.gemm_at_b, out));
         if (l > 0) {
-          work(n * out * a * rate_at(p_.gemm_a_bt, out));
+          work(Phase::kGemmBackward, n * out * a * rate_at(p_.gemm_a_bt, out));
+          work(Phase::kSpmmHalo, elementwise(n * a)); // the zeroed input gradient
           exchange(a, false, compute, comm, time);
         }
       }
       if (l > 0)
-        work(elementwise(n * a * 2)); // through dropout and ReLU
+        work(Phase::kMask, elementwise(n * a * 2) + zero_tests(n * a, kReluDensity, 1));
     }
-    work(parameters() * p_.adam_s);
+    work(Phase::kAdam, parameters() * p_.adam_s);
     compute.push_back(pending_);
-    comm.push_back(p_.sync_jitter * pending_); // the allreduce synchronises too
+    comm.push_back(sync_wait()); // the allreduce synchronises too
     time.compute += pending_;
     time.exposed_comm += comm.back();
+    phases_[phase_index(Phase::kWait)] += comm.back();
+    time.phases = phases_;
   }
 
   double parameters() const {
@@ -88,43 +95,62 @@ private:
     return widths;
   }
   double elementwise(double entries) const { return entries * p_.elementwise_s; }
-  void work(double seconds) { pending_ += seconds; }
+  // The extra wait of a synchronisation that ends a segment of pending_ seconds' compute.
+  double sync_wait() const { return p_.sync_wait_s + p_.sync_jitter * pending_; }
+  // The zero test of a zero-skipping loop over `entries` of density d: mispredicted when the
+  // zeros fall at random (dropout, ReLU), about min(d, 1 - d) of the time.
+  double zero_tests(double entries, double d, double width) const {
+    return entries * 2 * std::min(d, 1 - d) * rate_at(p_.zero_test, width);
+  }
+  // SpMM seconds per nonzero x column on this block (its rows set the operands' size).
+  double spmm_rate(double w, bool transposed) const {
+    const double rows = static_cast<double>(b_.rows);
+    if (transposed && !p_.spmm_transposed_grid.empty())
+      return rate_at(p_.spmm_transposed_grid, rows, w);
+    return p_.spmm_grid.empty() ? rate_at(p_.spmm, w) : rate_at(p_.spmm_grid, rows, w);
+  }
+  void work(Phase phase, double seconds) {
+    pending_ += seconds;
+    phases_[phase_index(phase)] += seconds;
+  }
 
   // One exchange of rows of width w: pack, post, local SpMM (hiding part of the transfer), wait,
   // unpack, halo SpMM. Forward sends the send list; backward (transposed) the receive list.
   void exchange(double w, bool forward, std::vector<double>& compute, std::vector<double>& comm,
                 RankTime& time) {
-    const double spmm = rate_at(p_.spmm, w);
+    const double spmm = spmm_rate(w, !forward);
     const double out_rows = forward ? b_.send_rows : b_.recv_rows;
     const double in_rows = forward ? b_.recv_rows : b_.send_rows;
     const double out_msgs = forward ? b_.send_messages : b_.recv_messages;
     const double in_msgs = forward ? b_.recv_messages : b_.send_messages;
     const double bytes = w * shape_.value_bytes;
-    if (!forward)
-      work(static_cast<double>(b_.halo_nnz) * w * spmm); // transposed halo SpMM before posting
-    work(elementwise(out_rows * w));                     // pack
+    if (!forward) // the transposed halo SpMM comes before posting
+      work(Phase::kSpmmHalo, static_cast<double>(b_.halo_nnz) * w * spmm);
+    work(Phase::kPack, elementwise(out_rows * w));
     const double local = static_cast<double>(b_.local_nnz) * w * spmm;
-    work(local);
+    work(Phase::kSpmmLocal, local);
     const double send = out_msgs * p_.latency_s + out_rows * bytes * p_.seconds_per_byte;
     const double receive = in_msgs * p_.latency_s + in_rows * bytes * p_.seconds_per_byte;
     const double exposed =
-        std::max(0.0, std::max(send, receive) - p_.overlap * local) + p_.sync_jitter * pending_;
+        std::max(0.0, std::max(send, receive) - p_.overlap * local) + sync_wait();
     compute.push_back(pending_);
     comm.push_back(exposed);
     time.compute += pending_;
     time.send += send;
     time.receive += receive;
     time.exposed_comm += exposed;
+    phases_[phase_index(Phase::kWait)] += exposed;
     pending_ = 0;
-    work(elementwise(in_rows * w)); // unpack (or add the returned gradients)
+    work(Phase::kUnpack, elementwise(in_rows * w)); // or add the returned gradients
     if (forward)
-      work(static_cast<double>(b_.halo_nnz) * w * spmm);
+      work(Phase::kSpmmHalo, static_cast<double>(b_.halo_nnz) * w * spmm);
   }
 
   const BlockTraffic& b_;
   const GcnShape& shape_;
   const CostProfile& p_;
   double pending_ = 0;
+  PhaseSeconds phases_{};
 };
 
 } // namespace
@@ -146,7 +172,10 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
     parameters = pricer.parameters();
     if (k == 1) { // one rank exchanges nothing and waits for no one
       std::fill(comm[r].begin(), comm[r].end(), 0.0);
-      prediction.ranks[r] = RankTime{prediction.ranks[r].compute};
+      RankTime alone{prediction.ranks[r].compute};
+      alone.phases = prediction.ranks[r].phases;
+      alone.phases[phase_index(Phase::kWait)] = 0;
+      prediction.ranks[r] = alone;
     }
   }
   // Gradients plus the loss and the correct count, as one allreduce of doubles.
@@ -168,12 +197,14 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
       const double own =
           compute[r][s] + comm[r][s] + (s + 1 == segments ? prediction.allreduce_seconds : 0);
       prediction.ranks[r].wait += slowest - own;
+      prediction.ranks[r].phases[phase_index(Phase::kWait)] += slowest - own;
     }
   }
   double least_wait = -1;
   for (std::size_t r = 0; r < k; ++r) {
     RankTime& t = prediction.ranks[r];
     t.total = prediction.epoch_seconds;
+    t.phases[phase_index(Phase::kAllreduce)] += prediction.allreduce_seconds;
     if (least_wait < 0 || t.wait < least_wait) {
       least_wait = t.wait;
       prediction.critical_rank = static_cast<BlockID>(r);

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "cost/block_traffic.h"
+#include "cost/phases.h"
 #include "cost/profile.h"
 
 namespace gnnpart::cost {
@@ -30,6 +31,9 @@ struct RankTime {
   double exposed_comm = 0; // communication time not hidden by the local SpMM
   double wait = 0;         // idle while slower neighbours finish a segment
   double total = 0;        // compute + exposed_comm + wait + allreduce = the epoch
+  // The same epoch by the trainer's phases (gnnpart-train --json "phases_s"): compute in its
+  // kernels' phases, exposed communication and waits in kWait, the allreduce in kAllreduce.
+  PhaseSeconds phases{};
 };
 
 struct EpochPrediction {

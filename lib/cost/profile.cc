@@ -57,7 +57,51 @@ std::string table_json(const RateTable& table) {
   return out + "]";
 }
 
+// [{"rows": R, "rates": [{width, seconds}, ...]}, ...], rows increasing.
+RateGrid rate_grid(const std::string& path, const Json& object, const std::string& key) {
+  const Json& v = field(path, object, key, Json::Type::kArray);
+  RateGrid grid;
+  for (const Json& item : v.items) {
+    if (item.type != Json::Type::kObject)
+      throw InputError(path, item.line, "profile \"" + key + "\": expected {rows, rates}");
+    const double rows = seconds(path, item, "rows");
+    if (rows <= 0 || (!grid.rows.empty() && rows <= grid.rows.back()))
+      throw InputError(path, item.line,
+                       "profile \"" + key + "\": rows must be positive and increasing");
+    grid.rows.push_back(rows);
+    grid.tables.push_back(rate_table(path, item, "rates"));
+  }
+  if (grid.rows.empty())
+    throw InputError(path, v.line, "profile \"" + key + "\" is empty");
+  return grid;
+}
+
+std::string grid_json(const RateGrid& grid) {
+  std::string out = "[";
+  for (std::size_t i = 0; i < grid.rows.size(); ++i) {
+    out += fmt::format("{}\n    {{\"rows\": {}, \"rates\": {}}}", i ? "," : "", grid.rows[i],
+                       table_json(grid.tables[i]));
+  }
+  return out + "]";
+}
+
 } // namespace
+
+double rate_at(const RateGrid& grid, double rows, double width) {
+  if (grid.empty())
+    return 0;
+  if (rows <= grid.rows.front())
+    return rate_at(grid.tables.front(), width);
+  if (rows >= grid.rows.back())
+    return rate_at(grid.tables.back(), width);
+  const std::size_t upper = static_cast<std::size_t>(
+      std::lower_bound(grid.rows.begin(), grid.rows.end(), rows) - grid.rows.begin());
+  const std::size_t lower = upper - 1;
+  const double t = (std::log(rows) - std::log(grid.rows[lower])) /
+                   (std::log(grid.rows[upper]) - std::log(grid.rows[lower]));
+  const double a = rate_at(grid.tables[lower], width), b = rate_at(grid.tables[upper], width);
+  return a + t * (b - a);
+}
 
 double rate_at(const RateTable& table, double width) {
   if (table.empty())
@@ -103,6 +147,14 @@ CostProfile read_profile(const std::string& path) {
   p.elementwise_s = seconds(path, root, "elementwise_s");
   p.dropout_s = seconds(path, root, "dropout_s");
   p.adam_s = seconds(path, root, "adam_s");
+  if (root.find("sync_wait_s") != nullptr)
+    p.sync_wait_s = seconds(path, root, "sync_wait_s");
+  if (root.find("zero_test") != nullptr)
+    p.zero_test = rate_table(path, root, "zero_test");
+  if (root.find("spmm_grid") != nullptr)
+    p.spmm_grid = rate_grid(path, root, "spmm_grid");
+  if (root.find("spmm_transposed_grid") != nullptr)
+    p.spmm_transposed_grid = rate_grid(path, root, "spmm_transposed_grid");
   return p;
 }
 
@@ -113,11 +165,16 @@ std::string profile_json(const CostProfile& p) {
       "  \"allreduce_latency_s\": {:.6g},\n  \"allreduce_seconds_per_byte\": {:.6g},\n"
       "  \"overlap\": {:.4f},\n  \"spmm\": {},\n  \"gemm\": {},\n  \"gemm_at_b\": {},\n"
       "  \"gemm_a_bt\": {},\n  \"elementwise_s\": {:.6g},\n  \"dropout_s\": {:.6g},\n"
-      "  \"adam_s\": {:.6g}\n}}\n",
+      "  \"adam_s\": {:.6g},\n  \"sync_wait_s\": {:.6g}{}{}{}\n}}\n",
       io::json_quoted(p.name), io::json_quoted(p.source), io::json_quoted(p.transport), p.ranks,
       p.latency_s, p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s,
       p.allreduce_seconds_per_byte, p.overlap, table_json(p.spmm), table_json(p.gemm),
-      table_json(p.gemm_at_b), table_json(p.gemm_a_bt), p.elementwise_s, p.dropout_s, p.adam_s);
+      table_json(p.gemm_at_b), table_json(p.gemm_a_bt), p.elementwise_s, p.dropout_s, p.adam_s,
+      p.sync_wait_s, p.zero_test.empty() ? "" : ",\n  \"zero_test\": " + table_json(p.zero_test),
+      p.spmm_grid.empty() ? "" : ",\n  \"spmm_grid\": " + grid_json(p.spmm_grid),
+      p.spmm_transposed_grid.empty()
+          ? ""
+          : ",\n  \"spmm_transposed_grid\": " + grid_json(p.spmm_transposed_grid));
 }
 
 void write_profile(const std::string& path, const CostProfile& profile) {

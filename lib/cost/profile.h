@@ -17,6 +17,16 @@ using RateTable = std::vector<RatePoint>;
 // Seconds per unit at `width`; 0 for an empty table.
 double rate_at(const RateTable& table, double width);
 
+// Rate tables measured on blocks of several sizes (rows, increasing): a kernel whose operands
+// outgrow the caches runs slower per unit. Lookups interpolate in log(rows) between the two
+// nearest sizes and clamp at the ends.
+struct RateGrid {
+  std::vector<double> rows;
+  std::vector<RateTable> tables; // one per entry of rows
+  bool empty() const { return rows.empty(); }
+};
+double rate_at(const RateGrid& grid, double rows, double width);
+
 struct CostProfile {
   std::string name;            // e.g. the host, or "example: 100 Gb/s InfiniBand cluster"
   std::string source;          // "measured" (gnnpart-train --calibrate) or "assumed"
@@ -28,6 +38,7 @@ struct CostProfile {
   // reasons outside the model (other jobs on the cores, OS noise), as a fraction of the compute
   // since the last synchronisation; about 0 on an idle machine.
   double sync_jitter = 0;
+  double sync_wait_s = 0; // optional: the same wait per synchronisation, whatever its length
   double allreduce_latency_s = 0;
   double allreduce_seconds_per_byte = 0;
   // Fraction of a rank's local SpMM that hides the halo exchange posted before it (0: none; the
@@ -40,6 +51,13 @@ struct CostProfile {
   double elementwise_s = 0; // per matrix entry of a copy / ReLU / bias / pack pass
   double dropout_s = 0;     // per nonzero entry drawing a dropout decision
   double adam_s = 0;        // per parameter of one Adam step
+  // Optional fields (absent in older profiles: 0 / empty, which prices as before).
+  // Per entry of a zero-skipping loop when half the entries, at random, are zero (after dropout
+  // or a ReLU): the mispredicted branch, by the width of the work it guards (GEMMs: cols(W);
+  // the dropout and ReLU-mask loops: 1). An operand of density d pays 2 min(d, 1 - d) of it.
+  RateTable zero_test;
+  RateGrid spmm_grid;            // spmm by the block's rows; empty: spmm at every size
+  RateGrid spmm_transposed_grid; // A_hat^T * G (scatter) by rows; empty: priced as spmm
 };
 
 // Reads a profile; a missing or malformed field is an InputError naming the file.

@@ -38,6 +38,15 @@ CostProfile zero_profile() {
   return p;
 }
 
+// Two layers 4 -> 8 -> 2 (the trainer's default dropout).
+GcnShape shape_4_8_2() {
+  GcnShape shape;
+  shape.feature_dim = 4;
+  shape.hidden = 8;
+  shape.classes = 2;
+  return shape;
+}
+
 TEST(BlockTraffic, MatchesTheTrainersLayoutPlans) {
   const CsrGraph graph = ml_test::random_graph(60, 150, 3);
   Partition partition{3, {}};
@@ -78,10 +87,7 @@ TEST(EpochModel, SpmmOnlyProfileCountsNonzerosTimesWidths) {
   ASSERT_EQ(blocks[0].halo_nnz, 1u);
   CostProfile p = zero_profile();
   p.spmm = {{1, 1e-3}};
-  GcnShape shape;
-  shape.feature_dim = 4;
-  shape.hidden = 8;
-  shape.classes = 2;
+  const GcnShape shape = shape_4_8_2();
   const EpochPrediction e = predict_epoch(blocks, shape, p);
   // nnz 5 per block; forward widths 4 + 2, backward width 2 (layer 1 only).
   const double expected = 5 * (4 + 2 + 2) * 1e-3;
@@ -111,8 +117,17 @@ TEST(EpochModel, CommunicationAndWaitForTheSlowestRank) {
   EXPECT_EQ(e.critical_rank, 0u); // more rows, more elementwise work
   EXPECT_GT(e.ranks[1].wait, 0);
   EXPECT_NEAR(e.ranks[0].wait, 0, 1e-15);
-  for (const RankTime& t : e.ranks)
+  for (const RankTime& t : e.ranks) {
     EXPECT_NEAR(t.compute + t.exposed_comm + t.wait + e.allreduce_seconds, e.epoch_seconds, 1e-12);
+    // The phases (the trainer's --json "phases_s") add up to the epoch; waits are kWait.
+    double phases = 0;
+    for (double s : t.phases)
+      phases += s;
+    EXPECT_NEAR(phases, e.epoch_seconds, 1e-12);
+    EXPECT_NEAR(t.phases[phase_index(Phase::kWait)], t.exposed_comm + t.wait, 1e-12);
+    EXPECT_NEAR(t.phases[phase_index(Phase::kPack)] + t.phases[phase_index(Phase::kUnpack)],
+                2 * 2 * 1e-6, 1e-12); // one row of width 2 packed, one unpacked
+  }
   // One block: no communication at all.
   const Partition one{1, std::vector<BlockID>(6, 0)};
   const EpochPrediction single = predict_epoch(block_traffic(graph, one), shape, p);
@@ -126,6 +141,50 @@ TEST(EpochModel, RateTablesInterpolateInLogWidth) {
   EXPECT_DOUBLE_EQ(rate_at(t, 64), 2e-9);
   EXPECT_NEAR(rate_at(t, 8), 3e-9, 1e-18);
   EXPECT_THROW(predict_epoch({}, GcnShape{}, zero_profile()), InvalidParameter);
+}
+
+TEST(EpochModel, RateGridsInterpolateInLogRowsAndPriceTheBlocksSize) {
+  RateGrid grid;
+  grid.rows = {1000, 4000};
+  grid.tables = {{{4, 1e-9}}, {{4, 3e-9}}};
+  EXPECT_DOUBLE_EQ(rate_at(grid, 10, 4), 1e-9);
+  EXPECT_DOUBLE_EQ(rate_at(grid, 1e6, 4), 3e-9);
+  EXPECT_NEAR(rate_at(grid, 2000, 4), 2e-9, 1e-18);
+  EXPECT_EQ(rate_at(RateGrid{}, 2000, 4), 0);
+  // A block of 2 rows prices its SpMM at the small size's rate; the same block priced by a
+  // grid whose every size is slower costs more, by the SpMM alone.
+  const CsrGraph graph = graph_from_edges(4, {{0, 1}, {1, 2}, {2, 3}});
+  const std::vector<BlockTraffic> blocks = block_traffic(graph, Partition{2, {0, 0, 1, 1}});
+  CostProfile p = zero_profile();
+  p.spmm_grid.rows = {2, 8};
+  p.spmm_grid.tables = {{{1, 1e-3}}, {{1, 5e-3}}};
+  const GcnShape shape = shape_4_8_2();
+  const double small = predict_epoch(blocks, shape, p).epoch_seconds;
+  EXPECT_NEAR(small, 5 * (4 + 2 + 2) * 1e-3, 1e-12); // as the single-table test above
+  p.spmm_grid.rows = {4, 8};
+  EXPECT_NEAR(predict_epoch(blocks, shape, p).epoch_seconds, small, 1e-12); // clamped below
+  p.spmm_grid.tables.front() = {{1, 2e-3}};
+  EXPECT_NEAR(predict_epoch(blocks, shape, p).epoch_seconds, 2 * small, 1e-12);
+}
+
+TEST(EpochModel, ZeroTestsArePricedByDensity) {
+  // One rank, one layer 4 -> 2 (transform first), no dropout: the GEMM's operand is the dense
+  // input (density 1: no misses) unless the features are sparse.
+  const CsrGraph graph = graph_from_edges(3, {{0, 1}, {1, 2}});
+  const std::vector<BlockTraffic> blocks = block_traffic(graph, Partition{1, {0, 0, 0}});
+  CostProfile p = zero_profile();
+  p.zero_test = {{1, 1e-3}};
+  GcnShape shape;
+  shape.layers = 1;
+  shape.feature_dim = 4;
+  shape.classes = 2;
+  shape.dropout = 0;
+  EXPECT_EQ(predict_epoch(blocks, shape, p).epoch_seconds, 0);
+  // Density 0.25: 2 min(d, 1 - d) = 0.5 of a miss per entry, forward and in H^T G.
+  shape.feature_density = 0.25;
+  const EpochPrediction e = predict_epoch(blocks, shape, p);
+  EXPECT_NEAR(e.epoch_seconds, 2 * 3 * 4 * 0.5 * 1e-3, 1e-12);
+  EXPECT_NEAR(e.ranks[0].phases[phase_index(Phase::kGemm)], 3 * 4 * 0.5 * 1e-3, 1e-12);
 }
 
 class ProfileFile : public ::testing::Test {
@@ -160,6 +219,33 @@ TEST_F(ProfileFile, RoundTrip) {
   ASSERT_EQ(q.spmm.size(), 2u);
   EXPECT_DOUBLE_EQ(q.spmm[1].seconds, 5e-10);
   EXPECT_DOUBLE_EQ(q.adam_s, 3e-9);
+}
+
+TEST_F(ProfileFile, OptionalTablesRoundTripAndAreChecked) {
+  CostProfile p = zero_profile();
+  p.zero_test = {{4, 4e-9}, {16, 2e-9}};
+  p.spmm_grid.rows = {100, 1000};
+  p.spmm_grid.tables = {{{4, 1e-9}}, {{4, 2e-9}, {64, 3e-9}}};
+  p.spmm_transposed_grid = p.spmm_grid;
+  const std::string path = (dir_ / "p.json").string();
+  write_profile(path, p);
+  const CostProfile q = read_profile(path);
+  ASSERT_EQ(q.zero_test.size(), 2u);
+  EXPECT_DOUBLE_EQ(q.zero_test[1].seconds, 2e-9);
+  ASSERT_EQ(q.spmm_grid.rows, (std::vector<double>{100, 1000}));
+  ASSERT_EQ(q.spmm_grid.tables[1].size(), 2u);
+  EXPECT_DOUBLE_EQ(q.spmm_grid.tables[1][1].seconds, 3e-9);
+  EXPECT_EQ(q.spmm_transposed_grid.rows.size(), 2u);
+  // A profile without them (an older one) reads as before; sizes must increase.
+  EXPECT_TRUE(read_profile(write("old.json", profile_json(zero_profile()))).spmm_grid.empty());
+  std::string text = profile_json(p);
+  text.replace(text.find("\"rows\": 1000"), 12, "\"rows\": 50");
+  try {
+    read_profile(write("bad.json", text));
+    ADD_FAILURE() << "decreasing rows accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("increasing"), std::string::npos) << e.what();
+  }
 }
 
 TEST_F(ProfileFile, MalformedProfilesNameFileAndLine) {
