@@ -64,20 +64,20 @@ Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
 
 void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
-  std::size_t rows[3] = {0, 0, 0};
+  std::size_t rows[4] = {0, 0, 0, 0};
   for (VertexGains& g : vertex_)
     g.row = static_cast<std::uint32_t>(rows[static_cast<int>(width(g.incident))]++);
-  rows8_.reserve(rows[0] * k_);
-  rows16_.reserve(rows[1] * k_);
-  rows32_.reserve(rows[2] * k_);
+  rows4_.reserve(rows[0] * nibble_row_bytes());
+  rows8_.reserve(rows[1] * k_);
+  rows16_.reserve(rows[2] * k_);
+  rows32_.reserve(rows[3] * k_);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
     for (NodeID u = r.begin(); u != r.end(); ++u) {
-      with_row(vertex_[u], [&](auto* row) {
-        using T = std::remove_reference_t<decltype(row[0])>;
-        std::fill_n(row, k_, T{0});
+      with_row(vertex_[u], [&](auto row) {
+        row.clear(k_);
         for (NetID e : hg.incident_nets(u)) {
           const auto w = static_cast<std::int32_t>(hg.net_weight(e));
-          phg.for_each_block(e, [&](BlockID b) { row[b] = static_cast<T>(row[b] + w); });
+          phg.for_each_block(e, [&](BlockID b) { row.add(b, w); });
         }
       });
     }
@@ -86,19 +86,18 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
 
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
-  return with_row(vertex_[u],
-                  [&](const auto* row) { return best_move_in(row, phg, u, max_weights); });
+  return with_row(vertex_[u], [&](auto row) { return best_move_in(row, phg, u, max_weights); });
 }
 
-template <typename T>
-MoveCandidate Km1GainCache::best_move_in(const T* c, const PartitionedHypergraph& phg, NodeID u,
+template <typename Row>
+MoveCandidate Km1GainCache::best_move_in(Row c, const PartitionedHypergraph& phg, NodeID u,
                                          std::span<const Weight> max_weights) const {
   const BlockID from = phg.block(u);
   MoveCandidate best;
   Weight best_weight = 0;
   std::int32_t best_conn = -1;
   for (BlockID t = 0; t < k_; ++t) {
-    const std::int32_t ct = c[t];
+    const std::int32_t ct = c.get(t);
     if (t == from || ct == 0 || ct < best_conn)
       continue;
     const Weight bw = phg.block_weight(t);

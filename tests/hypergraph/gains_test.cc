@@ -87,9 +87,10 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
   }
 }
 
-// k, the weight scale and the largest net: a vertex's connections take 8 bits while its incident
-// net weight is below 2^8 (scale 1), 16 bits below 2^16 and 32 bits above; scale 40 mixes 8- and
-// 16-bit rows, 20000 16- and 32-bit ones. At k = 96, nets below 24 pins keep sparse pin counts.
+// k, the weight scale and the largest net: a vertex's connections take 4 bits while its incident
+// net weight is below 2^4, 8 bits below 2^8 (scale 1 mixes both), 16 bits below 2^16 and 32
+// bits above; scale 40 mixes 8- and 16-bit rows, 20000 16- and 32-bit ones. At k = 96, nets
+// below 24 pins keep sparse pin counts; k = 5 has odd rows of 4-bit entries.
 struct Km1CacheCase {
   BlockID k;
   Weight weight_scale;
