@@ -10,6 +10,36 @@
 
 namespace gnnpart::hg {
 
+namespace {
+
+// Drops level i's vertex -> nets arrays (i > 0, not parked).
+void park(HgHierarchy& h, std::size_t i) {
+  Hypergraph& level = h.levels[i - 1];
+  h.parked[i - 1] = {level.num_nodes(), level.release()};
+}
+
+} // namespace
+
+const Hypergraph& HgHierarchy::unpark(std::size_t i) {
+  if (i == 0)
+    return *input;
+  ParkedLevel& p = parked[i - 1];
+  if (p.arrays.net_offsets.empty()) // not parked
+    return levels[i - 1];
+  const NodeID n = p.num_nodes;
+  Hypergraph::Arrays a = std::move(p.arrays);
+  p = ParkedLevel{};
+  levels[i - 1] = Hypergraph(n, std::move(a.net_offsets), std::move(a.pins),
+                             std::move(a.net_weights), a.ncon, std::move(a.vertex_weights));
+  return levels[i - 1];
+}
+
+void HgHierarchy::truncate(std::size_t i) {
+  levels.resize(i);
+  parked.resize(i);
+  maps.resize(i);
+}
+
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                     std::uint64_t seed, std::span<const BlockID> given) {
   const auto phase = scoped_phase(ctx.timer, "coarsen");
@@ -25,7 +55,7 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
         std::max<Weight>(1, std::min<Weight>((total[c] + limit - 1) / limit, smallest_block));
   }
 
-  HgHierarchy h{&hg, {}, {}, std::vector<BlockID>(given.begin(), given.end())};
+  HgHierarchy h{&hg, {}, {}, {}, std::vector<BlockID>(given.begin(), given.end())};
   const Hypergraph* current = &hg;
   for (int level = 0; current->num_nodes() > limit; ++level) {
     const NodeID n = current->num_nodes();
@@ -45,7 +75,15 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
         coarse[map[u]] = h.communities[u];
       h.communities = std::move(coarse);
     }
-    h.levels.push_back(contract(*current, map, clusters));
+    // A coarse level waits for its refinement from here on; contraction reads its pins only.
+    const std::size_t fine = h.levels.size();
+    if (fine > 0)
+      park(h, fine);
+    Hypergraph coarse = contract(
+        fine > 0 ? net_side(h.parked[fine - 1].num_nodes, h.parked[fine - 1].arrays) : net_side(hg),
+        map, clusters);
+    h.levels.push_back(std::move(coarse));
+    h.parked.emplace_back();
     h.maps.push_back(std::move(map));
     current = &h.levels.back();
   }

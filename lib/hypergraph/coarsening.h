@@ -11,17 +11,33 @@
 
 namespace gnnpart::hg {
 
-// The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1];
-// maps[i] takes a vertex of level i to its vertex of level i + 1.
+// A coarse level between its contraction and its refinement: its net -> pins arrays only.
+// Nothing reads a level's vertex -> nets arrays in that time (clustering reads the level being
+// contracted, refinement the level being refined), so they are built again when it is
+// refined; the levels then take one CSR each instead of two (the same Hypergraph again: its
+// construction is deterministic).
+struct ParkedLevel {
+  NodeID num_nodes = 0;
+  Hypergraph::Arrays arrays;
+};
+
+// The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1]
+// (parked[i - 1] while parked); maps[i] takes a vertex of level i to its vertex of level i + 1.
 struct HgHierarchy {
   const Hypergraph* input = nullptr;
   std::vector<Hypergraph> levels;
+  std::vector<ParkedLevel> parked;
   std::vector<std::vector<NodeID>> maps;
   // The blocks of a given partition on the coarsest level (empty without one).
   std::vector<BlockID> communities;
 
   std::size_t coarsest() const { return levels.size(); }
+  // Level i, which must not be parked.
   const Hypergraph& level(std::size_t i) const { return i == 0 ? *input : levels[i - 1]; }
+  // Level i, built again first if parked.
+  const Hypergraph& unpark(std::size_t i);
+  // Keeps the levels up to i (0: the input alone).
+  void truncate(std::size_t i);
 };
 
 // Coarsens hg (within the blocks of `given` if not empty) with clusters that fit the smallest

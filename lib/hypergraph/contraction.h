@@ -8,6 +8,21 @@
 
 namespace gnnpart::hg {
 
+// What contraction reads of the finer level: its net -> pins side (a parked level has no more;
+// see coarsening.h). Empty weight spans mean unit weights.
+struct NetSide {
+  NodeID num_nodes = 0;
+  std::span<const EdgeID> offsets;
+  std::span<const NodeID> pins;
+  std::span<const Weight> net_weights;
+  int ncon = 1;
+  std::span<const Weight> vertex_weights;
+};
+NetSide net_side(const Hypergraph& hg);
+NetSide net_side(NodeID num_nodes, const Hypergraph::Arrays& arrays);
+
+// Coarse pins are written once, at their final place: no copy of the finer pin array is made.
+Hypergraph contract(const NetSide& fine, std::span<const NodeID> cluster, NodeID num_clusters);
 Hypergraph contract(const Hypergraph& hg, std::span<const NodeID> cluster, NodeID num_clusters);
 
 } // namespace gnnpart::hg

@@ -11,92 +11,93 @@ namespace gnnpart::hg {
 
 bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
   k_ = phg.k();
-  const Weight largest = compute_weights(phg);
-  if (largest >= std::numeric_limits<std::int32_t>::max())
+  if (compute_weights(phg) >= std::numeric_limits<std::int32_t>::max())
     return false;
-  compute_connections(phg, largest);
+  compute_connections(phg);
   return true;
 }
 
-Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
-  compute_connections(phg, compute_weights(phg));
+void Km1GainCache::release() {
+  *this = Km1GainCache();
 }
 
-namespace {
+Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
+  compute_weights(phg);
+  compute_connections(phg);
+}
 
-// At least `size` entries, uninitialised: the caller zeroes them row by row in parallel, so
+// At least `entries` entries, uninitialised: the caller zeroes them row by row in parallel, so
 // fresh pages are also faulted in by all threads.
-template <typename T>
-T* storage(std::unique_ptr<T[]>& data, std::size_t& capacity, std::size_t size) {
-  if (capacity < size) {
+template <typename T> T* Km1GainCache::Rows<T>::reserve(std::size_t entries) {
+  if (capacity < entries) {
     data.reset();
-    data.reset(new T[size]);
-    capacity = size;
+    data.reset(new T[entries]);
+    capacity = entries;
   }
   return data.get();
 }
 
-} // namespace
-
 Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
-  benefit_.assign(hg.num_nodes(), 0);
-  incident_.assign(hg.num_nodes(), 0);
+  vertex_.resize(hg.num_nodes());
   return tbb::parallel_reduce(
       tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), Weight{0},
       [&](const auto& r, Weight best) {
         for (NodeID u = r.begin(); u != r.end(); ++u) {
           const BlockID from = phg.block(u);
+          Weight incident = 0, benefit = 0;
           for (NetID e : hg.incident_nets(u)) {
             const Weight w = hg.net_weight(e);
-            incident_[u] += w;
+            incident += w;
             if (phg.pin_count(e, from) == 1)
-              benefit_[u] += w;
+              benefit += w;
           }
-          best = std::max(best, incident_[u]);
+          // Truncated only when rebuild() then refuses the hypergraph.
+          vertex_[u].incident = static_cast<std::int32_t>(incident);
+          vertex_[u].benefit = static_cast<std::int32_t>(benefit);
+          best = std::max(best, incident);
         }
         return best;
       },
       [](Weight a, Weight b) { return std::max(a, b); });
 }
 
-void Km1GainCache::compute_connections(const PartitionedHypergraph& phg, Weight largest) {
+void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
-  wide_ = largest > std::numeric_limits<std::uint16_t>::max();
-  const std::size_t size = static_cast<std::size_t>(phg.num_nodes()) * k_;
-  if (wide_)
-    storage(conn32_, capacity32_, size);
-  else
-    storage(conn16_, capacity16_, size);
+  std::size_t rows[4] = {0, 0, 0, 0};
+  for (VertexGains& g : vertex_)
+    g.row = static_cast<std::uint32_t>(rows[static_cast<int>(width(g.incident))]++);
+  rows4_.reserve(rows[0] * nibble_row_bytes());
+  rows8_.reserve(rows[1] * k_);
+  rows16_.reserve(rows[2] * k_);
+  rows32_.reserve(rows[3] * k_);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
     for (NodeID u = r.begin(); u != r.end(); ++u) {
-      if (wide_)
-        std::fill_n(conn32_.get() + index(u, 0), k_, 0);
-      else
-        std::fill_n(conn16_.get() + index(u, 0), k_, 0);
-      for (NetID e : hg.incident_nets(u)) {
-        const auto w = static_cast<std::int32_t>(hg.net_weight(e));
-        phg.for_each_block(e, [&](BlockID b) { add_conn(index(u, b), w); });
-      }
+      with_row(vertex_[u], [&](auto row) {
+        row.clear(k_);
+        for (NetID e : hg.incident_nets(u)) {
+          const auto w = static_cast<std::int32_t>(hg.net_weight(e));
+          phg.for_each_block(e, [&](BlockID b) { row.add(b, w); });
+        }
+      });
     }
   });
 }
 
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
-  return wide_ ? best_move_in(conn32_.get() + index(u, 0), phg, u, max_weights)
-               : best_move_in(conn16_.get() + index(u, 0), phg, u, max_weights);
+  return with_row(vertex_[u], [&](auto row) { return best_move_in(row, phg, u, max_weights); });
 }
 
-template <typename T>
-MoveCandidate Km1GainCache::best_move_in(const T* c, const PartitionedHypergraph& phg, NodeID u,
+template <typename Row>
+MoveCandidate Km1GainCache::best_move_in(Row c, const PartitionedHypergraph& phg, NodeID u,
                                          std::span<const Weight> max_weights) const {
   const BlockID from = phg.block(u);
   MoveCandidate best;
   Weight best_weight = 0;
   std::int32_t best_conn = -1;
   for (BlockID t = 0; t < k_; ++t) {
-    const std::int32_t ct = c[t];
+    const std::int32_t ct = c.get(t);
     if (t == from || ct == 0 || ct < best_conn)
       continue;
     const Weight bw = phg.block_weight(t);
@@ -122,8 +123,7 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
   for (BlockID t : candidates) {
     if (t >= k_ || t == from || t == best.to)
       continue;
-    const std::size_t i = index(u, t);
-    if (conn(i) == 0 || !phg.fits(u, t, max_weights))
+    if (conn(vertex_[u], t) == 0 || !phg.fits(u, t, max_weights))
       continue;
     const Weight g = gain(u, t);
     const Weight bw = phg.block_weight(t);
@@ -146,24 +146,24 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         bool changed = false;
         if (pf == 0) {
           for (NodeID v : hg.pins(e))
-            add_conn(index(v, from), -w);
+            add_conn(v, from, -w);
           changed = true;
         } else if (pf == 1) {
           for (NodeID v : hg.pins(e))
             if (v != u && phg.block(v) == from) {
-              benefit_[v] += w;
+              vertex_[v].benefit += w;
               break;
             }
           changed = true;
         }
         if (pt == 1) {
           for (NodeID v : hg.pins(e))
-            add_conn(index(v, to), w);
+            add_conn(v, to, w);
           changed = true;
         } else if (pt == 2) {
           for (NodeID v : hg.pins(e))
             if (v != u && phg.block(v) == to) {
-              benefit_[v] -= w;
+              vertex_[v].benefit -= w;
               break;
             }
           changed = true;
@@ -175,7 +175,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
   for (NetID e : hg.incident_nets(u))
     if (phg.pin_count(e, to) == 1)
       b += hg.net_weight(e);
-  benefit_[u] = b;
+  vertex_[u].benefit = static_cast<std::int32_t>(b);
   return delta;
 }
 

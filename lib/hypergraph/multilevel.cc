@@ -12,7 +12,10 @@ namespace {
 std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgCycleInput& in) {
   if (in.limits.k == 1 || hg.num_nodes() == 0)
     return std::vector<BlockID>(hg.num_nodes(), 0);
-  return uncoarsen(initial_partition(coarsen(hg, in.ctx, in.limits, in.seed, in.given), in), in);
+  std::vector<BlockID> blocks =
+      uncoarsen(initial_partition(coarsen(hg, in.ctx, in.limits, in.seed, in.given), in), in);
+  in.cache.release(); // alive only while the levels are refined
+  return blocks;
 }
 
 } // namespace
@@ -22,9 +25,9 @@ HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput&
   const Hypergraph& coarsest = hierarchy.level(hierarchy.coarsest());
   std::vector<BlockID> blocks =
       !hierarchy.communities.empty() ? std::move(hierarchy.communities)
-      : in.limits.k == 2 ? flat_bisection(coarsest, in.ctx, in.limits, derive_seed(in.seed, 0x1F))
-                         : recursive_bipartition(coarsest, in.ctx, in.limits,
-                                                 derive_seed(in.seed, 0x1F));
+      : in.limits.k == 2
+          ? flat_bisection(coarsest, in.ctx, in.limits, derive_seed(in.seed, 0x1F))
+          : recursive_bipartition(coarsest, in.ctx, in.limits, derive_seed(in.seed, 0x1F));
   return {std::move(hierarchy), std::move(blocks)};
 }
 
@@ -35,8 +38,9 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
-        report_level(in.ctx.timer, levels - level, levels, h.level(level).num_nodes());
-        PartitionedHypergraph phg(h.level(level), in.limits.k);
+        const Hypergraph& hg = h.unpark(level);
+        report_level(in.ctx.timer, levels - level, levels, hg.num_nodes());
+        PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
         refine_level(phg, in.ctx, in.limits, derive_seed(in.seed, 0xF0, level), in.cache);
         blocks.assign(phg.blocks().begin(), phg.blocks().end());
@@ -44,8 +48,7 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
       },
       [&](std::size_t level, std::vector<BlockID> blocks) {
         std::vector<BlockID> finer = project_partition(h.maps[level - 1], blocks);
-        h.levels.resize(level - 1); // the coarser levels and their maps are done with
-        h.maps.resize(level - 1);
+        h.truncate(level - 1); // the coarser levels and their maps are done with
         return finer;
       });
 }

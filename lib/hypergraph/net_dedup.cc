@@ -17,7 +17,7 @@ std::uint64_t net_fingerprint(std::span<const NodeID> pins) {
   return h;
 }
 
-NetList merge_identical_nets(const NetList& nets, NodeID min_size) {
+NetList merge_identical_nets(NetList nets, NodeID min_size) {
   const std::size_t m = nets.offsets.size() - 1;
   auto size_of = [&](std::size_t e) { return nets.offsets[e + 1] - nets.offsets[e]; };
   auto pins_of = [&](std::size_t e) {
@@ -34,12 +34,9 @@ NetList merge_identical_nets(const NetList& nets, NodeID min_size) {
   tbb::parallel_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
     return a.hash != b.hash ? a.hash < b.hash : a.net < b.net;
   });
-  // representative[e]: the net e merges into (itself if kept); weight summed into it.
+  // representative[e]: the net e merges into (itself if kept; a lower id); weight summed into it.
   std::vector<NetID> representative(m);
   std::iota(representative.begin(), representative.end(), NetID{0});
-  std::vector<Weight> weight(m);
-  for (std::size_t e = 0; e < m; ++e)
-    weight[e] = nets.weights[e];
   // Groups of equal hash are tiny; compare each member with earlier representatives in it.
   std::size_t begin = 0;
   while (begin < m) {
@@ -55,32 +52,34 @@ NetList merge_identical_nets(const NetList& nets, NodeID min_size) {
         const auto a = pins_of(e), b = pins_of(r);
         if (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) {
           representative[e] = r;
-          weight[r] += weight[e];
+          nets.weights[r] += nets.weights[e];
           break;
         }
       }
     }
     begin = end;
   }
-  NetList result;
-  result.offsets.assign(1, 0);
+  keys = {};
+  // Kept nets move left in place, in order: net e's pins go to or before where they are, and
+  // offsets[e + 1] is read before a kept net overwrites it.
+  std::size_t kept = 0;
+  EdgeID write = 0;
+  EdgeID first = 0;
   for (std::size_t e = 0; e < m; ++e) {
-    if (representative[e] != e || size_of(e) < min_size)
-      continue;
-    result.offsets.push_back(result.offsets.back() + size_of(e));
-    result.weights.push_back(weight[e]);
+    const EdgeID last = nets.offsets[e + 1];
+    if (representative[e] == e && last - first >= min_size) {
+      if (write != first)
+        std::copy(nets.pins.begin() + first, nets.pins.begin() + last, nets.pins.begin() + write);
+      write += last - first;
+      nets.weights[kept] = nets.weights[e];
+      nets.offsets[++kept] = write;
+    }
+    first = last;
   }
-  result.pins.resize(result.offsets.back());
-  std::vector<std::size_t> kept;
-  kept.reserve(result.weights.size());
-  for (std::size_t e = 0; e < m; ++e)
-    if (representative[e] == e && size_of(e) >= min_size)
-      kept.push_back(e);
-  tbb::parallel_for(std::size_t{0}, kept.size(), [&](std::size_t i) {
-    const auto p = pins_of(kept[i]);
-    std::copy(p.begin(), p.end(), result.pins.begin() + result.offsets[i]);
-  });
-  return result;
+  nets.offsets.resize(kept + 1);
+  nets.pins.resize(write);
+  nets.weights.resize(kept);
+  return nets;
 }
 
 } // namespace gnnpart::hg

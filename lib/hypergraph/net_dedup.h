@@ -16,7 +16,8 @@ struct NetList {
 
 // Keeps the first net (lowest id) of every class of identical nets, in original order, with
 // the summed weight; drops nets with fewer than `min_size` pins. Parallel and deterministic.
-NetList merge_identical_nets(const NetList& nets, NodeID min_size = 2);
+// Works in the arrays of `nets` (kept nets move left), so no second pin array is alive.
+NetList merge_identical_nets(NetList nets, NodeID min_size = 2);
 
 // Order-independent of thread count: hash of a sorted pin list.
 std::uint64_t net_fingerprint(std::span<const NodeID> pins);

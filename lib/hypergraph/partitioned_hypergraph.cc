@@ -20,25 +20,26 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
   const NetID m = hypergraph.num_nets();
-  NodeID largest_net = 0;
-  for (NetID e = 0; e < m; ++e)
-    largest_net = std::max(largest_net, hypergraph.net_size(e));
-  wide_ = k > std::numeric_limits<std::uint16_t>::max() ||
-          largest_net > std::numeric_limits<std::uint16_t>::max();
-  std::size_t entries = static_cast<std::size_t>(m) * k;
-  if (!all_dense_) {
-    pin_offset_.assign(static_cast<std::size_t>(m) + 1, 0);
+  std::size_t entries[3] = {0, 0, 0};
+  if (all_dense_) {
+    NodeID largest_net = 0;
+    for (NetID e = 0; e < m; ++e)
+      largest_net = std::max(largest_net, hypergraph.net_size(e));
+    uniform_width_ = largest_net < (1u << 8) ? 0 : largest_net < (1u << 16) ? 1 : 2;
+    entries[uniform_width_] = static_cast<std::size_t>(m) * k;
+  } else {
+    pin_offset_.resize(m);
     live_.assign(m, 0);
     for (NetID e = 0; e < m; ++e) {
       const std::uint32_t size = hypergraph.net_size(e);
-      pin_offset_[e + 1] = pin_offset_[e] + (size >= dense_size_ ? k : 2 * size);
+      std::size_t& next = entries[width_of(size)];
+      pin_offset_[e] = next;
+      next += size >= dense_size_ ? k : 2 * static_cast<std::size_t>(size);
     }
-    entries = pin_offset_.back();
   }
-  if (wide_)
-    pin_data32_.assign(entries, 0);
-  else
-    pin_data16_.assign(entries, 0);
+  pin_data8_.assign(entries[0], 0);
+  pin_data16_.assign(entries[1], 0);
+  pin_data32_.assign(entries[2], 0);
 }
 
 void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
@@ -56,10 +57,7 @@ void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
   tbb::parallel_for(tbb::blocked_range<NetID>(0, hg_->num_nets(), 512), [&](const auto& r) {
     for (NetID e = r.begin(); e != r.end(); ++e) {
       if (dense(e)) {
-        if (wide_)
-          std::fill_n(pin_data32_.begin() + static_cast<std::ptrdiff_t>(offset(e)), k_, 0);
-        else
-          std::fill_n(pin_data16_.begin() + static_cast<std::ptrdiff_t>(offset(e)), k_, 0);
+        with_counts(*this, e, [&](auto* p) { std::fill_n(p, k_, 0); });
       } else {
         // Only pairs below live_ are read; clearing them is enough.
         live_[e] = 0;

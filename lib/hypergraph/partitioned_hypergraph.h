@@ -4,11 +4,13 @@
 // Moves are sequential; initialisation and objective evaluation are parallel.
 // Pin counts of a net with at least k/4 pins are a dense row of k counters; a smaller net keeps
 // (block, count) pairs for the blocks it touches, at most one per pin. So the counts take at
-// most 16 bytes per pin (8 with 16-bit counts), not 4k bytes per net (column-net models of
-// sparse graphs at large k).
+// most 8 bytes per pin, not k counters per net (column-net models of sparse graphs at large k).
 // k/4 instead of k/8: 3-7% less peak memory at k = 32 and 128 (dblp-2010, cnr-2000,
 // uk-2007-05-100k), the same time.
 // Below k = 16 every net is dense, with no offset table.
+// Entries are as narrow as the net allows: 8 bits below 256 pins (if k <= 256 for sparse pairs,
+// whose block ids they hold too), 16 bits below 2^16 pins and blocks, else 32. Nets of one width
+// share an array. Below k = 16 the largest net picks one width for all.
 #include <bit>
 #include <cstdint>
 #include <span>
@@ -21,6 +23,21 @@
 namespace gnnpart::hg {
 
 class PartitionedHypergraph {
+  // f(pointer to e's counts), const or not as self. (First in the class: its return type is
+  // deduced before the members below use it.)
+  template <typename Self, typename F>
+  static decltype(auto) with_counts(Self& self, NetID e, F&& f) {
+    const std::size_t first = self.offset(e);
+    switch (self.all_dense_ ? self.uniform_width_ : self.width_of(self.hg_->net_size(e))) {
+    case 0:
+      return f(self.pin_data8_.data() + first);
+    case 1:
+      return f(self.pin_data16_.data() + first);
+    default:
+      return f(self.pin_data32_.data() + first);
+    }
+  }
+
 public:
   PartitionedHypergraph(const Hypergraph& hypergraph, BlockID k);
   PartitionedHypergraph(PartitionedHypergraph&&) noexcept = default;
@@ -41,8 +58,7 @@ public:
   }
   std::span<const Weight> block_weights() const { return block_weights_; }
   std::uint32_t pin_count(NetID e, BlockID b) const {
-    return wide_ ? pin_count_in(pin_data32_.data() + offset(e), e, b)
-                 : pin_count_in(pin_data16_.data() + offset(e), e, b);
+    return with_counts(*this, e, [&](const auto* p) { return pin_count_in(p, e, b); });
   }
   BlockID connectivity(NetID e) const {
     BlockID lambda = 0;
@@ -95,6 +111,13 @@ private:
   std::size_t offset(NetID e) const {
     return all_dense_ ? static_cast<std::size_t>(e) * k_ : pin_offset_[e];
   }
+  // Entry width of a net of `size` pins (not all_dense_): 0 = 8 bits, 1 = 16, 2 = 32.
+  int width_of(std::uint32_t size) const {
+    if (size < (1u << 8) && (size >= dense_size_ || k_ <= (1u << 8)))
+      return 0;
+    return size < (1u << 16) && k_ < (1u << 16) ? 1 : 2;
+  }
+
   template <typename T> std::uint32_t pin_count_in(const T* p, NetID e, BlockID b) const {
     if (dense(e))
       return p[b];
@@ -105,8 +128,7 @@ private:
   }
   // Phi(e, b) - 1 (b holds a pin of e); returns the new count.
   std::uint32_t decrement(NetID e, BlockID b) {
-    return wide_ ? decrement_in(pin_data32_.data() + offset(e), e, b)
-                 : decrement_in(pin_data16_.data() + offset(e), e, b);
+    return with_counts(*this, e, [&](auto* p) { return decrement_in(p, e, b); });
   }
   template <typename T> std::uint32_t decrement_in(T* p, NetID e, BlockID b) {
     if (dense(e))
@@ -124,8 +146,7 @@ private:
   }
   // Phi(e, b) + 1; returns the new count.
   std::uint32_t increment(NetID e, BlockID b) {
-    return wide_ ? increment_in(pin_data32_.data() + offset(e), e, b)
-                 : increment_in(pin_data16_.data() + offset(e), e, b);
+    return with_counts(*this, e, [&](auto* p) { return increment_in(p, e, b); });
   }
   template <typename T> std::uint32_t increment_in(T* p, NetID e, BlockID b) {
     if (dense(e))
@@ -151,13 +172,12 @@ private:
   std::size_t words_;
   std::vector<BlockID> blocks_;
   std::vector<Weight> block_weights_;
-  std::uint32_t dense_size_;             // nets with at least this many pins count densely
+  std::uint32_t dense_size_;              // nets with at least this many pins count densely
   bool all_dense_;                        // every net has a dense row at e * k
-  std::vector<std::uint64_t> pin_offset_; // per net: first word of its counts (not all_dense_)
+  int uniform_width_ = 1;                 // of every net when all_dense_
+  std::vector<std::uint64_t> pin_offset_; // per net: its first entry in the array of its width
   std::vector<std::uint32_t> live_;       // per sparse net: (block, count) pairs in use
-  // Counts and sparse (block, count) pairs: 16-bit when k and every net size are below 2^16
-  // (halves the largest array at large k), else 32-bit.
-  bool wide_;
+  std::vector<std::uint8_t> pin_data8_;   // counts and sparse (block, count) pairs by width
   std::vector<std::uint16_t> pin_data16_;
   std::vector<std::uint32_t> pin_data32_;
   std::vector<std::uint64_t> conn_;

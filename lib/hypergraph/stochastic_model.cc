@@ -177,7 +177,7 @@ Hypergraph build_stochastic_hypergraph(const CsrGraph& graph, const StochasticOp
     all.weights.insert(all.weights.end(), b.weights.begin(), b.weights.end());
   }
   per_batch.clear();
-  NetList merged = merge_identical_nets(all, 2);
+  NetList merged = merge_identical_nets(std::move(all), 2);
   int ncon = 1;
   std::vector<Weight> vw = column_net_vertex_weights(graph, options.vertex_weights, &ncon);
   return Hypergraph(graph.num_nodes(), std::move(merged.offsets), std::move(merged.pins),

@@ -87,9 +87,10 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
   }
 }
 
-// k, the weight scale and the largest net: connections take 16 bits while every vertex's incident
-// net weight is below 2^16 (scale 1) and 32 bits above (scale 20000). At k = 96, nets below 12
-// pins keep sparse pin counts.
+// k, the weight scale and the largest net: a vertex's connections take 4 bits while its incident
+// net weight is below 2^4, 8 bits below 2^8 (scale 1 mixes both), 16 bits below 2^16 and 32
+// bits above; scale 40 mixes 8- and 16-bit rows, 20000 16- and 32-bit ones. At k = 96, nets
+// below 24 pins keep sparse pin counts; k = 5 has odd rows of 4-bit entries.
 struct Km1CacheCase {
   BlockID k;
   Weight weight_scale;
@@ -154,7 +155,8 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
 INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                          ::testing::Values(Km1CacheCase{5, 1}, Km1CacheCase{96, 1},
                                            Km1CacheCase{96, 20000}, Km1CacheCase{96, 1, 3},
-                                           Km1CacheCase{40, 20000, 3}));
+                                           Km1CacheCase{40, 20000, 3}, Km1CacheCase{5, 40},
+                                           Km1CacheCase{96, 40}));
 
 } // namespace
 } // namespace gnnpart::hg

@@ -13,6 +13,7 @@
 #include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/clustering.h"
+#include "hypergraph/coarsening.h"
 #include "hypergraph/context.h"
 #include "hypergraph/contraction.h"
 #include "hypergraph/hypergraph_partitioner.h"
@@ -65,6 +66,35 @@ TEST(Contraction, DropsSinglePinNetsAndMergesIdenticalNets) {
   Partition projected{2, {0, 1}};
   EXPECT_EQ(hypergraph_objective(hg, fine, Objective::kKm1),
             hypergraph_objective(coarse, projected, Objective::kKm1));
+}
+
+void expect_same_hypergraph(const Hypergraph& a, const Hypergraph& b) {
+  ASSERT_EQ(a.num_nodes(), b.num_nodes());
+  EXPECT_TRUE(std::ranges::equal(a.net_offsets(), b.net_offsets()));
+  EXPECT_TRUE(std::ranges::equal(a.pin_array(), b.pin_array()));
+  EXPECT_TRUE(std::ranges::equal(a.node_offsets(), b.node_offsets()));
+  EXPECT_TRUE(std::ranges::equal(a.incident_net_array(), b.incident_net_array()));
+  EXPECT_TRUE(std::ranges::equal(a.net_weights(), b.net_weights()));
+  EXPECT_TRUE(std::ranges::equal(a.vertex_weights(), b.vertex_weights()));
+}
+
+// Levels between the input and the coarsest wait without their vertex -> nets arrays; built
+// again, each is the contraction of the level below by its map, incidence included.
+TEST(Coarsening, ParkedLevelsComeBackAsContracted) {
+  const Hypergraph hg = local_hypergraph(3000, 2, 4, true);
+  const PartitionOptions o = options(2);
+  const HgContext ctx = make_context(o);
+  HgHierarchy h = coarsen(hg, ctx, uniform_limits(hg, 2, o.epsilon), 9, {});
+  ASSERT_GE(h.coarsest(), 3u);
+  for (std::size_t i = 1; i < h.coarsest(); ++i)
+    EXPECT_EQ(h.levels[i - 1].num_nodes(), 0u) << "level " << i << " is parked";
+  EXPECT_GT(h.level(h.coarsest()).num_nodes(), 0u);
+  for (std::size_t i = 1; i <= h.coarsest(); ++i) {
+    const Hypergraph& finer = h.unpark(i - 1);
+    const Hypergraph& level = h.unpark(i);
+    SCOPED_TRACE(::testing::Message() << "level " << i);
+    expect_same_hypergraph(level, contract(finer, h.maps[i - 1], level.num_nodes()));
+  }
 }
 
 TEST(Clustering, RespectsWeightLimitAndIsDeterministic) {

@@ -29,12 +29,14 @@ void expect_counts_match(const Hypergraph& hg, const PartitionedHypergraph& phg,
   }
 }
 
+// k = 300: sparse pairs take 16 bits (block ids above 255), dense rows of nets below 256 pins
+// 8 bits; below, every net's entries take 8 bits.
 TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
-  for (BlockID k : {3u, 16u, 64u, 200u}) {
+  for (BlockID k : {3u, 16u, 64u, 200u, 300u}) {
     SCOPED_TRACE(::testing::Message() << "k " << k);
     Rng rng(k);
     const NodeID n = 300;
-    const Hypergraph hg = testing::random_hypergraph(n, 400, 6, 60, 3, 1, rng);
+    const Hypergraph hg = testing::random_hypergraph(n, 400, 6, k > 256 ? 200 : 60, 3, 1, rng);
     PartitionedHypergraph phg(hg, k);
     std::vector<BlockID> blocks(n);
     for (auto& b : blocks)
@@ -62,8 +64,8 @@ TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
   }
 }
 
-// Counts are 16-bit unless a net has 2^16 pins or more: a hypergraph with one net of 70000
-// pins (and small ones) keeps 32-bit counts, and its counts stay exact past 65535 in a block.
+// A net of 2^16 pins or more takes 32-bit counts: a hypergraph with one net of 70000 pins (and
+// small ones) keeps them exact past 65535 in a block (at k = 2 every net then takes 32 bits).
 TEST(PinCounts, WideCountsForHugeNets) {
   const NodeID n = 70000;
   std::vector<EdgeID> offsets{0};
