@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/block_count_lists.h"
 #include "core/partition.h"
 #include "core/random.h"
 #include "distributed/refinement.h"
@@ -10,57 +11,6 @@ namespace gnnpart::distributed {
 
 namespace {
 
-// Per vertex (owned and ghost), the (block, count) list of its closed neighbourhood, in slots
-// of min(deg + 1, k) entries.
-class BlockCounts {
-public:
-  struct Entry {
-    BlockID block;
-    NodeID count;
-  };
-
-  explicit BlockCounts(const std::vector<NodeID>& capacity)
-      : offsets_(capacity.size() + 1, 0), size_(capacity.size(), 0) {
-    for (std::size_t u = 0; u < capacity.size(); ++u)
-      offsets_[u + 1] = offsets_[u] + capacity[u];
-    entries_.resize(offsets_.back());
-  }
-  NodeID count(NodeID w, BlockID b) const {
-    const Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      if (e[i].block == b)
-        return e[i].count;
-    return 0;
-  }
-  NodeID lambda(NodeID w) const { return size_[w]; }
-  const Entry* begin(NodeID w) const { return entries_.data() + offsets_[w]; }
-  const Entry* end(NodeID w) const { return entries_.data() + offsets_[w] + size_[w]; }
-  void clear(NodeID w) { size_[w] = 0; }
-  void add(NodeID w, BlockID b, NodeID by = 1) {
-    Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      if (e[i].block == b) {
-        e[i].count += by;
-        return;
-      }
-    if (offsets_[w] + size_[w] < offsets_[w + 1]) // always: a list never outgrows its slot
-      e[size_[w]++] = {b, by};
-  }
-  void remove(NodeID w, BlockID b) {
-    Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      if (e[i].block == b) {
-        if (--e[i].count == 0)
-          e[i] = e[--size_[w]];
-        return;
-      }
-  }
-
-private:
-  std::vector<EdgeID> offsets_;
-  std::vector<NodeID> size_;
-  std::vector<Entry> entries_;
-};
 
 // For every ghost, the owned vertices adjacent to it (ghost i's at [offsets[i], offsets[i+1])).
 struct GhostNeighbours {
@@ -87,7 +37,7 @@ GhostNeighbours ghost_neighbours(const DistGraph& graph) {
 // Sends the lists of the owned vertices in `changed` to the ranks holding them as ghosts, whose
 // copies are replaced. Collective.
 void send_lists(const Comm& comm, const DistGraph& graph, const std::vector<NodeID>& changed,
-                BlockCounts& counts) {
+                BlockCountLists& counts) {
   struct Item {
     NodeID global;
     BlockID block;
@@ -120,7 +70,7 @@ void send_lists(const Comm& comm, const DistGraph& graph, const std::vector<Node
   }
 }
 
-std::uint64_t global_volume(const Comm& comm, const DistGraph& graph, const BlockCounts& counts) {
+std::uint64_t global_volume(const Comm& comm, const DistGraph& graph, const BlockCountLists& counts) {
   std::uint64_t volume = 0;
   for (NodeID u = 0; u < graph.n_local; ++u)
     volume += counts.lambda(u) - 1;
@@ -138,7 +88,8 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
     capacity[u] =
         static_cast<NodeID>(std::min<EdgeID>(graph.last_edge(u) - graph.first_edge(u) + 1, k));
   update_all_ghosts<NodeID>(comm, graph, capacity);
-  BlockCounts counts(capacity);
+  // Per vertex (owned and ghost), the (block, count) list of its closed neighbourhood.
+  BlockCountLists counts(graph.n_total(), [&](NodeID u) { return capacity[u]; });
   capacity = {};
   for (NodeID u = 0; u < graph.n_local; ++u) {
     counts.add(u, blocks[u]);

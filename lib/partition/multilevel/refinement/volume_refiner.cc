@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "core/block_count_lists.h"
 #include "core/random.h"
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/vertex_order.h"
@@ -10,61 +11,18 @@
 namespace gnnpart::ml {
 namespace {
 
-// Per-vertex lists of (block, count) over the closed neighbourhood.
-class BlockCounts {
-public:
-  BlockCounts(const CsrGraph& g, std::span<const BlockID> blocks, BlockID k)
-      : offsets_(static_cast<std::size_t>(g.num_nodes()) + 1, 0), size_(g.num_nodes(), 0) {
-    for (NodeID u = 0; u < g.num_nodes(); ++u)
-      offsets_[u + 1] = offsets_[u] + std::min<EdgeID>(g.degree(u) + 1, k);
-    entries_.resize(offsets_.back());
-    for (NodeID u = 0; u < g.num_nodes(); ++u) {
-      add(u, blocks[u]);
-      for (NodeID v : g.neighbors(u))
-        add(u, blocks[v]);
-    }
+// Per vertex, the (block, count) list of its closed neighbourhood.
+BlockCountLists closed_neighbourhood_counts(const CsrGraph& g, std::span<const BlockID> blocks,
+                                            BlockID k) {
+  BlockCountLists counts(g.num_nodes(),
+                         [&](NodeID u) { return std::min<EdgeID>(g.degree(u) + 1, k); });
+  for (NodeID u = 0; u < g.num_nodes(); ++u) {
+    counts.add(u, blocks[u]);
+    for (NodeID v : g.neighbors(u))
+      counts.add(u, blocks[v]);
   }
-  NodeID count(NodeID w, BlockID b) const {
-    const Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      if (e[i].block == b)
-        return e[i].count;
-    return 0;
-  }
-  NodeID lambda(NodeID w) const { return size_[w]; }
-  template <typename F> void for_each(NodeID w, F&& f) const {
-    const Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      f(e[i].block);
-  }
-  void add(NodeID w, BlockID b) {
-    Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      if (e[i].block == b) {
-        ++e[i].count;
-        return;
-      }
-    e[size_[w]++] = {b, 1};
-  }
-  void remove(NodeID w, BlockID b) {
-    Entry* e = entries_.data() + offsets_[w];
-    for (NodeID i = 0; i < size_[w]; ++i)
-      if (e[i].block == b) {
-        if (--e[i].count == 0)
-          e[i] = e[--size_[w]];
-        return;
-      }
-  }
-
-private:
-  struct Entry {
-    BlockID block;
-    NodeID count;
-  };
-  std::vector<EdgeID> offsets_;
-  std::vector<NodeID> size_;
-  std::vector<Entry> entries_;
-};
+  return counts;
+}
 
 } // namespace
 
@@ -72,7 +30,7 @@ Weight volume_refine(PartitionedGraph& p, const BlockLimits& limits, int passes,
                      std::uint64_t seed) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
-  BlockCounts counts(g, p.blocks(), p.k());
+  BlockCountLists counts = closed_neighbourhood_counts(g, p.blocks(), p.k());
   RatingMap<BlockID> present(p.k()); // blocks b: #w in N[u] with count_w(b) > 0
   Weight total = 0;
   for (int pass = 0; pass < passes; ++pass) {
