@@ -30,12 +30,8 @@ namespace gnnpart::hg {
 namespace {
 
 TEST(BlockVolumes, TinyHypergraphWithOwnersByBruteForceThroughMoves) {
-  // 6 vertices, 5 weighted nets; owners are pins chosen by hand (not the first pin).
-  const std::vector<EdgeID> offsets{0, 3, 5, 9, 11, 14};
-  const std::vector<NodeID> pins{0, 1, 2, 2, 3, 1, 3, 4, 5, 5, 0, 4, 2, 0};
-  const std::vector<Weight> weights{1, 2, 3, 1, 5};
-  const Hypergraph hg(6, offsets, pins, weights);
-  const std::vector<NodeID> owners{1, 3, 5, 0, 2};
+  const Hypergraph hg = tiny_owned_hypergraph();
+  const std::vector<NodeID>& owners = kTinyOwners;
   PartitionedHypergraph phg(hg, 3);
   const std::vector<BlockID> start{0, 0, 1, 1, 2, 2};
   phg.assign(start);

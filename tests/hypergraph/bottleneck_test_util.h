@@ -25,6 +25,13 @@ struct Volumes {
   }
 };
 
+// 6 vertices, 5 weighted nets; owners are pins chosen by hand (not the first pin).
+inline Hypergraph tiny_owned_hypergraph() {
+  return Hypergraph(6, {0, 3, 5, 9, 11, 14}, {0, 1, 2, 2, 3, 1, 3, 4, 5, 5, 0, 4, 2, 0},
+                    {1, 2, 3, 1, 5});
+}
+inline const std::vector<NodeID> kTinyOwners{1, 3, 5, 0, 2};
+
 // Per-block send / receive volume of a hypergraph with net owners, from the definition.
 inline Volumes brute_force(const Hypergraph& hg, std::span<const NodeID> owners,
                            std::span<const BlockID> blocks, BlockID k) {
