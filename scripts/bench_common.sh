@@ -4,6 +4,7 @@
 #   bench_commit [PATHS...]  COMMIT = short hash, "+dirty" when PATHS (default lib app) changed
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
 #   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
+#   last_cpu_s               user + sys seconds of the last `timed` command
 #   dataset NAME             the path of datasets/NAME (the repository's, else shared/'s), or ""
 #   bench_side_files NAME    SIDE = (--labels F --train F ...) for the side files of graph NAME
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
@@ -72,6 +73,10 @@ timed() {
     /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
     /Maximum resident set size/ {rss = $2 / 1024}
     END {printf "%.2f %.1f\n", s, rss}' "$log"
+}
+
+last_cpu_s() {
+  awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f\n", s}' "$WORK/time.txt"
 }
 
 bench_metis_graph() {

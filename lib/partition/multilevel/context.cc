@@ -62,18 +62,19 @@ const MultilevelContext kDefault{
 // that time (geometric means); one V-cycle 0.980x at 1.30x; two V-cycles with the default's
 // initial tries 0.977x at 1.44x.
 const MultilevelContext kStrong{
-    .vcycles = 2,
+    .vcycles = 3,
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .contraction_limit = 40,
                    .cluster_weight_factor = 1.5},
     .initial = {.tries = 12, .deep_tries = 6},
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
                    .lp_rounds = 0,
-                   .fm_passes = 4,
+                   .fm_passes = 10,
+                   .fm_min_pass_gain = 0.001,
                    .fm_parallel = true,
                    .volume_passes = 8,
                    .relaxed_fm_slack = 0.03,
-                   .relaxed_fm_passes = 4},
+                   .relaxed_fm_passes = 10},
 };
 
 
