@@ -77,7 +77,6 @@ const MultilevelContext kStrong{
                    .relaxed_fm_passes = 10},
 };
 
-
 } // namespace
 
 MultilevelContext create_context(const PartitionOptions& options) {
