@@ -1,5 +1,6 @@
 #include "cost/reuse_distance.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 
@@ -16,7 +17,8 @@ public:
     const std::size_t now = ++time_;
     if (previous != 0) {
       const std::uint64_t distance = count(now - 1) - count(previous);
-      histogram.reads[std::bit_width(distance)] += 1;
+      // distance < distinct rows < 2^32 (32-bit vertex ids): bins 0..32
+      histogram.reads[std::min<std::size_t>(std::bit_width(distance), 32)] += 1;
       add(previous, -1);
     }
     add(now, 1);
