@@ -19,20 +19,12 @@
 #include "cost/epoch_model.h"
 #include "cost/profile.h"
 #include "cost/reuse_distance.h"
+#include "cost_test_util.h"
 
 namespace gnnpart::cost {
 namespace {
 
 using ml_test::graph_from_edges;
-
-CostProfile zero_profile() {
-  CostProfile p;
-  p.name = "test";
-  p.source = "assumed";
-  p.ranks = 2;
-  p.spmm = p.gemm = p.gemm_at_b = p.gemm_a_bt = {{1, 0}};
-  return p;
-}
 
 GcnShape one_layer(std::uint32_t features, std::uint32_t classes) {
   GcnShape shape;
