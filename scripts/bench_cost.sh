@@ -16,7 +16,8 @@
 #   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed ca-condmat soc-brightkite")  KS ("2 4 8")
 #   NETWORKS ("shm tcp")  TCP_RATE (1gbit)  FEATURE_DIM (256)  HIDDEN (128)  LAYERS (2)
 #   EPOCHS (auto: enough for RUN_SECONDS (2) of the fastest predicted epoch, 8 to 60)
-#   WARMUP (2)  ROUNDS (3)  PARTITIONERS (all of: metis graph-cut graph-volume hypergraph
+#   WARMUP (2)  ROUNDS (3: partitioners whose partitions are byte-identical pool their runs)
+#   PARTITIONERS (all of: metis graph-cut graph-volume hypergraph
 #   hypergraph-unit max-volume epoch fennel ldg random; `epoch` is the hypergraph engine's
 #   --objective epoch with the network's profile, so it is partitioned per network, after the
 #   calibration)  SUMMARY (cost_summary.csv)  SEED (1)
@@ -170,11 +171,16 @@ predicted = {}
 for case in json.load(open(f"{work}/predicted.json"))["ranking"]:
     name = case["partition"].rsplit("/", 1)[1][len(f"{g}.{k}."):-len(".part")]
     predicted[name] = (case["predicted_epoch_s"], case["critical_rank"], case["ranks"])
+# Partitioners that return the same partition (byte-identical files) are one partition: their
+# runs are pooled, and every one of them gets the pooled median (at k = 2 several coincide; runs
+# of one partition differ by as much as the partitions do).
+content = {p: open(f"{work}/{g}.{k}.{p}.part", "rb").read() for p in partitioners}
 for p in partitioners:
     runs = []
-    for r in range(1, int(rounds) + 1):
-        run = json.load(open(f"{work}/run.{p}.{r}.json"))
-        runs.append((statistics.median(run["epoch_times_s"][int(warmup):]), run))
+    for twin in (q for q in partitioners if content[q] == content[p]):
+        for r in range(1, int(rounds) + 1):
+            run = json.load(open(f"{work}/run.{twin}.{r}.json"))
+            runs.append((statistics.median(run["epoch_times_s"][int(warmup):]), run))
     runs.sort(key=lambda x: x[0])
     measured = statistics.median(t for t, _ in runs)
     median_run = runs[len(runs) // 2][1]

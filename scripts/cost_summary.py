@@ -36,6 +36,12 @@ def spearman(x, y):
     return sxy / math.sqrt(sxx * syy) if sxx > 0 and syy > 0 else float("nan")
 
 
+def rel_error(r):
+    """|predicted - measured| / measured from the seconds (the CSV's error column is rounded to 4
+    decimals, and an error below 5e-5 would read as 0 and sink a geometric mean)."""
+    return abs(float(r["predicted_s"]) - float(r["measured_s"])) / float(r["measured_s"])
+
+
 def geomean(values):
     values = [max(v, 1e-12) for v in values]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
@@ -107,7 +113,7 @@ def main():
         fine = gap <= 0.03
         over = float(rpc) > 1
         ok[over].append(fine)
-        err = geomean([abs(float(r["error"])) for r in rs])
+        err = geomean([rel_error(r) for r in rs])
         pair = {r["partitioner"]: r for r in rs if r["partitioner"] in PAIR}
         choice, pair_ok = "", ""
         if len(pair) == 2:
@@ -124,7 +130,7 @@ def main():
                      f"{rs[pick]['partitioner']},{rs[best]['partitioner']},{gap:.4f},"
                      f"{int(fine)},{err:.4f},{choice},{pair_ok}")
     for over in (False, True):
-        sel = [abs(float(r["error"])) for r in rows if (float(r["ranks_per_core"]) > 1) == over]
+        sel = [rel_error(r) for r in rows if (float(r["ranks_per_core"]) > 1) == over]
         if sel:
             label = "oversubscribed" if over else "one rank per core"
             print(f"{label}: {len(sel)} runs, geometric-mean |error| {geomean(sel):.4f}, "

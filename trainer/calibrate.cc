@@ -1,6 +1,7 @@
 #include "calibrate.h"
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <functional>
@@ -15,6 +16,8 @@
 #include "core/random.h"
 #include "cost/profile.h"
 #include "gcn.h"
+#include "halo_exchange.h"
+#include "phase_clock.h"
 #include "run.h"
 
 namespace gnnpart::train {
@@ -24,6 +27,7 @@ using Clock = std::chrono::steady_clock;
 constexpr int kRepeats = 5;
 constexpr int kDataTag = 21;
 const std::vector<double> kWidths{4, 16, 64, 256, 512};
+constexpr std::size_t kExchangeGapBytes = std::size_t{16} << 20;
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -62,8 +66,10 @@ Matrix random_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed) {
   return m;
 }
 
-// A block with no halo: `rows` vertices with `degree` random owned neighbours each.
-BlockData synthetic_block(NodeID rows, NodeID degree, std::uint64_t seed) {
+// A block with no halo: `rows` vertices with `degree` random owned neighbours each, anywhere
+// (band 0) or within `band` rows of the vertex (a read of a row read a few rows before: a
+// cache hit).
+BlockData synthetic_block(NodeID rows, NodeID degree, std::uint64_t seed, NodeID band = 0) {
   BlockData data;
   LayoutPlan& plan = data.plan;
   plan.k = 1;
@@ -72,8 +78,10 @@ BlockData synthetic_block(NodeID rows, NodeID degree, std::uint64_t seed) {
   plan.row_offsets.push_back(0);
   for (NodeID i = 0; i < rows; ++i) {
     std::vector<NodeID> row;
+    const NodeID lo = band == 0 || i < band ? 0 : i - band;
+    const NodeID hi = band == 0 ? rows : std::min(rows, i + band + 1);
     for (NodeID d = 0; d < degree; ++d)
-      row.push_back(static_cast<NodeID>(rng.below(rows)));
+      row.push_back(lo + static_cast<NodeID>(rng.below(hi - lo)));
     std::sort(row.begin(), row.end());
     plan.columns.insert(plan.columns.end(), row.begin(), row.end());
     plan.row_offsets.push_back(plan.columns.size());
@@ -165,27 +173,38 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
   const NodeID degree = 8;
   // SpMM and its transpose on blocks of rows / 8 to 2 rows: once the operands (rows x width
   // doubles on every rank at once) outgrow the shared cache, a nonzero costs several times more.
+  // Each size twice: columns anywhere (every read a miss once the operand outgrows the cache),
+  // and columns within 16 rows of the row (every read a hit; the same rows, outputs and
+  // nonzeros otherwise).
   for (const NodeID size :
        {std::max<NodeID>(rows / 8, 16), std::max<NodeID>(rows / 2, 32), rows, 2 * rows}) {
     if (!p.spmm_grid.rows.empty() && size <= p.spmm_grid.rows.back())
       continue; // tiny --calibrate-rows: sizes must increase
-    const BlockData block = synthetic_block(size, degree, 7);
-    const double nnz = static_cast<double>(block.plan.columns.size() + size);
-    p.spmm_grid.rows.push_back(size);
-    p.spmm_grid.tables.push_back(kernel_table([&](double w) {
-      const Matrix src = random_matrix(size, static_cast<std::size_t>(w), 1);
-      Matrix out;
-      return timed(comm, [&] { aggregate_owned(block, src, out); }) / (nnz * w);
-    }));
-    p.spmm_transposed_grid.rows.push_back(size);
-    p.spmm_transposed_grid.tables.push_back(kernel_table([&](double w) {
-      const Matrix dz = random_matrix(size, static_cast<std::size_t>(w), 1);
-      Matrix out(size, static_cast<std::size_t>(w));
-      return timed(comm, [&] { transpose_owned(block, dz, out); }) / (nnz * w);
-    }));
+    for (const NodeID band : {NodeID{0}, NodeID{16}}) {
+      const BlockData block = synthetic_block(size, degree, 7, band);
+      const double nnz = static_cast<double>(block.plan.columns.size() + size);
+      cost::RateGrid& forward = band == 0 ? p.spmm_grid : p.spmm_near_grid;
+      cost::RateGrid& transposed = band == 0 ? p.spmm_transposed_grid : p.spmm_transposed_near_grid;
+      forward.rows.push_back(size);
+      forward.tables.push_back(kernel_table([&](double w) {
+        const Matrix src = random_matrix(size, static_cast<std::size_t>(w), 1);
+        Matrix out;
+        return timed(comm, [&] { aggregate_owned(block, src, out); }) / (nnz * w);
+      }));
+      transposed.rows.push_back(size);
+      transposed.tables.push_back(kernel_table([&](double w) {
+        const Matrix dz = random_matrix(size, static_cast<std::size_t>(w), 1);
+        Matrix out(size, static_cast<std::size_t>(w));
+        return timed(comm, [&] { transpose_owned(block, dz, out); }) / (nnz * w);
+      }));
+    }
     if (size == rows)
       p.spmm = p.spmm_grid.tables.back(); // the single table older readers use
   }
+  // The cache a core reads hits from (the model counts a read whose stack distance times the
+  // row's bytes is below it as a hit).
+  const long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  p.reuse_cache_bytes = l2 > 0 ? static_cast<double>(l2) : 0.0;
   // GEMMs with 128-wide operands of rows / 2 rows: a block's size, so that the operands stream
   // from memory as the trainer's do (small ones that stay in cache ran 1.6x faster on PubMed's
   // shapes than the trainer's GEMMs).
@@ -234,6 +253,121 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
   Adam adam(layers, 0.01);
   const std::vector<double> grads(parameter_count(layers), 1e-3);
   p.adam_s = timed(comm, [&] { adam.step(layers, grads); }) / grads.size();
+}
+
+// A plan for the trainer's HaloExchange: every rank owns `rows` rows and sends `sent` rows in
+// all, spread evenly over the other ranks, each list a random increasing subset of its owned
+// rows (a gather of scattered rows, as a partition's boundary is); it receives as many.
+LayoutPlan exchange_plan(int rank, int size, NodeID rows, NodeID sent) {
+  LayoutPlan plan;
+  plan.k = static_cast<BlockID>(size);
+  plan.block = static_cast<BlockID>(rank);
+  plan.owned.resize(rows);
+  for (NodeID i = 0; i < rows; ++i)
+    plan.owned[i] = static_cast<NodeID>(rank) * rows + i;
+  const NodeID per_peer = std::max<NodeID>(1, sent / static_cast<NodeID>(size - 1));
+  plan.send_offsets.push_back(0);
+  plan.recv_offsets.push_back(0);
+  for (int peer = 0; peer < size; ++peer) {
+    if (peer == rank)
+      continue;
+    plan.neighbors.push_back(static_cast<BlockID>(peer));
+    Rng rng(derive_seed(16, static_cast<std::uint64_t>(rank), static_cast<std::uint64_t>(peer)));
+    NodeID needed = std::min(per_peer, rows);
+    for (NodeID i = 0; i < rows && needed > 0; ++i) { // selection sampling: increasing ids
+      if (rng.below(rows - i) < needed) {
+        plan.send_local.push_back(i);
+        --needed;
+      }
+    }
+    plan.send_offsets.push_back(plan.send_local.size());
+    for (NodeID j = 0; j < per_peer; ++j) {
+      plan.recv_local.push_back(rows + static_cast<NodeID>(plan.halo.size()));
+      plan.halo.push_back(static_cast<NodeID>(peer) * rows + j);
+      plan.halo_owner.push_back(static_cast<BlockID>(peer));
+    }
+    plan.recv_offsets.push_back(plan.recv_local.size());
+  }
+  return plan;
+}
+
+// Pack, wait and unpack seconds per entry exchanged (rows x width, sent or received: the same
+// here) of HaloExchange's forward and backward exchange, mean of the two, each phase the
+// median over repeats of the slowest rank's. The rows to send are freshly written every time,
+// as the GEMM's product or the gradient the trainer sends is; the exchange object and its
+// buffers live on across repeats, as the trainer's do across layers and epochs.
+std::array<double, 3> time_halo_exchange(MPI_Comm comm, const LayoutPlan& plan, std::size_t width) {
+  HaloExchange exchange(plan, comm);
+  PhaseClock clock;
+  exchange.set_clock(&clock);
+  const Matrix source = random_matrix(plan.num_owned(), width, 14);
+  const Matrix halo_source = random_matrix(plan.num_halo(), width, 15);
+  Matrix halo, grad(plan.num_owned(), width);
+  // Between two exchanges the trainer runs its kernels over megabytes: the cache no longer
+  // holds what the exchange reads, and a network that lets a burst through has had time to.
+  std::vector<double> scratch(kExchangeGapBytes / sizeof(double));
+  std::array<std::vector<double>, 3> samples;
+  for (int repeat = 0; repeat <= kRepeats; ++repeat) { // the first one warms up
+    std::array<double, 3> mine{};
+    for (const bool forward : {true, false}) {
+      std::fill(scratch.begin(), scratch.end(), static_cast<double>(repeat));
+      Matrix rows = forward ? source : halo_source;
+      MPI_Barrier(comm);
+      clock.start(cost::Phase::kCopy);
+      if (forward)
+        exchange.begin_forward(rows);
+      else
+        exchange.begin_backward(rows);
+      clock.enter(cost::Phase::kSpmmLocal);
+      if (forward)
+        exchange.end_forward(halo);
+      else
+        exchange.end_backward(grad);
+      const cost::PhaseSeconds phases = clock.stop();
+      mine[0] += phases[cost::phase_index(cost::Phase::kPack)];
+      mine[1] += phases[cost::phase_index(cost::Phase::kWait)];
+      mine[2] += phases[cost::phase_index(cost::Phase::kUnpack)];
+    }
+    std::array<double, 3> slowest{};
+    MPI_Allreduce(mine.data(), slowest.data(), 3, MPI_DOUBLE, MPI_MAX, comm);
+    for (std::size_t i = 0; repeat > 0 && i < 3; ++i)
+      samples[i].push_back(slowest[i]);
+  }
+  const double entries = 2.0 * static_cast<double>(plan.send_local.size()) * width;
+  return {median(samples[0]) / entries, median(samples[1]) / entries, median(samples[2]) / entries};
+}
+
+// The trainer's own exchange on blocks of `rows` rows sending 1/128, 1/16, 1/4 and 3/4 of them, at
+// widths 4, 16 and 128: per entry packed (gathering scattered rows, filling the receive
+// buffer, posting), per byte waited (the transfer, which over shared memory the receiver
+// copies inside MPI_Waitall, less the latency), per entry unpacked (a fresh halo matrix and
+// the scattered copy, or the gradients added to scattered owned rows). By rows exchanged: the
+// rows and buffers outgrow the caches.
+void measure_halo_exchange(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  for (const NodeID sent : {std::max<NodeID>(rows / 128, 4), std::max<NodeID>(rows / 16, 8),
+                            std::max<NodeID>(rows / 4, 16), std::max<NodeID>(rows / 4 * 3, 32)}) {
+    const LayoutPlan plan = exchange_plan(rank, size, rows, sent);
+    const double exchanged = static_cast<double>(plan.send_local.size());
+    if (!p.pack_grid.rows.empty() && exchanged <= p.pack_grid.rows.back())
+      continue; // tiny --calibrate-rows: sizes must increase
+    cost::RateTable pack, wait, unpack;
+    for (const double w : {4.0, 16.0, 128.0}) {
+      const std::array<double, 3> t = time_halo_exchange(comm, plan, static_cast<std::size_t>(w));
+      const double messages = static_cast<double>(plan.neighbors.size());
+      const double latency = messages * p.latency_s / (exchanged * w);
+      pack.push_back({w, t[0]});
+      wait.push_back({w, std::max(0.0, t[1] - latency) / sizeof(double)});
+      unpack.push_back({w, t[2]});
+    }
+    for (auto [grid, table] :
+         {std::pair{&p.pack_grid, &pack}, std::pair{&p.exchange_byte_grid, &wait},
+          std::pair{&p.unpack_grid, &unpack}}) {
+      grid->rows.push_back(exchanged);
+      grid->tables.push_back(*table);
+    }
+  }
 }
 
 void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p) {
@@ -371,6 +505,7 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   p.ranks = size;
   measure_network(comm, size, options.calibrate_rows, p);
   measure_kernels(comm, options.calibrate_rows, p);
+  measure_halo_exchange(comm, size, options.calibrate_rows, p);
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "

@@ -200,6 +200,17 @@ assert profile["source"] == "measured" and profile["ranks"] >= 2
 assert profile["latency_s"] > 0 and profile["seconds_per_byte"] > 0
 for table in ("spmm", "gemm", "gemm_at_b", "gemm_a_bt"):
     assert all(p["seconds"] > 0 for p in profile[table]), table
+# The trainer's HaloExchange (pack, wait per byte, unpack) by rows exchanged, increasing, and
+# the banded SpMM blocks (cache hits) at the random blocks' sizes.
+for grid in ("pack_grid", "exchange_byte_grid", "unpack_grid", "spmm_near_grid",
+             "spmm_transposed_near_grid"):
+    rows = [g["rows"] for g in profile[grid]]
+    assert len(rows) >= 3 and rows == sorted(set(rows)), (grid, rows)
+    assert all(r["seconds"] >= 0 for g in profile[grid] for r in g["rates"]), grid
+assert all(r["seconds"] > 0 for grid in ("pack_grid", "unpack_grid", "spmm_near_grid")
+           for g in profile[grid] for r in g["rates"])
+assert [g["rows"] for g in profile["spmm_near_grid"]] == [g["rows"] for g in profile["spmm_grid"]]
+assert profile.get("reuse_cache_bytes", 0) >= 0
 ranks = cost["cost"]["ranks"]
 assert len(ranks) == 4 and cost["cost"]["predicted_epoch_s"] > 0
 # The figures per rank are the layout's: rows add up to n, sends to the receives.

@@ -39,6 +39,11 @@ std::vector<BlockTraffic> block_traffic(const CsrGraph& graph, const Partition& 
     blocks[pair >> 32].send_messages += 1;
     blocks[pair & 0xffffffffu].recv_messages += 1;
   }
+  const std::vector<BlockReuse> reuse = block_reuse(graph, partition);
+  for (BlockID b = 0; b < partition.k; ++b) {
+    blocks[b].local_reuse = reuse[b].local;
+    blocks[b].halo_reuse = reuse[b].halo;
+  }
   return blocks;
 }
 

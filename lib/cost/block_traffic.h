@@ -8,6 +8,7 @@
 
 #include "core/graph.h"
 #include "core/partition.h"
+#include "cost/reuse_distance.h"
 
 namespace gnnpart::cost {
 
@@ -20,9 +21,14 @@ struct BlockTraffic {
   std::uint64_t recv_rows = 0; // = halo
   std::uint64_t send_messages = 0;
   std::uint64_t recv_messages = 0;
+  // How far back the SpMM's operand rows were last read (reuse_distance.h); empty (as the
+  // hypergraph engine's incremental traffic leaves them): every read priced as a random one.
+  ReuseHistogram local_reuse;
+  ReuseHistogram halo_reuse;
 };
 
-// One entry per block. Throws InvalidParameter when the partition does not fit the graph.
+// One entry per block, reuse histograms included. Throws InvalidParameter when the partition
+// does not fit the graph.
 std::vector<BlockTraffic> block_traffic(const CsrGraph& graph, const Partition& partition);
 
 } // namespace gnnpart::cost

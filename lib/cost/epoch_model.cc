@@ -109,6 +109,29 @@ private:
       return rate_at(p_.spmm_transposed_grid, rows, w);
     return p_.spmm_grid.empty() ? rate_at(p_.spmm, w) : rate_at(p_.spmm_grid, rows, w);
   }
+  // Seconds of one SpMM pass at width w over `nnz` nonzeros whose operand reads have the
+  // histogram `reuse`: reads of rows still in the cache (their stack distance times a row's
+  // bytes below the profile's cache) at the banded blocks' rate, the others at the random ones'.
+  double spmm_seconds(double nnz, const ReuseHistogram& reuse, double w, bool transposed) const {
+    const double far = spmm_rate(w, transposed);
+    const RateGrid& near_grid = transposed ? p_.spmm_transposed_near_grid : p_.spmm_near_grid;
+    if (near_grid.empty() || !(p_.reuse_cache_bytes > 0) || reuse.empty())
+      return nnz * w * far;
+    const double near = rate_at(near_grid, static_cast<double>(b_.rows), w);
+    const double hits =
+        std::min(nnz, reuse.reads_within(p_.reuse_cache_bytes / (w * shape_.value_bytes)));
+    return w * (hits * std::min(far, near) + (nnz - hits) * far);
+  }
+  // Packing or unpacking `rows` rows of width w: the trainer's HaloExchange as calibrated (by
+  // rows exchanged), else an elementwise copy.
+  double exchange_entries(const RateGrid& grid, double rows, double w) const {
+    return rows * w * (grid.empty() ? p_.elementwise_s : rate_at(grid, rows, w));
+  }
+  // Seconds per byte of an exchange moving `rows` rows of width w.
+  double byte_rate(double rows, double w) const {
+    return p_.exchange_byte_grid.empty() ? p_.seconds_per_byte
+                                         : rate_at(p_.exchange_byte_grid, rows, w);
+  }
   void work(Phase phase, double seconds) {
     pending_ += seconds;
     phases_[phase_index(phase)] += seconds;
@@ -118,19 +141,21 @@ private:
   // unpack, halo SpMM. Forward sends the send list; backward (transposed) the receive list.
   void exchange(double w, bool forward, std::vector<double>& compute, std::vector<double>& comm,
                 RankTime& time) {
-    const double spmm = spmm_rate(w, !forward);
+    const double halo_spmm =
+        spmm_seconds(static_cast<double>(b_.halo_nnz), b_.halo_reuse, w, !forward);
     const double out_rows = forward ? b_.send_rows : b_.recv_rows;
     const double in_rows = forward ? b_.recv_rows : b_.send_rows;
     const double out_msgs = forward ? b_.send_messages : b_.recv_messages;
     const double in_msgs = forward ? b_.recv_messages : b_.send_messages;
     const double bytes = w * shape_.value_bytes;
     if (!forward) // the transposed halo SpMM comes before posting
-      work(Phase::kSpmmHalo, static_cast<double>(b_.halo_nnz) * w * spmm);
-    work(Phase::kPack, elementwise(out_rows * w));
-    const double local = static_cast<double>(b_.local_nnz) * w * spmm;
+      work(Phase::kSpmmHalo, halo_spmm);
+    work(Phase::kPack, exchange_entries(p_.pack_grid, out_rows, w));
+    const double local =
+        spmm_seconds(static_cast<double>(b_.local_nnz), b_.local_reuse, w, !forward);
     work(Phase::kSpmmLocal, local);
-    const double send = out_msgs * p_.latency_s + out_rows * bytes * p_.seconds_per_byte;
-    const double receive = in_msgs * p_.latency_s + in_rows * bytes * p_.seconds_per_byte;
+    const double send = out_msgs * p_.latency_s + out_rows * bytes * byte_rate(out_rows, w);
+    const double receive = in_msgs * p_.latency_s + in_rows * bytes * byte_rate(in_rows, w);
     const double exposed =
         std::max(0.0, std::max(send, receive) - p_.overlap * local) + sync_wait();
     compute.push_back(pending_);
@@ -141,9 +166,9 @@ private:
     time.exposed_comm += exposed;
     phases_[phase_index(Phase::kWait)] += exposed;
     pending_ = 0;
-    work(Phase::kUnpack, elementwise(in_rows * w)); // or add the returned gradients
+    work(Phase::kUnpack, exchange_entries(p_.unpack_grid, in_rows, w)); // or add gradients
     if (forward)
-      work(Phase::kSpmmHalo, static_cast<double>(b_.halo_nnz) * w * spmm);
+      work(Phase::kSpmmHalo, halo_spmm);
   }
 
   const BlockTraffic& b_;

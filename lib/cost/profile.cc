@@ -1,7 +1,9 @@
 #include "cost/profile.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -87,9 +89,10 @@ std::string grid_json(const RateGrid& grid) {
 
 } // namespace
 
-double rate_at(const RateGrid& grid, double rows, double width) {
-  if (grid.empty())
-    return 0;
+namespace {
+
+// The grid at `width`, interpolated in log(rows) between the two nearest block sizes.
+double rate_at_rows(const RateGrid& grid, double rows, double width) {
   if (rows <= grid.rows.front())
     return rate_at(grid.tables.front(), width);
   if (rows >= grid.rows.back())
@@ -100,6 +103,37 @@ double rate_at(const RateGrid& grid, double rows, double width) {
   const double t = (std::log(rows) - std::log(grid.rows[lower])) /
                    (std::log(grid.rows[upper]) - std::log(grid.rows[lower]));
   const double a = rate_at(grid.tables[lower], width), b = rate_at(grid.tables[upper], width);
+  return a + t * (b - a);
+}
+
+// The optional rate grids, by key (absent in older profiles).
+constexpr std::array<std::pair<const char*, RateGrid CostProfile::*>, 7> kOptionalGrids{{
+    {"spmm_grid", &CostProfile::spmm_grid},
+    {"spmm_transposed_grid", &CostProfile::spmm_transposed_grid},
+    {"spmm_near_grid", &CostProfile::spmm_near_grid},
+    {"spmm_transposed_near_grid", &CostProfile::spmm_transposed_near_grid},
+    {"pack_grid", &CostProfile::pack_grid},
+    {"exchange_byte_grid", &CostProfile::exchange_byte_grid},
+    {"unpack_grid", &CostProfile::unpack_grid},
+}};
+
+} // namespace
+
+double rate_at(const RateGrid& grid, double rows, double width) {
+  if (grid.empty())
+    return 0;
+  // Between two measured widths, each is read at the same bytes (rows x width) as asked: the
+  // caches overflow at a size in bytes, and a width halfway between two others is not halfway
+  // between their rates at the same rows.
+  const RateTable& widths = grid.tables.front();
+  const auto upper = std::lower_bound(widths.begin(), widths.end(), width,
+                                      [](const RatePoint& p, double w) { return p.width < w; });
+  if (upper == widths.begin() || upper == widths.end() || upper->width == width)
+    return rate_at_rows(grid, rows, width);
+  const double lo = (upper - 1)->width, hi = upper->width;
+  const double t = std::log(width / lo) / std::log(hi / lo);
+  const double a = rate_at_rows(grid, rows * width / lo, lo);
+  const double b = rate_at_rows(grid, rows * width / hi, hi);
   return a + t * (b - a);
 }
 
@@ -151,30 +185,37 @@ CostProfile read_profile(const std::string& path) {
     p.sync_wait_s = seconds(path, root, "sync_wait_s");
   if (root.find("zero_test") != nullptr)
     p.zero_test = rate_table(path, root, "zero_test");
-  if (root.find("spmm_grid") != nullptr)
-    p.spmm_grid = rate_grid(path, root, "spmm_grid");
-  if (root.find("spmm_transposed_grid") != nullptr)
-    p.spmm_transposed_grid = rate_grid(path, root, "spmm_transposed_grid");
+  if (root.find("reuse_cache_bytes") != nullptr)
+    p.reuse_cache_bytes = seconds(path, root, "reuse_cache_bytes");
+  for (const auto& [key, member] : kOptionalGrids) {
+    if (root.find(key) != nullptr)
+      p.*member = rate_grid(path, root, key);
+  }
   return p;
 }
 
 std::string profile_json(const CostProfile& p) {
+  std::string optional;
+  if (!p.zero_test.empty())
+    optional += ",\n  \"zero_test\": " + table_json(p.zero_test);
+  if (p.reuse_cache_bytes > 0)
+    optional += fmt::format(",\n  \"reuse_cache_bytes\": {:.0f}", p.reuse_cache_bytes);
+  for (const auto& [key, member] : kOptionalGrids) {
+    if (!(p.*member).empty())
+      optional += fmt::format(",\n  \"{}\": {}", key, grid_json(p.*member));
+  }
   return fmt::format(
       "{{\n  \"name\": {},\n  \"source\": {},\n  \"transport\": {},\n  \"ranks\": {},\n"
       "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n  \"sync_jitter\": {:.4f},\n"
       "  \"allreduce_latency_s\": {:.6g},\n  \"allreduce_seconds_per_byte\": {:.6g},\n"
       "  \"overlap\": {:.4f},\n  \"spmm\": {},\n  \"gemm\": {},\n  \"gemm_at_b\": {},\n"
       "  \"gemm_a_bt\": {},\n  \"elementwise_s\": {:.6g},\n  \"dropout_s\": {:.6g},\n"
-      "  \"adam_s\": {:.6g},\n  \"sync_wait_s\": {:.6g}{}{}{}\n}}\n",
+      "  \"adam_s\": {:.6g},\n  \"sync_wait_s\": {:.6g}{}\n}}\n",
       io::json_quoted(p.name), io::json_quoted(p.source), io::json_quoted(p.transport), p.ranks,
       p.latency_s, p.seconds_per_byte, p.sync_jitter, p.allreduce_latency_s,
       p.allreduce_seconds_per_byte, p.overlap, table_json(p.spmm), table_json(p.gemm),
       table_json(p.gemm_at_b), table_json(p.gemm_a_bt), p.elementwise_s, p.dropout_s, p.adam_s,
-      p.sync_wait_s, p.zero_test.empty() ? "" : ",\n  \"zero_test\": " + table_json(p.zero_test),
-      p.spmm_grid.empty() ? "" : ",\n  \"spmm_grid\": " + grid_json(p.spmm_grid),
-      p.spmm_transposed_grid.empty()
-          ? ""
-          : ",\n  \"spmm_transposed_grid\": " + grid_json(p.spmm_transposed_grid));
+      p.sync_wait_s, optional);
 }
 
 void write_profile(const std::string& path, const CostProfile& profile) {

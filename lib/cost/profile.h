@@ -19,7 +19,8 @@ double rate_at(const RateTable& table, double width);
 
 // Rate tables measured on blocks of several sizes (rows, increasing): a kernel whose operands
 // outgrow the caches runs slower per unit. Lookups interpolate in log(rows) between the two
-// nearest sizes and clamp at the ends.
+// nearest sizes and clamp at the ends; between two measured widths they read both at the
+// asked bytes (rows x width) and interpolate in log(width).
 struct RateGrid {
   std::vector<double> rows;
   std::vector<RateTable> tables; // one per entry of rows
@@ -58,6 +59,22 @@ struct CostProfile {
   RateTable zero_test;
   RateGrid spmm_grid;            // spmm by the block's rows; empty: spmm at every size
   RateGrid spmm_transposed_grid; // A_hat^T * G (scatter) by rows; empty: priced as spmm
+  // The trainer's HaloExchange, by rows exchanged (sent or received) per rank and width: seconds
+  // per entry packed (gathering scattered rows, filling the receive buffer, posting), per byte
+  // of the wait (replaces seconds_per_byte), per entry unpacked (a fresh halo matrix and the
+  // scattered copy, or the gradients added to scattered rows). Empty: elementwise_s per entry
+  // packed and unpacked, seconds_per_byte per byte.
+  RateGrid pack_grid;
+  // SpMM reads of operand rows still in a core's cache: spmm_grid and spmm_transposed_grid on
+  // blocks whose columns all lie within a few rows of the row (a band), and the cache's bytes.
+  // A read whose LRU stack distance (distinct rows read since) times the row's bytes is below
+  // reuse_cache_bytes pays these; the others the random blocks' rates. Empty / 0: every read
+  // pays the random blocks' rates.
+  RateGrid spmm_near_grid;
+  RateGrid spmm_transposed_near_grid;
+  double reuse_cache_bytes = 0;
+  RateGrid exchange_byte_grid;
+  RateGrid unpack_grid;
 };
 
 // Reads a profile; a missing or malformed field is an InputError naming the file.

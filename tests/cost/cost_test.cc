@@ -19,6 +19,7 @@
 #include "cost/block_traffic.h"
 #include "cost/epoch_model.h"
 #include "cost/profile.h"
+#include "cost_test_util.h"
 #include "layout/layout_plan.h"
 
 namespace gnnpart::cost {
@@ -27,16 +28,6 @@ namespace {
 namespace fs = std::filesystem;
 
 using ml_test::graph_from_edges;
-
-// A profile where only the rates a test sets are non-zero.
-CostProfile zero_profile() {
-  CostProfile p;
-  p.name = "test";
-  p.source = "assumed";
-  p.ranks = 2;
-  p.spmm = p.gemm = p.gemm_at_b = p.gemm_a_bt = {{1, 0}};
-  return p;
-}
 
 // Two layers 4 -> 8 -> 2 (the trainer's default dropout).
 GcnShape shape_4_8_2() {
