@@ -3,7 +3,8 @@
 #   bench_scratch NAME       WORK = a scratch directory removed on exit
 #   bench_commit [PATHS...]  COMMIT = short hash, "+dirty" when PATHS (default lib app) changed
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
-#   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
+#   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb" and
+#                            writes its user + sys seconds to $WORK/cpu_s.txt
 #   dataset NAME             the path of datasets/NAME (the repository's, else shared/'s), or ""
 #   bench_side_files NAME    SIDE = (--labels F --train F ...) for the side files of graph NAME
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
@@ -68,10 +69,13 @@ timed() {
     tail -5 "$log" >&2
     return 1
   fi
-  awk -F': ' '
+  # CPU time (user + sys) goes to $WORK/cpu_s.txt, beside the printed "wall rss".
+  awk -F': ' -v cpu_file="$WORK/cpu_s.txt" '
     /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
+    /User time \(seconds\)/ {cpu += $2}
+    /System time \(seconds\)/ {cpu += $2}
     /Maximum resident set size/ {rss = $2 / 1024}
-    END {printf "%.2f %.1f\n", s, rss}' "$log"
+    END {printf "%.2f %.1f\n", s, rss; printf "%.2f\n", cpu > cpu_file}' "$log"
 }
 
 bench_metis_graph() {

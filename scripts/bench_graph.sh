@@ -10,11 +10,12 @@
 # Each input is converted once to an unweighted METIS .graph (isolated vertices kept) in
 # BUILD_DIR/bench_cache; both tools read that file. Every partition is evaluated by evalpart
 # (built from ../shared/tools/evalpart). One CSV row per run on stdout and in CSV:
-#   commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores
-# wall_s / peak_rss_mb come from /usr/bin/time -v around the whole process (read, partition,
-# write); cores is the machine's core count. At the end, geometric means of gnnpart/gpmetis per
-# metric and thread count (paired by dataset, k, seed), and gnnpart's speedup over 1 thread per
-# graph size (edges), go to stderr.
+#   commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores,cpu_s
+# wall_s / peak_rss_mb / cpu_s (user + sys seconds) come from /usr/bin/time -v around the whole
+# process (read, partition, write); cores is the machine's core count. On a loaded machine
+# compare cpu_s of 1-thread runs: wall time there measures the other jobs too. At the end,
+# geometric means of gnnpart/gpmetis per metric and thread count (paired by dataset, k, seed),
+# and gnnpart's speedup over 1 thread per graph size (edges), go to stderr.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -45,7 +46,7 @@ mkdir -p "$CACHE"
 bench_scratch graph
 bench_commit
 
-header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
+header="commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores,cpu_s"
 # A CSV from before the cores column is kept aside rather than mixed.
 bench_csv "$header"
 SIZES="$WORK/sizes.txt"
@@ -63,13 +64,13 @@ for name in $DATASETS; do
         read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')" \
           -seed="$seed" "$WORK/in.graph" "$k")
         read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
-        emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss,$CORES"
+        emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss,$CORES,$(cat "$WORK/cpu_s.txt")"
       fi
       for t in $THREADS; do
         read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --preset "$PRESET" \
           --objective "$OBJECTIVE" -e "$EPS" --seed "$seed" -t "$t" -o "$WORK/out.part")
         read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/out.part" "$k")
-        emit "$COMMIT,$name,$k,$seed,$t,gnnpart,$PRESET,$cut,$vol,$imb,$wall,$rss,$CORES"
+        emit "$COMMIT,$name,$k,$seed,$t,gnnpart,$PRESET,$cut,$vol,$imb,$wall,$rss,$CORES,$(cat "$WORK/cpu_s.txt")"
       done
     done
   done
@@ -79,7 +80,7 @@ done
 python3 - "$ROWS" <<'PY' >&2
 import csv, math, sys
 from collections import defaultdict
-cols = "commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores".split(",")
+cols = "commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores,cpu_s".split(",")
 rows = [dict(zip(cols, r)) for r in csv.reader(open(sys.argv[1]))]
 metis = {(r["dataset"], r["k"], r["seed"]): r for r in rows if r["tool"] == "gpmetis"}
 ratios = defaultdict(lambda: defaultdict(list))
@@ -87,7 +88,7 @@ for r in rows:
     if r["tool"] != "gnnpart": continue
     m = metis.get((r["dataset"], r["k"], r["seed"]))
     if not m: continue
-    for key, floor in (("edge_cut", 1), ("comm_volume", 1), ("wall_s", 0.01), ("peak_rss_mb", 0.1)):
+    for key, floor in (("edge_cut", 1), ("comm_volume", 1), ("wall_s", 0.01), ("cpu_s", 0.01), ("peak_rss_mb", 0.1)):
         a, b = max(float(r[key]), floor), max(float(m[key]), floor)
         ratios[(r["preset"], r["threads"])][key].append(a / b)
 for (preset, threads), d in sorted(ratios.items()):
