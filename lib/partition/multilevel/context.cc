@@ -43,15 +43,8 @@ const MultilevelContext kFast{
 //   recursive bisection cheap where it dominated (k >= 32: 50-90% of the time) at the same cut;
 // - one strict FM pass and one relaxed pass (3% overload, then rebalancing) beat three strict
 //   passes: 0.936x instead of 0.963x gpmetis's cut, at 0.92x instead of 1.08x its time.
-// - 3 label-propagation rounds per coarsening level, not 5 (issue #20): the finest level's
-//   rounds are 40-65% of a run on the large graphs, and what rounds 4 and 5 still move, the
-//   next level's clustering (a tenth of the size) merges anyway. bb03a4e, 1 thread, same
-//   sitting: 8 shared graphs x k in {8, 32} x seeds {0, 1}, 0.953x gpmetis's cut at 0.837x its
-//   CPU time against 0.957x at 0.886x; generated graphs (bench_generalise.sh, all but R-MAT)
-//   0.9998x against 1.0027x. Web graphs gain, citation graphs lose (docs/graph.md).
 const MultilevelContext kDefault{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
-                   .lp_rounds = 3,
                    .contraction_limit = 40,
                    .cluster_weight_factor = 1.5},
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
