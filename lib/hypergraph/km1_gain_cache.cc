@@ -177,6 +177,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
                           std::vector<NetID>& touched_nets) {
   const Hypergraph& hg = phg.hypergraph();
   const BlockID from = phg.block(u);
+  Weight benefit = 0;
   const Weight delta =
       phg.move(u, to, Objective::kKm1, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
         const std::int32_t w = static_cast<std::int32_t>(hg.net_weight(e));
@@ -205,12 +206,10 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         }
         if (changed && hg.net_size(e) <= max_touch_size)
           touched_nets.push_back(e);
+        if (pt == 1) // u's benefit in `to`: its nets where it is alone there
+          benefit += w;
       });
-  Weight b = 0;
-  for (NetID e : hg.incident_nets(u))
-    if (phg.pin_count(e, to) == 1)
-      b += hg.net_weight(e);
-  vertex_[u].benefit = static_cast<std::int32_t>(b);
+  vertex_[u].benefit = static_cast<std::int32_t>(benefit);
   return delta;
 }
 
