@@ -11,7 +11,8 @@ namespace gnnpart::hg {
 
 bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
   k_ = phg.k();
-  if (compute_weights(phg) >= std::numeric_limits<std::int32_t>::max())
+  if (phg.num_nodes() >= kMaxNodes ||
+      compute_weights(phg) >= std::numeric_limits<std::int32_t>::max())
     return false;
   compute_connections(phg);
   return true;
@@ -64,16 +65,29 @@ Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
 
 void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
+  const NodeID n = hg.num_nodes();
+  row_.resize(n);
   std::size_t rows[4] = {0, 0, 0, 0};
-  for (VertexGains& g : vertex_)
-    g.row = static_cast<std::uint32_t>(rows[static_cast<int>(width(g.incident))]++);
-  rows4_.reserve(rows[0] * nibble_row_bytes());
-  rows8_.reserve(rows[1] * k_);
-  rows16_.reserve(rows[2] * k_);
-  rows32_.reserve(rows[3] * k_);
+  for (NodeID u = 0; u < n; ++u) {
+    const int c = width_class(vertex_[u].incident);
+    row_[u] = static_cast<std::uint32_t>(rows[c]++ << 2 | c);
+  }
+  const std::size_t row_bytes[4] = {nibble_row_bytes(), k_, 2 * std::size_t{k_},
+                                    4 * std::size_t{k_}};
+  const auto bytes = [](auto* p) { return reinterpret_cast<std::uint8_t*>(p); };
+  std::uint8_t* bases[4] = {bytes(rows4_.reserve(rows[0] * row_bytes[0] + kSlack)),
+                            bytes(rows8_.reserve(rows[1] * row_bytes[1] + kSlack)),
+                            bytes(rows16_.reserve(rows[2] * k_ + (kSlack + 1) / 2)),
+                            bytes(rows32_.reserve(rows[3] * k_ + (kSlack + 3) / 4))};
+  for (int c = 0; c < 4; ++c) {
+    classes_[c] = {bases[c], row_bytes[c], static_cast<unsigned>(2 + c),
+                   c == 3 ? ~std::uint32_t{0} : (std::uint32_t{1} << (4 << c)) - 1};
+    // The slack is read (and written back unchanged) by the 32-bit words: defined bytes.
+    std::fill_n(bases[c] + rows[c] * row_bytes[c], kSlack, std::uint8_t{0});
+  }
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
     for (NodeID u = r.begin(); u != r.end(); ++u) {
-      with_row(vertex_[u], [&](auto row) {
+      with_row(u, [&](auto row) {
         row.clear(k_);
         for (NetID e : hg.incident_nets(u)) {
           const auto w = static_cast<std::int32_t>(hg.net_weight(e));
@@ -86,7 +100,7 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
 
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
-  return with_row(vertex_[u], [&](auto row) { return best_move_in(row, phg, u, max_weights); });
+  return with_row(u, [&](auto row) { return best_move_in(row, phg, u, max_weights); });
 }
 
 template <typename Row>
@@ -123,7 +137,7 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
   for (BlockID t : candidates) {
     if (t >= k_ || t == from || t == best.to)
       continue;
-    if (conn(vertex_[u], t) == 0 || !phg.fits(u, t, max_weights))
+    if (load(slot(u, t)) == 0 || !phg.fits(u, t, max_weights))
       continue;
     const Weight g = gain(u, t);
     const Weight bw = phg.block_weight(t);
@@ -136,17 +150,40 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
   return best;
 }
 
+void Km1GainCache::add_to_pins(std::span<const NodeID> pins, BlockID b, std::int32_t w) {
+  // In locals: the stores go through byte pointers, after which members would be read again.
+  const std::uint32_t* rows = row_.data();
+  std::uint8_t* first[4];
+  std::size_t row_bytes[4];
+  std::uint32_t delta[4];
+  for (int c = 0; c < 4; ++c) {
+    const std::size_t bit = static_cast<std::size_t>(b) << classes_[c].log_bits;
+    first[c] = classes_[c].base + bit / 8;
+    row_bytes[c] = classes_[c].row_bytes;
+    delta[c] = static_cast<std::uint32_t>(w) << (bit % 8);
+  }
+  for (NodeID v : pins) {
+    const std::uint32_t x = rows[v];
+    const unsigned c = x & 3;
+    std::uint8_t* p = first[c] + std::size_t{x >> 2} * row_bytes[c];
+    std::uint32_t word;
+    std::memcpy(&word, p, sizeof word);
+    word += delta[c];
+    std::memcpy(p, &word, sizeof word);
+  }
+}
+
 Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, NodeID max_touch_size,
                           std::vector<NetID>& touched_nets) {
   const Hypergraph& hg = phg.hypergraph();
   const BlockID from = phg.block(u);
+  Weight benefit = 0;
   const Weight delta =
       phg.move(u, to, Objective::kKm1, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
         const std::int32_t w = static_cast<std::int32_t>(hg.net_weight(e));
         bool changed = false;
         if (pf == 0) {
-          for (NodeID v : hg.pins(e))
-            add_conn(v, from, -w);
+          add_to_pins(hg.pins(e), from, -w);
           changed = true;
         } else if (pf == 1) {
           for (NodeID v : hg.pins(e))
@@ -157,8 +194,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
           changed = true;
         }
         if (pt == 1) {
-          for (NodeID v : hg.pins(e))
-            add_conn(v, to, w);
+          add_to_pins(hg.pins(e), to, w);
           changed = true;
         } else if (pt == 2) {
           for (NodeID v : hg.pins(e))
@@ -170,12 +206,10 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         }
         if (changed && hg.net_size(e) <= max_touch_size)
           touched_nets.push_back(e);
+        if (pt == 1) // u's benefit in `to`: its nets where it is alone there
+          benefit += w;
       });
-  Weight b = 0;
-  for (NetID e : hg.incident_nets(u))
-    if (phg.pin_count(e, to) == 1)
-      b += hg.net_weight(e);
-  vertex_[u].benefit = static_cast<std::int32_t>(b);
+  vertex_[u].benefit = static_cast<std::int32_t>(benefit);
   return delta;
 }
 

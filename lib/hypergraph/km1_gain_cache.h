@@ -9,12 +9,16 @@
 // incident(u), so u's row takes 4 bits per entry when incident(u) < 2^4 (unit nets: fewer than
 // 16 nets, most vertices of a sparse graph's column-net model), 8 bits below 2^8, 16 below
 // 2^16, else 32.
-// Rows of one width lie in one array, in vertex order; u's record holds its row number.
+// Rows of one width lie in one array, in vertex order; a per-vertex word holds u's row number
+// and width. Every width is read and updated through one unaligned 32-bit word, without a
+// branch on the width per pin.
 // One cache serves the FM calls of a whole uncoarsening: rebuild() keeps its memory, so the rows
 // are allocated and paged in once per cycle, not per call; release() gives them back before
 // the next cycle coarsens.
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <span>
 #include <type_traits>
@@ -33,14 +37,15 @@ public:
   explicit Km1GainCache(const PartitionedHypergraph& phg);
 
   // Makes this the cache of phg's current assignment (parallel), reusing the memory. False
-  // (and unusable) when some vertex's incident net weight does not fit into 31 bits.
+  // (and unusable) when some vertex's incident net weight does not fit into 31 bits, or n is
+  // 2^30 or more (row numbers take 30 bits).
   bool rebuild(const PartitionedHypergraph& phg);
   // Frees the memory (between multilevel cycles: the next coarsening does not need it).
   void release();
 
   Weight gain(NodeID u, BlockID to) const {
     const VertexGains& g = vertex_[u];
-    return Weight{g.benefit} - g.incident + conn(g, to);
+    return Weight{g.benefit} - g.incident + load(slot(u, to));
   }
   // Best feasible target among blocks other than block(u). Ties: lighter block, lower id.
   MoveCandidate best_move(const PartitionedHypergraph& phg, NodeID u,
@@ -57,11 +62,10 @@ public:
               std::vector<NetID>& touched_nets);
 
 private:
-  // Per vertex in one record: a gain reads all three.
+  // Per vertex in one record: a gain reads both.
   struct VertexGains {
     std::int32_t benefit = 0;
     std::int32_t incident = 0;
-    std::uint32_t row = 0; // among the rows of its width
   };
   // Rows of one entry type; the capacity (in entries) is kept between rebuilds.
   template <typename T> struct Rows {
@@ -87,38 +91,83 @@ private:
     }
     void clear(BlockID k) const { std::fill_n(p, (k + 1) / 2, std::uint8_t{0}); }
   };
-  enum class Width { k4, k8, k16, k32 };
-  static Width width(std::int32_t incident) {
-    return incident < (1 << 4)    ? Width::k4
-           : incident < (1 << 8)  ? Width::k8
-           : incident < (1 << 16) ? Width::k16
-                                  : Width::k32;
+  // Width classes 0-3: 4, 8, 16 or 32 bits per entry.
+  static int width_class(std::int32_t incident) {
+    return int{incident >= (1 << 4)} + int{incident >= (1 << 8)} + int{incident >= (1 << 16)};
   }
   std::size_t nibble_row_bytes() const { return (static_cast<std::size_t>(k_) + 1) / 2; }
 
+  // Per vertex: its row number among the rows of its width class, times 4, plus the class; apart
+  // from the record, so that the pin updates of move() (billions on a web graph: hub nets are
+  // updated whole whenever a block gains or loses their last pin) read 4 dense bytes per pin.
+  struct RowOf {
+    int width;
+    std::size_t row;
+  };
+  static constexpr NodeID kMaxNodes = NodeID{1} << 30;
+  RowOf row_of(NodeID v) const { return {static_cast<int>(row_[v] & 3), row_[v] >> 2}; }
+
+  // Where the rows of one width class lie: `row_bytes` bytes per row from `base`, entry b at
+  // bit b << log_bits of its row (little-endian: byte b / 2, the high half if b is odd, for
+  // 4-bit entries, as NibbleRow).
+  struct RowClass {
+    std::uint8_t* base = nullptr;
+    std::size_t row_bytes = 0;
+    unsigned log_bits = 0;
+    std::uint32_t mask = 0;
+  };
+  // One entry, reached through the 32-bit word that starts at its first byte: every width is
+  // read and updated the same way, without a branch on the width (the pins of one net have rows
+  // of all four widths mixed).
+  struct Slot {
+    std::uint8_t* p;
+    unsigned shift;
+    std::uint32_t mask;
+  };
+  static_assert(std::endian::native == std::endian::little, "Slot assumes little-endian words");
+  // The word may reach 3 bytes past a row's last entry: every row array has that many more.
+  static constexpr std::size_t kSlack = 3;
+  Slot slot(NodeID v, BlockID b) const {
+    const RowOf r = row_of(v);
+    const RowClass& c = classes_[r.width];
+    const std::size_t bit = static_cast<std::size_t>(b) << c.log_bits;
+    return {c.base + r.row * c.row_bytes + bit / 8, static_cast<unsigned>(bit % 8), c.mask};
+  }
+  static std::int32_t load(Slot s) {
+    std::uint32_t word;
+    std::memcpy(&word, s.p, sizeof word);
+    return static_cast<std::int32_t>((word >> s.shift) & s.mask);
+  }
+  // conn stays within [0, incident], below the entry's limit, so adding w at the entry's bit
+  // (w < 0: modulo 2^32) neither carries nor borrows into the bits next to it.
+  static void add(Slot s, std::int32_t w) {
+    std::uint32_t word;
+    std::memcpy(&word, s.p, sizeof word);
+    word += static_cast<std::uint32_t>(w) << s.shift;
+    std::memcpy(s.p, &word, sizeof word);
+  }
+  // conn(v, b) += w for every pin v of a net.
+  void add_to_pins(std::span<const NodeID> pins, BlockID b, std::int32_t w);
+
   // incident(u) and benefit(u) of every vertex; returns the largest incident(u).
   Weight compute_weights(const PartitionedHypergraph& phg);
-  // Row numbers and rows of every vertex.
+  // Width classes and rows of every vertex.
   void compute_connections(const PartitionedHypergraph& phg);
-  // f(g's row: a NibbleRow or PlainRow<T>, writable through a const cache: unique_ptr::get).
-  template <typename F> decltype(auto) with_row(const VertexGains& g, F&& f) const {
-    const std::size_t row = g.row;
-    switch (width(g.incident)) {
-    case Width::k4:
-      return f(NibbleRow{rows4_.data.get() + row * nibble_row_bytes()});
-    case Width::k8:
-      return f(PlainRow<std::uint8_t>{rows8_.data.get() + row * k_});
-    case Width::k16:
-      return f(PlainRow<std::uint16_t>{rows16_.data.get() + row * k_});
+  // f(v's row as a NibbleRow or PlainRow<T>): per vertex, where a loop over its row follows
+  // (building it, best_move), so the width is branched on once per row, not per entry. The
+  // parallel build writes through these: they touch only the row's own bytes.
+  template <typename F> decltype(auto) with_row(NodeID v, F&& f) const {
+    const RowOf r = row_of(v);
+    switch (r.width) {
+    case 0:
+      return f(NibbleRow{rows4_.data.get() + r.row * nibble_row_bytes()});
+    case 1:
+      return f(PlainRow<std::uint8_t>{rows8_.data.get() + r.row * k_});
+    case 2:
+      return f(PlainRow<std::uint16_t>{rows16_.data.get() + r.row * k_});
     default:
-      return f(PlainRow<std::int32_t>{rows32_.data.get() + row * k_});
+      return f(PlainRow<std::int32_t>{rows32_.data.get() + r.row * k_});
     }
-  }
-  std::int32_t conn(const VertexGains& g, BlockID b) const {
-    return with_row(g, [b](auto row) { return row.get(b); });
-  }
-  void add_conn(NodeID u, BlockID b, std::int32_t w) {
-    with_row(vertex_[u], [b, w](auto row) { row.add(b, w); });
   }
   template <typename Row>
   MoveCandidate best_move_in(Row conn_of_u, const PartitionedHypergraph& phg, NodeID u,
@@ -126,10 +175,12 @@ private:
 
   BlockID k_ = 0;
   std::vector<VertexGains> vertex_;
+  std::vector<std::uint32_t> row_;
   Rows<std::uint8_t> rows4_; // two entries per byte
   Rows<std::uint8_t> rows8_;
   Rows<std::uint16_t> rows16_;
   Rows<std::int32_t> rows32_;
+  RowClass classes_[4];
 };
 
 } // namespace gnnpart::hg

@@ -14,6 +14,7 @@
 #include <bit>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/hypergraph.h"
@@ -127,9 +128,6 @@ private:
     return 0;
   }
   // Phi(e, b) - 1 (b holds a pin of e); returns the new count.
-  std::uint32_t decrement(NetID e, BlockID b) {
-    return with_counts(*this, e, [&](auto* p) { return decrement_in(p, e, b); });
-  }
   template <typename T> std::uint32_t decrement_in(T* p, NetID e, BlockID b) {
     if (dense(e))
       return --p[b];
@@ -204,8 +202,11 @@ Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective objective, F&
   for (NetID e : hg_->incident_nets(u)) {
     const Weight w = hg_->net_weight(e);
     const std::uint32_t size = hg_->net_size(e);
-    const std::uint32_t pf = decrement(e, from);
-    const std::uint32_t pt = increment(e, to);
+    // One dispatch on the net's count width for both counts.
+    const auto [pf, pt] = with_counts(*this, e, [&](auto* p) {
+      const std::uint32_t f = decrement_in(p, e, from);
+      return std::pair<std::uint32_t, std::uint32_t>(f, increment_in(p, e, to));
+    });
     const bool was_uncut = pf + 1 == size;
     if (pf == 0)
       clear_bit(e, from);

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 #include <cstring>
 #include <functional>
 #include <limits>
@@ -168,14 +169,13 @@ bool is_gzip(std::string_view bytes) {
 }
 
 InputBuffer::InputBuffer(const std::string& path, InputKind kind) : path_(path) {
-  PrefixCheck prefix(kind == InputKind::kRaw ? std::function<void(std::string_view)>{}
-                                             : [&](std::string_view bytes) {
-                                                 bytes.remove_prefix(bom_length(bytes));
-                                                 if (const BinarySniff s = sniff_binary(bytes);
-                                                     s.binary)
-                                                   throw InputError(path, s.line,
-                                                                    binary_input_message());
-                                               });
+  PrefixCheck prefix(kind == InputKind::kRaw
+                         ? std::function<void(std::string_view)>{}
+                         : [&](std::string_view bytes) {
+                             bytes.remove_prefix(bom_length(bytes));
+                             if (const BinarySniff s = sniff_binary(bytes); s.binary)
+                               throw InputError(path, s.line, binary_input_message());
+                           });
   FileDescriptor fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (fd.get() < 0)
     throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -256,6 +256,18 @@ InputBuffer& InputBuffer::operator=(InputBuffer&& other) noexcept {
     compressed_ = other.compressed_;
   }
   return *this;
+}
+
+void InputBuffer::drop_pages(std::size_t begin, std::size_t end) const {
+  if (map_ == nullptr || begin >= end)
+    return;
+  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
+  const auto first = reinterpret_cast<std::uintptr_t>(data_.data() + begin);
+  const auto last = reinterpret_cast<std::uintptr_t>(data_.data() + std::min(end, data_.size()));
+  const std::uintptr_t from = (first + page - 1) / page * page, to = last / page * page;
+  // Advice only: a failure leaves the pages resident, which is what happened before.
+  if (from < to)
+    ::madvise(reinterpret_cast<void*>(from), to - from, MADV_DONTNEED);
 }
 
 void InputBuffer::release() noexcept {

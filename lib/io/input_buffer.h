@@ -32,6 +32,11 @@ public:
   bool compressed() const { return compressed_; }
   // Bytes on disk (compressed size for gzip input).
   std::size_t file_size() const { return file_size_; }
+  // Gives the whole pages of data()[begin, end) of a mapped file back to the kernel: they no
+  // longer count as resident, and are read again from the page cache (same bytes) when touched.
+  // For a reader that is done with a chunk, so that the text and the arrays parsed from it are
+  // not resident together. Nothing for inflated or piped input.
+  void drop_pages(std::size_t begin, std::size_t end) const;
 
 private:
   void release() noexcept;

@@ -158,5 +158,59 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                                            Km1CacheCase{40, 20000, 3}, Km1CacheCase{5, 40},
                                            Km1CacheCase{96, 40}));
 
+// Every width at its limits: vertex 3 i has two nets of weights t / 2 and t - t / 2 for t =
+// 2^4 - 1, 2^4, 2^8 - 1, 2^8, 2^16 - 1, 2^16 (the largest incident weight of one width, the
+// smallest of the next), so its connections take 0, either part and t; its two partners have
+// narrower rows. Odd k: 4-bit rows end mid-byte, and the 32-bit words that update an entry reach
+// into the next row, which must stay unchanged.
+TEST(Km1GainCache, EveryWidthAtItsLimits) {
+  const std::vector<Weight> totals{15, 16, 255, 256, 65535, 65536};
+  const auto n = static_cast<NodeID>(3 * totals.size());
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  std::vector<Weight> weights;
+  for (std::size_t i = 0; i < totals.size(); ++i) {
+    const auto v = static_cast<NodeID>(3 * i);
+    for (NodeID partner : {v + 1, v + 2}) {
+      pins.insert(pins.end(), {v, partner});
+      offsets.push_back(pins.size());
+    }
+    weights.push_back(totals[i] / 2);
+    weights.push_back(totals[i] - totals[i] / 2);
+  }
+  const Hypergraph hg(n, offsets, pins, weights);
+  for (BlockID k : {BlockID{3}, BlockID{5}}) {
+    PartitionedHypergraph phg(hg, k);
+    std::vector<BlockID> blocks(n);
+    for (NodeID v = 0; v < n; ++v)
+      blocks[v] = v % k;
+    phg.assign(blocks);
+    Km1GainCache cache(phg);
+    GainComputer gc(k);
+    const std::vector<Weight> roomy(k, 1000);
+    std::vector<NetID> touched;
+    Rng rng(5);
+    for (int step = 0; step < 300; ++step) {
+      const NodeID u = static_cast<NodeID>(rng.below(n));
+      const BlockID to = static_cast<BlockID>(rng.below(k));
+      if (to == phg.block(u))
+        continue;
+      const Weight expected = gc.gain(phg, u, to, Objective::kKm1);
+      ASSERT_EQ(cache.move(phg, u, to, 1000, touched), expected);
+      for (NodeID v = 0; v < n; ++v) {
+        for (BlockID t = 0; t < k; ++t)
+          if (t != phg.block(v)) {
+            ASSERT_EQ(cache.gain(v, t), gc.gain(phg, v, t, Objective::kKm1))
+                << "k " << k << " vertex " << v << " block " << t;
+          }
+        const MoveCandidate got = cache.best_move(phg, v, roomy);
+        const MoveCandidate want = gc.best_move(phg, v, Objective::kKm1, roomy);
+        ASSERT_EQ(got.to, want.to) << "vertex " << v;
+        ASSERT_EQ(got.gain, want.gain) << "vertex " << v;
+      }
+    }
+  }
+}
+
 } // namespace
 } // namespace gnnpart::hg

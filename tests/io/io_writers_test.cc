@@ -103,6 +103,41 @@ TEST(IoWriters, ColumnNetMatchesEvalpartOnCora) {
   testing::expect_same_structure(read_graph(dir.file("ev.graph")), g);
 }
 
+// The METIS reader gives each parsed chunk's pages of the mapped file back (drop_pages): the
+// bytes read again afterwards are the same, the graph is complete, and an error found after the
+// parse (a list that is not symmetric, checked on the arrays) still names its line.
+TEST(IoWriters, DroppedPagesReadTheSameBytes) {
+  const ScratchDir dir;
+  const NodeID n = 30000; // a cycle: about 300 KB of text, many pages and chunks
+  std::string text = std::to_string(n) + " " + std::to_string(n) + "\n";
+  for (NodeID u = 0; u < n; ++u)
+    text += std::to_string((u + n - 1) % n + 1) + " " + std::to_string((u + 1) % n + 1) + "\n";
+  const std::string path = dir.file("cycle.graph");
+  testing::write_text(path, text);
+  const InputBuffer in(path);
+  const std::string before(in.data());
+  in.drop_pages(0, in.size());
+  in.drop_pages(5, 3); // an empty range
+  EXPECT_TRUE(in.data() == before);
+  const CsrGraph g = read_graph(path);
+  ASSERT_EQ(g.num_nodes(), n);
+  ASSERT_EQ(g.num_edges(), EdgeID{n});
+  for (NodeID u = 0; u < n; ++u) {
+    const auto nb = g.neighbors(u);
+    ASSERT_EQ(nb.size(), 2u);
+    EXPECT_EQ(std::min(nb[0], nb[1]), std::min((u + n - 1) % n, (u + 1) % n)) << u;
+    EXPECT_EQ(std::max(nb[0], nb[1]), std::max((u + n - 1) % n, (u + 1) % n)) << u;
+  }
+  // Vertex 29990 (line 29992) lists 29992 instead of 29991; 29991 does not list it back.
+  std::string bad = text;
+  const std::string row = "29990 29992\n";
+  const std::size_t at = bad.find("\n" + row) + 1;
+  bad.replace(at, row.size(), "29990 29993\n");
+  const std::string bad_path = dir.file("bad.graph");
+  testing::write_text(bad_path, bad);
+  testing::expect_input_error([&] { read_graph(bad_path); }, bad_path + ":29992:");
+}
+
 TEST(IoWriters, GzipOutputIsRecognisedByMagicNotName) {
   ScratchDir dir;
   write_edge_list(tiny_graph(), dir.file("t.el.gz"));
