@@ -50,6 +50,7 @@ struct Args {
   std::uint64_t chunk_items = DistContext{}.chunk_items;
   int jet_rounds = DistContext{}.jet_rounds;
   double gather_fraction = DistContext{}.gather_fraction;
+  bool keep_levels = DistContext{}.keep_levels;
   bool quiet = false;
   bool memory_trace = false;
 };
@@ -101,6 +102,7 @@ int run_partition(const Comm& comm, const Args& args) {
   ctx.chunk_items = args.chunk_items;
   ctx.jet_rounds = args.jet_rounds;
   ctx.gather_fraction = args.gather_fraction;
+  ctx.keep_levels = args.keep_levels;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
@@ -238,6 +240,9 @@ int run(const Comm& comm, int argc, char** argv) {
                   "(0: never)")
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
+  cmd->add_flag("--keep-levels", args.keep_levels,
+                "keep the coarse levels during the initial partitioning instead of freeing and "
+                "contracting them again (faster, more memory; the same result)");
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   try {

@@ -40,6 +40,10 @@ struct DistContext {
   // Balance bound of the coarsest partition; < 0: partition.epsilon. A looser one leaves blocks
   // over the bound for the refinement and the balancer (--initial-epsilon, a test knob).
   double initial_epsilon = -1;
+  // Keep every coarse level while the shared-memory engine partitions the coarsest graph's
+  // copy; false: free them and contract them again after (the same graphs, less memory at the
+  // initial partitioning, one more contraction per level; --keep-levels).
+  bool keep_levels = false;
 };
 
 } // namespace gnnpart::distributed

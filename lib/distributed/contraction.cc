@@ -112,6 +112,23 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
       std::move(coarse_weights), Merge::kSum);
 }
 
+// The coarse graph of the fine graph under coarse_label (the coarse id of every owned and ghost
+// vertex). A coarse edge weighs at most the total weight of the fine entries: its weights are
+// 32-bit when that fits.
+DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
+                       const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
+                       std::vector<Weight> coarse_weights, std::uint64_t chunk_items) {
+  Weight local_weight = 0;
+  for (EdgeID e = 0; e < graph.local_entries(); ++e)
+    local_weight += graph.edge_weight(e);
+  const bool narrow = static_cast<std::uint64_t>(sum_all(comm, std::int64_t{local_weight})) <=
+                      std::numeric_limits<std::uint32_t>::max();
+  return narrow ? build_coarse<Entry32>(comm, graph, coarse_label, std::move(vtxdist),
+                                        std::move(coarse_weights), chunk_items)
+                : build_coarse<Entry>(comm, graph, coarse_label, std::move(vtxdist),
+                                      std::move(coarse_weights), chunk_items);
+}
+
 } // namespace
 
 Contraction contract(const Comm& comm, const DistGraph& graph, Clustering clustering,
@@ -120,20 +137,30 @@ Contraction contract(const Comm& comm, const DistGraph& graph, Clustering cluste
   std::vector<Weight> coarse_weights;
   number_coarse_vertices(comm, graph, clustering, vtxdist, coarse_weights);
   const std::vector<NodeID>& coarse_label = clustering.labels;
-  // A coarse edge weighs at most the total weight of the fine entries: 32 bits when it fits.
-  Weight local_weight = 0;
-  for (EdgeID e = 0; e < graph.local_entries(); ++e)
-    local_weight += graph.edge_weight(e);
-  const bool narrow = static_cast<std::uint64_t>(sum_all(comm, std::int64_t{local_weight})) <=
-                      std::numeric_limits<std::uint32_t>::max();
   Contraction result;
-  result.coarse = narrow ? build_coarse<Entry32>(comm, graph, coarse_label, std::move(vtxdist),
-                                                 std::move(coarse_weights), chunk_items)
-                         : build_coarse<Entry>(comm, graph, coarse_label, std::move(vtxdist),
-                                               std::move(coarse_weights), chunk_items);
+  result.coarse = build_coarse(comm, graph, coarse_label, std::move(vtxdist),
+                               std::move(coarse_weights), chunk_items);
   result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + graph.n_local);
   mark_memory_phase("contract");
   return result;
+}
+
+FreedLevel free_level(DistGraph& coarse) {
+  FreedLevel freed{std::move(coarse.vtxdist), std::move(coarse.vertex_weights)};
+  coarse = DistGraph{};
+  return freed;
+}
+
+DistGraph recontract(const Comm& comm, const DistGraph& graph, const std::vector<NodeID>& coarse_of,
+                     FreedLevel freed, std::uint64_t chunk_items) {
+  // The ghosts' coarse ids come from their owners, as number_coarse_vertices gave them.
+  std::vector<NodeID> coarse_label(graph.n_total());
+  std::copy(coarse_of.begin(), coarse_of.end(), coarse_label.begin());
+  update_all_ghosts<NodeID>(comm, graph, coarse_label);
+  DistGraph coarse = build_coarse(comm, graph, coarse_label, std::move(freed.vtxdist),
+                                  std::move(freed.vertex_weights), chunk_items);
+  mark_memory_phase("recontract");
+  return coarse;
 }
 
 } // namespace gnnpart::distributed

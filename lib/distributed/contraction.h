@@ -22,4 +22,16 @@ struct Contraction {
 Contraction contract(const Comm& comm, const DistGraph& graph, Clustering clustering,
                      std::uint64_t chunk_items);
 
+// A coarse level can be freed and contracted again from its finer level and coarse_of: the same
+// graph, array for array (the contraction is deterministic). What that needs besides them:
+struct FreedLevel {
+  std::vector<std::uint64_t> vtxdist;
+  std::vector<Weight> vertex_weights; // of the owned coarse vertices
+};
+// Frees the arrays of `coarse` (a level made by contract) and keeps what recontract needs.
+FreedLevel free_level(DistGraph& coarse);
+// The level free_level took, rebuilt from its finer level. Collective.
+DistGraph recontract(const Comm& comm, const DistGraph& graph, const std::vector<NodeID>& coarse_of,
+                     FreedLevel freed, std::uint64_t chunk_items);
+
 } // namespace gnnpart::distributed

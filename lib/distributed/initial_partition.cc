@@ -12,9 +12,8 @@
 
 namespace gnnpart::distributed {
 
-std::vector<BlockID> initial_partition(const Comm& comm, const DistGraph& coarse,
-                                       const DistContext& ctx) {
-  const CsrGraph graph = replicate(comm, coarse);
+std::vector<BlockID> initial_partition(const Comm& comm, const CsrGraph& graph, std::uint64_t first,
+                                       NodeID n_local, const DistContext& ctx) {
   PartitionOptions options = ctx.partition;
   options.algorithm = Algorithm::kMultilevel;
   options.epsilon = ctx.initial_epsilon >= 0 ? ctx.initial_epsilon : ctx.partition.epsilon;
@@ -24,7 +23,8 @@ std::vector<BlockID> initial_partition(const Comm& comm, const DistGraph& coarse
   const Weight bound =
       max_block_weight(graph.total_vertex_weight(), ctx.partition.k, options.epsilon);
   const std::vector<Weight> weights = block_weights(graph, partition);
-  const bool over = std::any_of(weights.begin(), weights.end(), [&](Weight w) { return w > bound; });
+  const bool over =
+      std::any_of(weights.begin(), weights.end(), [&](Weight w) { return w > bound; });
   const GraphMetrics metrics = compute_graph_metrics(graph, partition);
   const std::uint64_t objective = static_cast<std::uint64_t>(
       ctx.partition.objective == Objective::kVolume ? metrics.comm_volume
@@ -32,9 +32,8 @@ std::vector<BlockID> initial_partition(const Comm& comm, const DistGraph& coarse
   const int winner = best_rank(comm, over, objective);
   MPI_Bcast(partition.blocks.data(), static_cast<int>(partition.blocks.size()), MPI_UINT32_T,
             winner, comm.comm);
-  const std::uint64_t first = coarse.vtxdist[comm.rank];
   return {partition.blocks.begin() + static_cast<std::ptrdiff_t>(first),
-          partition.blocks.begin() + static_cast<std::ptrdiff_t>(first + coarse.n_local)};
+          partition.blocks.begin() + static_cast<std::ptrdiff_t>(first + n_local)};
 }
 
 } // namespace gnnpart::distributed

@@ -3,6 +3,10 @@
 #include <algorithm>
 #include <memory>
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 #include "core/errors.h"
 #include "core/partition.h"
 #include "distributed/clustering.h"
@@ -13,6 +17,7 @@
 #include "distributed/jet_refinement.h"
 #include "distributed/memory_trace.h"
 #include "distributed/refinement.h"
+#include "distributed/replicate.h"
 #include "distributed/volume_refinement.h"
 
 namespace gnnpart::distributed {
@@ -47,6 +52,46 @@ void check_vertex_weights(const Comm& comm, const DistGraph& graph, const DistCo
                             "); raise epsilon or lower k");
 }
 
+// Gives the heap's free pages back to the system (the shared-memory engine's many small
+// allocations leave free pages between live ones, which the recontraction would sit on top of).
+void release_free_heap() {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
+}
+
+// The initial partition of the coarsest level (the blocks of its owned vertices): the level is
+// copied onto every rank for the shared-memory engine. Meanwhile the contracted levels are
+// freed (the finest graph, the coarse_of maps and the copy hold all they are made of; the finer
+// ones before the copy is made, the coarsest once it is made) and afterwards contracted again:
+// the same graphs, so the engine's memory comes on top of the finest level only.
+std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph,
+                                        std::vector<Level>& levels, const DistContext& ctx) {
+  const auto current = [&]() -> const DistGraph& {
+    return levels.empty() ? graph : levels.back().graph;
+  };
+  std::vector<FreedLevel> freed;
+  std::vector<BlockID> owned;
+  {
+    const bool free_levels = !ctx.keep_levels && !levels.empty();
+    for (std::size_t i = 0; free_levels && i + 1 < levels.size(); ++i)
+      freed.push_back(free_level(levels[i].graph));
+    const std::uint64_t first = current().first();
+    const NodeID n_local = current().n_local;
+    const CsrGraph copy = replicate(comm, current());
+    if (free_levels)
+      freed.push_back(free_level(levels.back().graph));
+    mark_memory_phase("replicate");
+    owned = initial_partition(comm, copy, first, n_local, ctx);
+  }
+  release_free_heap();
+  mark_memory_phase("initial");
+  for (std::size_t i = 0; i < freed.size(); ++i)
+    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
+                                 std::move(freed[i]), ctx.chunk_items);
+  return owned;
+}
+
 } // namespace
 
 DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
@@ -72,14 +117,11 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
       break;
   }
 
+  const std::vector<BlockID> owned = partition_coarsest(comm, graph, levels, ctx);
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
+  std::copy(owned.begin(), owned.end(), blocks.begin());
   std::uint64_t balance_moves = 0, gathered_levels = 0;
-  {
-    const std::vector<BlockID> owned = initial_partition(comm, coarsest, ctx);
-    std::copy(owned.begin(), owned.end(), blocks.begin());
-  }
-  mark_memory_phase("initial");
   update_all_ghosts<BlockID>(comm, coarsest, blocks);
   // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
   const auto gather_limit = static_cast<std::uint64_t>(

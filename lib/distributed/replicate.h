@@ -12,28 +12,30 @@
 
 namespace gnnpart::distributed {
 
+// An all-gather into the final array: all_gather_layout says where every rank's `count`
+// elements go (rank order; at most 2^31 - 1 in all); the caller writes its own at `mine` and
+// all_gather_in_place fills in the others' (elements of `bytes` bytes), so no copy of the
+// rank's part is made. Collective.
+struct GatherLayout {
+  std::vector<int> counts, displs; // elements per rank and their first position
+  std::uint64_t total = 0;
+  std::uint64_t mine = 0; // this rank's first position
+};
+GatherLayout all_gather_layout(const Comm& comm, std::uint64_t count);
+void all_gather_in_place(const Comm& comm, const GatherLayout& layout, void* all,
+                         std::size_t bytes);
+
 // Every rank's part concatenated (rank order) on every rank. Collective.
 template <typename T> std::vector<T> all_gather(const Comm& comm, const std::vector<T>& mine) {
-  const std::uint64_t bytes = mine.size() * sizeof(T);
-  if (bytes > static_cast<std::uint64_t>(std::numeric_limits<int>::max()))
-    throw Unsupported("a level is too large to replicate (> 2 GiB per rank part)");
-  const int count = static_cast<int>(bytes);
-  std::vector<int> counts(static_cast<std::size_t>(comm.size)), displs(counts.size(), 0);
-  MPI_Allgather(&count, 1, MPI_INT, counts.data(), 1, MPI_INT, comm.comm);
-  std::int64_t total = 0;
-  for (std::size_t r = 0; r < counts.size(); ++r) {
-    if (total > std::numeric_limits<int>::max())
-      throw Unsupported("a level is too large to replicate (> 2 GiB)");
-    displs[r] = static_cast<int>(total);
-    total += counts[r];
-  }
-  std::vector<T> all(static_cast<std::size_t>(total) / sizeof(T));
-  MPI_Allgatherv(mine.data(), count, MPI_BYTE, all.data(), counts.data(), displs.data(), MPI_BYTE,
-                 comm.comm);
+  const GatherLayout layout = all_gather_layout(comm, mine.size());
+  std::vector<T> all(layout.total);
+  std::copy(mine.begin(), mine.end(), all.begin() + static_cast<std::ptrdiff_t>(layout.mine));
+  all_gather_in_place(comm, layout, all.data(), sizeof(T));
   return all;
 }
 
-// The whole graph (global ids, vertex and edge weights) on every rank. Collective.
+// The whole graph (global ids, vertex and edge weights) on every rank, gathered straight into
+// the copy's arrays. Collective.
 CsrGraph replicate(const Comm& comm, const DistGraph& graph);
 
 // The rank whose (over the bound, objective) is the smallest, ties to the lowest rank; the

@@ -22,6 +22,9 @@
 #   test_driver.sh chunks NAME K FORMAT P...   tiny chunks (--chunk-items 300: text pieces of
 #       4800 bytes, binary blocks of 300 records, coarse edges routed 300 fine edges at a time)
 #       give the same partition file as the default chunks, in many exchange rounds
+#   test_driver.sh keeplevels NAME K FORMAT P...   the coarse levels freed during the initial
+#       partitioning and contracted again (the default) give the partition file of
+#       --keep-levels, on a graph with several levels
 #   test_driver.sh weights NAME K P...   the METIS graph with every edge weighing 2^33 (coarse
 #       edge weights past 32 bits: the 64-bit path of the contraction): deterministic, valid,
 #       evalpart's cut of the unweighted graph and 2^33 times it as the weighted cut
@@ -43,6 +46,16 @@ mpi() {  # mpi P ARGS...: gnnpart-mpi on P ranks; stderr of the ranks in $WORK/s
   shift
   OMPI_MCA_mpi_yield_when_idle=1 timeout 120 mpirun -np "$p" --oversubscribe "${root[@]}" \
     "$GNNPART_MPI" "$@"
+}
+
+# same_result P BASE WHAT FLAG...: `partition "${run[@]}"` gives the same partition file with
+# FLAG... as without them (the default run's JSON, with the memory trace, in BASE.json).
+same_result() {
+  local p=$1 base=$2 what=$3
+  shift 3
+  mpi "$p" partition "${run[@]}" -o "$base.default" --json "$base.json" --memory-trace --quiet
+  mpi "$p" partition "${run[@]}" "$@" -o "$base.variant" --quiet
+  cmp "$base.default" "$base.variant" || { echo "P=$p: $what changed the result" >&2; exit 1; }
 }
 
 # expect_error FILE P: gnnpart-mpi on P ranks fails on FILE with the error line of
@@ -146,13 +159,23 @@ chunks)
   shift 3
   graph=$(input "$name" "$format")
   for p in "$@"; do
-    base="$WORK/$name.chunks.$format.$k.$p"
-    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
-      -o "$base.default" --quiet
-    mpi "$p" partition "$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500 \
-      --chunk-items 300 -o "$base.small" --quiet
-    cmp "$base.default" "$base.small" || { echo "P=$p: the chunk size changed the result" >&2; exit 1; }
+    run=("$graph" -k "$k" --seed 5 --coarse-per-block 100 --coarse-min 500)
+    same_result "$p" "$WORK/$name.chunks.$format.$k.$p" "the chunk size" --chunk-items 300
     echo "P=$p: the same partition with chunks of 300 items"
+  done
+  ;;
+keeplevels)
+  name=$1 k=$2 format=$3
+  shift 3
+  graph=$(input "$name" "$format")
+  for p in "$@"; do
+    base="$WORK/$name.keeplevels.$format.$k.$p"
+    run=("$graph" -k "$k" --seed 5 --coarse-per-block 20 --coarse-min 200)
+    same_result "$p" "$base" "keeping the levels" --keep-levels
+    levels=$("$PYTHON" -c 'import json, sys
+print(sum(p["phase"] == "recontract" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.json")
+    [ "$levels" -ge 2 ] || { echo "P=$p: $levels levels contracted again, expected >= 2" >&2; exit 1; }
+    echo "P=$p: the same partition with $levels levels freed and contracted again"
   done
   ;;
 layout)

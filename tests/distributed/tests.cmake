@@ -27,6 +27,8 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(pubmed.chunks.plain chunks pubmed 8 plain 1 3)  # many pieces and rounds
   distributed_test(citeseer.chunks.metis chunks citeseer 4 metis 2)
   distributed_test(rmat.chunks.bin chunks rmat 8 bin 4)
+  distributed_test(pubmed.keeplevels keeplevels pubmed 16 plain 1 3)  # levels contracted again
+  distributed_test(rmat.keeplevels keeplevels rmat 8 bin 4)
   distributed_test(malformed.plain malformed plain 1 2 3 4)
   distributed_test(malformed.metis malformed metis 2 4)
   distributed_test(malformed.gz malformed gz 3)
