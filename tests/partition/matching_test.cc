@@ -132,6 +132,49 @@ TEST(HeavyEdgeMatching, IsTheGreedyMatchingWhenEdgeWeightsAreDistinct) {
   }
 }
 
+// Ties everywhere (a mesh with unit edge weights and a few vertex weights): the matching is still
+// the greedy matching of the documented order (heavier edge, lighter pair, higher hash of the
+// pair under derive_seed(seed, 1), smaller ids), which a vertex reaches by keeping its proposal
+// while the partner is free and by hashing only edges that tie on both weights.
+TEST(HeavyEdgeMatching, IsTheGreedyMatchingOfTheKeyOrderWhenWeightsTie) {
+  CsrGraph g = ml_test::grid_graph(40, 50);
+  Rng rng(9);
+  std::vector<Weight> vertex_weights(g.num_nodes());
+  for (Weight& w : vertex_weights)
+    w = rng.below(4) == 0 ? 2 : 1;
+  g.set_vertex_weights(1, vertex_weights);
+  const std::uint64_t seed = 31;
+  const std::uint64_t tie_seed = derive_seed(seed, 1);
+  struct Key {
+    Weight pair_weight;
+    std::uint64_t tie;
+    NodeID low, high;
+  };
+  std::vector<Key> keys;
+  for (const auto& [a, b] : unique_pairs(g))
+    keys.push_back({vertex_weights[a] + vertex_weights[b],
+                    splitmix64(tie_seed ^ ((static_cast<std::uint64_t>(a) << 32) ^ b)), a, b});
+  std::sort(keys.begin(), keys.end(), [](const Key& x, const Key& y) {
+    if (x.pair_weight != y.pair_weight)
+      return x.pair_weight < y.pair_weight;
+    if (x.tie != y.tie)
+      return x.tie > y.tie;
+    return x.low != y.low ? x.low < y.low : x.high < y.high;
+  });
+  std::vector<NodeID> mate(g.num_nodes(), kInvalidNodeID);
+  for (const Key& k : keys)
+    if (mate[k.low] == kInvalidNodeID && mate[k.high] == kInvalidNodeID) {
+      mate[k.low] = k.high;
+      mate[k.high] = k.low;
+    }
+  const std::vector<Weight> bound = {4};
+  const std::vector<NodeID> clusters = heavy_edge_matching(g, bound, matching_context(false), seed);
+  for (NodeID u = 0; u < g.num_nodes(); ++u) {
+    const NodeID expected = mate[u] == kInvalidNodeID ? u : std::min(u, mate[u]);
+    EXPECT_EQ(clusters[u], expected) << "vertex " << u;
+  }
+}
+
 TEST(HeavyEdgeMatching, SameSeedSameClustersAtEveryThreadCount) {
   std::vector<CsrGraph> graphs;
   graphs.push_back(ml_test::grid_graph(60, 70));

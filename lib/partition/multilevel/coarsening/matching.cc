@@ -67,15 +67,14 @@ public:
     return true;
   }
 
-  EdgeKey key(NodeID u, NodeID v, Weight rating) const {
-    EdgeKey k;
-    k.rating = rating;
+  Weight pair_weight(NodeID u, NodeID v) const {
+    Weight sum = 0;
     for (int c = 0; c < graph_.ncon(); ++c)
-      k.pair_weight += graph_.vertex_weight(u, c) + graph_.vertex_weight(v, c);
-    k.low = std::min(u, v);
-    k.high = std::max(u, v);
-    k.tie = splitmix64(seed_ ^ ((static_cast<std::uint64_t>(k.low) << 32) ^ k.high));
-    return k;
+      sum += graph_.vertex_weight(u, c) + graph_.vertex_weight(v, c);
+    return sum;
+  }
+  std::uint64_t tie(NodeID low, NodeID high) const {
+    return splitmix64(seed_ ^ ((static_cast<std::uint64_t>(low) << 32) ^ high));
   }
 
   // u's best unmatched neighbour it may pair with; kInvalidNodeID when there is none.
@@ -88,21 +87,42 @@ public:
     return best_neighbour(u, [&](NodeID v) { return v != u; });
   }
 
-  // The neighbour v of u with accept(v) over the edge of the best key.
+  // The neighbour v of u with accept(v) over the edge of the best key. The key's parts are
+  // compared in order and each is computed only when the ones before it tie (the hash only
+  // between edges of equal weight and equal pair weight).
   template <typename Accept> NodeID best_neighbour(NodeID u, Accept&& accept) const {
     NodeID best = kInvalidNodeID;
     EdgeKey best_key;
+    bool best_tie_known = false;
     for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e) {
       const NodeID v = graph_.edge_target(e);
       const Weight w = graph_.edge_weight(e);
       // Cheap rejection before the key: a lighter edge never wins.
       if ((best != kInvalidNodeID && w < best_key.rating) || !accept(v))
         continue;
-      const EdgeKey k = key(u, v, w);
-      if (best == kInvalidNodeID || k.beats(best_key)) {
-        best = v;
-        best_key = k;
+      EdgeKey k;
+      k.rating = w;
+      k.pair_weight = pair_weight(u, v);
+      k.low = std::min(u, v);
+      k.high = std::max(u, v);
+      bool tie_known = false;
+      if (best != kInvalidNodeID && w == best_key.rating) {
+        if (k.pair_weight > best_key.pair_weight)
+          continue;
+        if (k.pair_weight == best_key.pair_weight) {
+          if (!best_tie_known) {
+            best_key.tie = tie(best_key.low, best_key.high);
+            best_tie_known = true;
+          }
+          k.tie = tie(k.low, k.high);
+          tie_known = true;
+          if (!k.beats(best_key))
+            continue;
+        }
       }
+      best = v;
+      best_key = k;
+      best_tie_known = tie_known;
     }
     return best;
   }
@@ -178,8 +198,13 @@ std::vector<NodeID> heavy_edge_matching(const CsrGraph& graph,
   // best eligible edge is always a mutual proposal: every round matches at least one pair.
   for (int round = 0; round < kProposalRounds && !active.empty(); ++round) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), 512), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i)
-        proposal[active[i]] = matcher.best_partner(active[i]);
+      for (std::size_t i = r.begin(); i != r.end(); ++i) {
+        // A partner proposed to in the last round that is still unmatched is still the best:
+        // it was the best of a set that has since only lost vertices.
+        const NodeID u = active[i];
+        if (round == 0 || proposal[u] == kInvalidNodeID || matcher.matched(proposal[u]))
+          proposal[u] = matcher.best_partner(u);
+      }
     });
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), 512), [&](const auto& r) {
       for (std::size_t i = r.begin(); i != r.end(); ++i) {
