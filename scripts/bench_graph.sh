@@ -93,7 +93,7 @@ for r in rows:
     for key, floor in (("edge_cut", 1), ("comm_volume", 1), ("wall_s", 0.01), ("cpu_s", 0.01), ("peak_rss_mb", 0.1)):
         a, b = max(float(r[key]), floor), max(float(m[key]), floor)
         ratios[(r["preset"], r["threads"])][key].append(a / b)
-for (preset, threads), d in sorted(ratios.items()):
+for (preset, threads), d in sorted(ratios.items(), key=lambda x: (x[0][0], int(x[0][1]))):
     parts = ["%s %.3f" % (k, math.exp(sum(map(math.log, v)) / len(v))) for k, v in d.items()]
     print("geomean gnnpart(%s, %s threads)/gpmetis over %d runs: %s" % (preset, threads, len(d["edge_cut"]), ", ".join(parts)))
 PY

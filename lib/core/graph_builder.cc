@@ -9,9 +9,9 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_reduce.h>
-#include <tbb/parallel_scan.h>
 
 #include "core/errors.h"
+#include "core/prefix_sum.h"
 
 namespace gnnpart {
 
@@ -19,22 +19,11 @@ namespace {
 
 constexpr std::size_t kGrain = 4096;
 
-// Exclusive prefix sum of counts[0, n) into offsets[0, n]; offsets may alias nothing.
+// Exclusive prefix sum of counts[0, n) into offsets[0, n].
 void exclusive_prefix_sum(std::span<const EdgeID> counts, std::vector<EdgeID>& offsets) {
-  const std::size_t n = counts.size();
-  offsets.assign(n + 1, 0);
-  const EdgeID total = tbb::parallel_scan(
-      tbb::blocked_range<std::size_t>(0, n, kGrain), EdgeID{0},
-      [&](const tbb::blocked_range<std::size_t>& r, EdgeID sum, bool is_final) {
-        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-          if (is_final)
-            offsets[i] = sum;
-          sum += counts[i];
-        }
-        return sum;
-      },
-      [](EdgeID a, EdgeID b) { return a + b; });
-  offsets[n] = total;
+  offsets.resize(counts.size() + 1);
+  gnnpart::exclusive_prefix_sum(
+      counts.size(), [&](std::size_t i) { return counts[i]; }, std::span<EdgeID>(offsets));
 }
 
 struct Validation {

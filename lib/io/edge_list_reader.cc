@@ -99,10 +99,13 @@ std::vector<ChunkResult<Id>> parse_edges(const InputBuffer& in, std::size_t begi
   const std::string_view data = in.data();
   const std::vector<std::size_t> bounds = split_at_newlines(data, begin);
   const std::size_t chunks = bounds.size() - 1;
-  // Every line holds at most one edge: newline counts give each chunk its slot range.
+  // Every line holds at most one edge: line counts give each chunk its slot range. Exact
+  // counts (a chunk ends just after a newline, only the last one may not) leave no gaps unless
+  // there are comment or blank lines, so the arrays are not moved again below.
   std::vector<std::size_t> slots(chunks + 1, 0);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
-    slots[c + 1] = count_newlines(data, bounds[c], bounds[c + 1]) + 1;
+    const bool open_end = bounds[c + 1] > bounds[c] && data[bounds[c + 1] - 1] != '\n';
+    slots[c + 1] = count_newlines(data, bounds[c], bounds[c + 1]) + (open_end ? 1 : 0);
   });
   for (std::size_t c = 0; c < chunks; ++c)
     slots[c + 1] += slots[c];

@@ -97,6 +97,27 @@ TEST(IoParallel, LargeRoundTripThroughEveryWriter) {
   }
 }
 
+// Chunks are copied into place in parallel: vertex and edge weights land with their rows.
+TEST(IoParallel, MetisWithWeightsIsTheSameForAnyThreadCount) {
+  ScratchDir dir;
+  CsrGraph g = grid_graph(300); // 90000 vertices: several chunks
+  write_metis(g, dir.file("g.graph"));
+  std::vector<Weight> two(2 * static_cast<std::size_t>(g.num_nodes()));
+  for (NodeID u = 0; u < g.num_nodes(); ++u) {
+    two[2 * u] = 1 + u % 7;
+    two[2 * u + 1] = u % 2;
+  }
+  CsrGraph h = grid_graph(300);
+  h.set_vertex_weights(2, std::move(two));
+  write_metis(h, dir.file("h.graph"));
+  for (const int threads : {1, 2, 4}) {
+    ReadOptions options;
+    options.threads = threads;
+    testing::expect_same_graph(read_graph(dir.file("g.graph"), options), g);
+    testing::expect_same_graph(read_graph(dir.file("h.graph"), options), h);
+  }
+}
+
 TEST(IoParallel, MetisErrorLineDeepInside) {
   ScratchDir dir;
   const CsrGraph g = grid_graph(300);

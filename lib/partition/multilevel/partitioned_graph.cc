@@ -2,16 +2,30 @@
 
 #include <atomic>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_reduce.h>
+
 #include "core/partition.h"
 
 namespace gnnpart::ml {
 
 PartitionedGraph::PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector<BlockID> blocks)
-    : graph_(&graph), k_(k), ncon_(graph.ncon()), blocks_(std::move(blocks)),
-      block_weights_(static_cast<std::size_t>(k) * graph.ncon(), 0) {
-  for (NodeID u = 0; u < graph.num_nodes(); ++u)
-    for (int c = 0; c < ncon_; ++c)
-      block_weights_[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += graph.vertex_weight(u, c);
+    : graph_(&graph), k_(k), ncon_(graph.ncon()), blocks_(std::move(blocks)) {
+  // Integer sums per range, added up: the same for any thread count.
+  const std::size_t size = static_cast<std::size_t>(k) * ncon_;
+  block_weights_ = tbb::parallel_reduce(
+      tbb::blocked_range<NodeID>(0, graph.num_nodes(), 1 << 14), std::vector<Weight>(size, 0),
+      [&](const tbb::blocked_range<NodeID>& r, std::vector<Weight> sums) {
+        for (NodeID u = r.begin(); u != r.end(); ++u)
+          for (int c = 0; c < ncon_; ++c)
+            sums[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += graph.vertex_weight(u, c);
+        return sums;
+      },
+      [](std::vector<Weight> a, const std::vector<Weight>& b) {
+        for (std::size_t i = 0; i < a.size(); ++i)
+          a[i] += b[i];
+        return a;
+      });
 }
 
 bool PartitionedGraph::overloaded(BlockID b, const BlockLimits& limits) const {

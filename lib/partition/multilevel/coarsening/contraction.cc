@@ -1,11 +1,14 @@
 #include "partition/multilevel/coarsening/contraction.h"
 
 #include <algorithm>
+#include <atomic>
+#include <cstdint>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
+#include "core/prefix_sum.h"
 #include "partition/multilevel/rating_map.h"
 
 namespace gnnpart::ml {
@@ -16,15 +19,15 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   Contraction result;
 
   // Compact labels: coarse id of a label = number of used labels before it.
-  std::vector<NodeID> label_id(n, 0);
-  for (NodeID u = 0; u < n; ++u)
-    label_id[clusters[u]] = 1;
-  NodeID nc = 0;
-  for (NodeID l = 0; l < n; ++l) {
-    const NodeID used = label_id[l];
-    label_id[l] = nc;
-    nc += used;
-  }
+  std::vector<std::uint8_t> used(n, 0);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u)
+      std::atomic_ref<std::uint8_t>(used[clusters[u]]).store(1, std::memory_order_relaxed);
+  });
+  std::vector<NodeID> label_id(static_cast<std::size_t>(n) + 1);
+  const NodeID nc = exclusive_prefix_sum(
+      n, [&](std::size_t l) { return used[l]; }, std::span<NodeID>(label_id));
+  std::vector<std::uint8_t>().swap(used);
   result.mapping.resize(n);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
     for (NodeID u = r.begin(); u != r.end(); ++u)
@@ -33,18 +36,31 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   std::vector<NodeID>().swap(label_id);
   const auto& mapping = result.mapping;
 
-  // Members of each coarse vertex, in fine-id order (counting sort).
-  std::vector<NodeID> member_offsets(static_cast<std::size_t>(nc) + 1, 0);
-  for (NodeID u = 0; u < n; ++u)
-    ++member_offsets[mapping[u] + 1];
-  for (NodeID c = 0; c < nc; ++c)
-    member_offsets[c + 1] += member_offsets[c];
+  // Members of each coarse vertex, in fine-id order: counted and placed in parallel, then each
+  // coarse vertex's members sorted (the placement order depends on the schedule).
+  std::vector<NodeID> member_offsets(static_cast<std::size_t>(nc) + 1);
+  {
+    std::vector<NodeID> count(nc, 0);
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
+      for (NodeID u = r.begin(); u != r.end(); ++u)
+        std::atomic_ref<NodeID>(count[mapping[u]]).fetch_add(1, std::memory_order_relaxed);
+    });
+    exclusive_prefix_sum(
+        nc, [&](std::size_t c) { return count[c]; }, std::span<NodeID>(member_offsets));
+  }
   std::vector<NodeID> members(n);
   {
     std::vector<NodeID> pos(member_offsets.begin(), member_offsets.end() - 1);
-    for (NodeID u = 0; u < n; ++u)
-      members[pos[mapping[u]]++] = u;
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
+      for (NodeID u = r.begin(); u != r.end(); ++u)
+        members[std::atomic_ref<NodeID>(pos[mapping[u]]).fetch_add(1, std::memory_order_relaxed)] =
+            u;
+    });
   }
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, nc, 1024), [&](const auto& r) {
+    for (NodeID c = r.begin(); c != r.end(); ++c)
+      std::sort(members.begin() + member_offsets[c], members.begin() + member_offsets[c + 1]);
+  });
 
   std::vector<Weight> vertex_weights(static_cast<std::size_t>(nc) * ncon, 0);
   std::vector<EdgeID> degree(static_cast<std::size_t>(nc) + 1, 0);

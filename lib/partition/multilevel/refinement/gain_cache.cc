@@ -5,6 +5,9 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
+
+#include "core/prefix_sum.h"
 
 namespace gnnpart::ml {
 namespace {
@@ -12,12 +15,14 @@ constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
 } // namespace
 
 GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k)
-    : k_(k), offsets_(static_cast<std::size_t>(graph.num_nodes()) + 1, 0),
-      size_(graph.num_nodes(), 0) {
+    : k_(k), offsets_(std::make_unique_for_overwrite<EdgeID[]>(
+                 static_cast<std::size_t>(graph.num_nodes()) + 1)),
+      size_(std::make_unique_for_overwrite<std::uint32_t[]>(graph.num_nodes())) {
   const NodeID n = graph.num_nodes();
-  for (NodeID u = 0; u < n; ++u)
-    offsets_[u + 1] = offsets_[u] + std::min<EdgeID>(graph.degree(u), k);
-  entries_.resize(offsets_.back());
+  const EdgeID total = exclusive_prefix_sum(
+      n, [&](std::size_t u) { return std::min<EdgeID>(graph.degree(static_cast<NodeID>(u)), k); },
+      std::span<EdgeID>(offsets_.get(), static_cast<std::size_t>(n) + 1));
+  entries_ = std::make_unique_for_overwrite<Entry[]>(total);
   // Blocks in order of first appearance among the neighbours; a dense block -> slot index per
   // thread makes it O(deg) instead of O(deg * entries).
   tbb::enumerable_thread_specific<std::vector<std::uint32_t>> slot_of(
@@ -25,7 +30,7 @@ GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, Blo
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 2048), [&](const auto& r) {
     std::vector<std::uint32_t>& slot = slot_of.local();
     for (NodeID u = r.begin(); u != r.end(); ++u) {
-      Entry* entry = entries_.data() + offsets_[u];
+      Entry* entry = entries_.get() + offsets_[u];
       if (graph.degree(u) >= k) {
         for (BlockID b = 0; b < k; ++b)
           entry[b] = {b, 0};
@@ -50,6 +55,8 @@ GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, Blo
       }
       for (std::uint32_t i = 0; i < size; ++i)
         slot[entry[i].block] = kNoSlot;
+      // The unused tail of the row is defined too (parallel FM copies whole rows).
+      std::fill(entry + size, entry + (offsets_[u + 1] - offsets_[u]), Entry{0, 0});
       size_[u] = size;
     }
   });
@@ -58,9 +65,15 @@ GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, Blo
 bool GainCache::supports(const CsrGraph& graph) {
   if (!graph.has_edge_weights())
     return true;
-  Weight total = 0;
-  for (Weight w : graph.edge_weights())
-    total += w;
+  const std::span<const Weight> weights = graph.edge_weights();
+  const Weight total = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 14), Weight{0},
+      [&](const auto& r, Weight sum) {
+        for (std::size_t e = r.begin(); e != r.end(); ++e)
+          sum += weights[e];
+        return sum;
+      },
+      [](Weight a, Weight b) { return a + b; });
   return total < (Weight{1} << 31);
 }
 
@@ -96,7 +109,7 @@ void GainCache::moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to)
     if (w == 0)
       continue;
     const NodeID v = graph.edge_target(edge);
-    row_moved(entries_.data() + offsets_[v], size_[v], from, to, w);
+    row_moved(entries_.get() + offsets_[v], size_[v], from, to, w);
   }
 }
 

@@ -5,8 +5,8 @@
 // (deg >= k) is dense, indexed by block, so high-degree vertices update in O(1).
 // gain(u -> b) = conn(u, b) - conn(u, block(u)).
 #include <cstdint>
+#include <memory>
 #include <span>
-#include <vector>
 
 #include "core/graph.h"
 #include "core/types.h"
@@ -19,11 +19,11 @@ public:
 
   BlockID k() const { return k_; }
   Weight conn(NodeID u, BlockID b) const {
-    return row_conn(entries_.data() + offsets_[u], size_[u], b);
+    return row_conn(entries_.get() + offsets_[u], size_[u], b);
   }
   // f(block, conn) for every block u is connected to.
   template <typename F> void for_each(NodeID u, F&& f) const {
-    row_for_each(entries_.data() + offsets_[u], size_[u], k_, f);
+    row_for_each(entries_.get() + offsets_[u], size_[u], k_, f);
   }
   // Updates the neighbours of u after u moved from `from` to `to`.
   void moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to);
@@ -39,7 +39,7 @@ public:
   };
   // u's row: its capacity min(deg(u), k) entries, and its size (entries in use) or kDense.
   std::span<const Entry> row(NodeID u) const {
-    return {entries_.data() + offsets_[u], static_cast<std::size_t>(offsets_[u + 1] - offsets_[u])};
+    return {entries_.get() + offsets_[u], static_cast<std::size_t>(offsets_[u + 1] - offsets_[u])};
   }
   std::uint32_t row_size(NodeID u) const { return size_[u]; }
   // conn of block b in a row.
@@ -66,10 +66,12 @@ public:
   static void row_moved(Entry* e, std::uint32_t& size, BlockID from, BlockID to, std::int32_t w);
 
 private:
+  // Arrays without value-initialisation: the constructor writes every element in parallel, so
+  // their pages are first touched (and zeroed by the kernel) by all threads, not by one.
   BlockID k_;
-  std::vector<EdgeID> offsets_;
-  std::vector<std::uint32_t> size_; // entries in use, or kDense
-  std::vector<Entry> entries_;
+  std::unique_ptr<EdgeID[]> offsets_;     // n + 1
+  std::unique_ptr<std::uint32_t[]> size_; // n: entries in use, or kDense
+  std::unique_ptr<Entry[]> entries_;      // offsets_[n]
 };
 
 } // namespace gnnpart::ml

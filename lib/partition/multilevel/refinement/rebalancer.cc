@@ -6,6 +6,9 @@
 #include <vector>
 
 #include <fmt/format.h>
+#include <tbb/blocked_range.h>
+#include <tbb/enumerable_thread_specific.h>
+#include <tbb/parallel_for.h>
 
 #include "core/errors.h"
 #include "core/multilevel_steps.h"
@@ -87,6 +90,8 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   RatingMap<BlockID> map(p.k());
+  tbb::enumerable_thread_specific<RatingMap<BlockID>> maps(
+      [&p] { return RatingMap<BlockID>(p.k()); });
   for (int round = 0; round < 16; ++round) {
     std::vector<char> over(p.k(), 0);
     BlockID overloaded = 0;
@@ -96,20 +101,30 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
     }
     if (overloaded == 0)
       return true;
-    // (score, vertex, target): score = loss per unit of relieved weight, smallest first.
-    std::vector<std::tuple<double, NodeID, BlockID>> candidates;
-    for (NodeID u = 0; u < n; ++u) {
-      if (!over[p.block(u)])
-        continue;
-      const Weight r = relief(p, limits, u);
-      if (r <= 0)
-        continue;
-      auto [conn, to] = best_target(p, limits, u, map);
-      if (to == kInvalidBlockID)
-        continue;
-      const double loss = static_cast<double>(internal_weight(p, u) - conn);
-      candidates.emplace_back(loss >= 0 ? loss / r : loss * r, u, to);
-    }
+    // (score, vertex, target): score = loss per unit of relieved weight, smallest first. Rated
+    // in parallel; the vertex makes every candidate distinct, so the heap below pops them in
+    // one order whatever order they were collected in.
+    using Candidate = std::tuple<double, NodeID, BlockID>;
+    tbb::enumerable_thread_specific<std::vector<Candidate>> found;
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& range) {
+      auto& mine = found.local();
+      auto& rating = maps.local();
+      for (NodeID u = range.begin(); u != range.end(); ++u) {
+        if (!over[p.block(u)])
+          continue;
+        const Weight r = relief(p, limits, u);
+        if (r <= 0)
+          continue;
+        auto [conn, to] = best_target(p, limits, u, rating);
+        if (to == kInvalidBlockID)
+          continue;
+        const double loss = static_cast<double>(internal_weight(p, u) - conn);
+        mine.emplace_back(loss >= 0 ? loss / r : loss * r, u, to);
+      }
+    });
+    std::vector<Candidate> candidates;
+    for (const auto& part : found)
+      candidates.insert(candidates.end(), part.begin(), part.end());
     if (candidates.empty())
       return false;
     // A min-heap, not a sort: the overload is usually relieved by a small share of them.
@@ -328,6 +343,5 @@ std::size_t repair_overload(PartitionedGraph& p, const BlockLimits& limits) {
   }
   return moves;
 }
-
 
 } // namespace gnnpart::ml
