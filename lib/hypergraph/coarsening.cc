@@ -41,8 +41,7 @@ void HgHierarchy::truncate(std::size_t i) {
 }
 
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
-                    std::uint64_t seed, std::span<const BlockID> given,
-                    std::span<const BlockID> communities) {
+                    std::uint64_t seed, std::span<const BlockID> given) {
   const auto phase = scoped_phase(ctx.timer, "coarsen");
   const BlockID k = limits.k;
   const NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
@@ -57,10 +56,6 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
   }
 
   HgHierarchy h{&hg, {}, {}, {}, std::vector<BlockID>(given.begin(), given.end())};
-  // Clusters stay within the given blocks, else within the communities (projected per level).
-  std::vector<BlockID> groups;
-  if (given.empty())
-    groups.assign(communities.begin(), communities.end());
   const Hypergraph* current = &hg;
   for (int level = 0; current->num_nodes() > limit; ++level) {
     const NodeID n = current->num_nodes();
@@ -69,18 +64,16 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
     const NodeID target =
         std::max<NodeID>(limit, static_cast<NodeID>(n / ctx.coarsening.max_shrink_per_pass));
     NodeID clusters = 0;
-    std::vector<NodeID> map = compute_clustering(*current, ctx.coarsening, max_cluster, target,
-                                                 derive_seed(seed, 0xC0, level), &clusters,
-                                                 given.empty() ? groups : h.communities);
+    std::vector<NodeID> map =
+        compute_clustering(*current, ctx.coarsening, max_cluster, target,
+                           derive_seed(seed, 0xC0, level), &clusters, h.communities);
     if (static_cast<double>(clusters) * ctx.coarsening.min_shrink_per_pass > n)
       break;
-    for (std::vector<BlockID>* ids : {&h.communities, &groups}) {
-      if (ids->empty())
-        continue;
+    if (!h.communities.empty()) {
       std::vector<BlockID> coarse(clusters);
       for (NodeID u = 0; u < n; ++u)
-        coarse[map[u]] = (*ids)[u];
-      *ids = std::move(coarse);
+        coarse[map[u]] = h.communities[u];
+      h.communities = std::move(coarse);
     }
     // A coarse level waits for its refinement from here on; contraction reads its pins only.
     const std::size_t fine = h.levels.size();

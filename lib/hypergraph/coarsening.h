@@ -40,10 +40,9 @@ struct HgHierarchy {
   void truncate(std::size_t i);
 };
 
-// Coarsens hg (within the blocks of `given` if not empty, else within `communities` if not
-// empty) with clusters that fit the smallest block of `limits`.
+// Coarsens hg (within the blocks of `given` if not empty) with clusters that fit the smallest
+// block of `limits`.
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
-                    std::uint64_t seed, std::span<const BlockID> given,
-                    std::span<const BlockID> communities = {});
+                    std::uint64_t seed, std::span<const BlockID> given);
 
 } // namespace gnnpart::hg

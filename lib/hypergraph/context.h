@@ -24,17 +24,6 @@ struct CoarseningContext {
   int sub_rounds = 16;               // synchronous sub-rounds per clustering pass
 };
 
-// Community detection before coarsening a hypergraph input (community_detection.h). Off: on
-// ISPD98/Titan23 (seed 0, 2 threads, 17 runs at k = 2, 8, 32) km1 was 1.032x (geometric mean)
-// the unrestricted runs', worse in 11 (stereo_vision k = 2 170 -> 210, k = 8 1172 -> 1370;
-// neuron k = 32 2969 -> 3283), better in 5 (ibm01 k = 8 969 -> 876).
-struct CommunityContext {
-  bool enabled = false;
-  int max_levels = 8;                // Louvain levels (local moving, then contraction)
-  int max_rounds = 8;                // local-moving rounds per level
-  double min_moved_fraction = 0.001; // a level stops when a round moves fewer nodes
-};
-
 struct InitialContext {
   int runs_per_algorithm = 8; // flat bisection portfolio: tries of each algorithm
   // The same, for bisections at recursion depth >= full_runs_depth. Graphs start from the graph
@@ -155,7 +144,6 @@ struct HgContext {
   // k = 2 runs are the cheapest. 3 runs on ISPD98/Titan23 (seed 0, 2 threads): 1.058x instead
   // of 1.072x the best known km1 over all k, 6.4 s more of 46.9 s. Not on a graph's start.
   int bisection_runs = 3;
-  CommunityContext communities;
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;

@@ -15,7 +15,6 @@
 #include "hypergraph/block_volumes.h"
 #include "hypergraph/bottleneck_refiner.h"
 #include "hypergraph/column_net_in_place.h"
-#include "hypergraph/community_detection.h"
 #include "hypergraph/context.h"
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -47,20 +46,12 @@ template <typename Weighted> void check_feasible(const Weighted& hg, const Block
 std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
                                   const BlockLimits& limits, Km1GainCache& cache) {
   const int runs = ctx.k == 2 ? std::max(1, ctx.bisection_runs) : 1;
-  std::vector<BlockID> communities;
-  if (ctx.communities.enabled) {
-    const auto phase = scoped_phase(ctx.timer, "communities");
-    BlockID count = 0;
-    communities = detect_communities(hg, ctx.communities, derive_seed(ctx.seed, 0x43), &count);
-    if (ctx.timer != nullptr)
-      ctx.timer->detail(fmt::format("{} communities", count));
-  }
   std::vector<BlockID> best;
   bool best_balanced = false;
   Weight best_objective = 0;
   for (int r = 0; r < runs; ++r) {
     const std::uint64_t seed = r == 0 ? ctx.seed : derive_seed(ctx.seed, 0x52, r);
-    std::vector<BlockID> blocks = multilevel_partition(hg, ctx, limits, seed, cache, communities);
+    std::vector<BlockID> blocks = multilevel_partition(hg, ctx, limits, seed, cache);
     if (runs == 1)
       return blocks;
     PartitionedHypergraph phg(hg, ctx.k);

@@ -12,8 +12,8 @@ namespace {
 std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgCycleInput& in) {
   if (in.limits.k == 1 || hg.num_nodes() == 0)
     return std::vector<BlockID>(hg.num_nodes(), 0);
-  std::vector<BlockID> blocks = uncoarsen(
-      initial_partition(coarsen(hg, in.ctx, in.limits, in.seed, in.given, in.communities), in), in);
+  std::vector<BlockID> blocks =
+      uncoarsen(initial_partition(coarsen(hg, in.ctx, in.limits, in.seed, in.given), in), in);
   in.cache.release(); // alive only while the levels are refined
   return blocks;
 }
@@ -55,9 +55,8 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
 
 std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
                                           const BlockLimits& limits, std::uint64_t seed,
-                                          Km1GainCache& cache,
-                                          std::span<const BlockID> communities) {
-  return multilevel_cycle(hg, {ctx, limits, seed, {}, cache, communities});
+                                          Km1GainCache& cache) {
+  return multilevel_cycle(hg, {ctx, limits, seed, {}, cache});
 }
 
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,

@@ -19,12 +19,10 @@ namespace gnnpart::hg {
 
 // `cache` is the FM gain cache whose memory the levels share (see Km1GainCache).
 
-// k-way partition of hg under limits (limits.k blocks), refined on every level; coarsening
-// keeps clusters within `communities` if given (community_detection.h).
+// k-way partition of hg under limits (limits.k blocks), refined on every level.
 std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
                                           const BlockLimits& limits, std::uint64_t seed,
-                                          Km1GainCache& cache,
-                                          std::span<const BlockID> communities = {});
+                                          Km1GainCache& cache);
 
 // One V-cycle: coarsens without merging across blocks of `blocks`, keeps the partition as the
 // initial one, and refines it on every level on the way back. Never worse in objective.
@@ -45,7 +43,6 @@ struct HgCycleInput {
   std::uint64_t seed;
   std::span<const BlockID> given; // a V-cycle's partition (empty: none)
   Km1GainCache& cache;
-  std::span<const BlockID> communities = {}; // clusters stay within them (empty: none)
 };
 struct HgCoarsestPartition {
   HgHierarchy hierarchy;
