@@ -139,15 +139,21 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     // Balancing the coarse levels too leaves the finer refinement a balanced start to improve
     // on; heavy coarse vertices may keep a block over the bound here, the finest level decides.
     balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
-    // Projection: every fine vertex asks the owner of its coarse vertex for the block.
-    std::vector<BlockID> fine_blocks(fine.n_total());
-    const std::vector<BlockID> projected =
-        fetch<BlockID>(comm, coarse.vtxdist, levels[level].coarse_of,
+    mark_memory_phase("refine");
+    // Projection: every fine vertex asks the owner of its coarse vertex for the block. Only the
+    // coarse ranges and the owned coarse blocks are asked: the coarse graph is freed before the
+    // fine blocks grow, and the level's coarse_of once they are known.
+    const std::vector<std::uint64_t> coarse_ranges = std::move(levels[level].graph.vtxdist);
+    levels[level].graph = DistGraph{};
+    std::vector<BlockID> fine_blocks =
+        fetch<BlockID>(comm, coarse_ranges, levels[level].coarse_of,
                        [&](NodeID local) { return blocks[local]; });
-    std::copy(projected.begin(), projected.end(), fine_blocks.begin());
+    std::vector<BlockID>().swap(blocks);
+    std::vector<NodeID>().swap(levels[level].coarse_of);
+    fine_blocks.resize(fine.n_total());
     update_all_ghosts<BlockID>(comm, fine, fine_blocks);
     blocks = std::move(fine_blocks);
-    levels[level].graph = DistGraph{};
+    mark_memory_phase("project");
   }
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
