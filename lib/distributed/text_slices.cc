@@ -86,8 +86,8 @@ std::uint64_t line_end(const File& file, std::uint64_t from, std::uint64_t size)
   return size;
 }
 
-// Calls block(bytes) for consecutive pieces of [from, to), each about piece_bytes of whole
-// lines (a longer line is one piece); `to` is a line end.
+// Calls block(offset, bytes) for consecutive pieces of [from, to), each about piece_bytes of
+// whole lines (a longer line is one piece) starting at that file offset; `to` is a line end.
 template <typename F>
 void for_each_line_block(const File& file, std::uint64_t from, std::uint64_t to,
                          std::size_t piece_bytes, F&& block) {
@@ -109,7 +109,7 @@ void for_each_line_block(const File& file, std::uint64_t from, std::uint64_t to,
     }
     if (bytes.empty())
       break; // the file shrank while being read
-    block(bytes);
+    block(from, bytes);
     from = next;
   }
 }
@@ -153,7 +153,8 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
     // A line belongs to the rank its first byte falls in.
     first = b > data_begin ? line_end(*file, b - 1, size) : b;
     last = first < e ? line_end(*file, e - 1, size) : first;
-    for_each_line_block(*file, first, last, format.piece_bytes, [&](const std::string& bytes) {
+    for_each_line_block(*file, first, last, format.piece_bytes,
+                        [&](std::uint64_t, const std::string& bytes) {
       newlines += count_newlines(bytes, 0, bytes.size());
       if (format.count_rows)
         rows += count_rows(bytes, 0, bytes.size());
@@ -177,8 +178,10 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
   if (size == 0)
     stats.lines = 0;
   try {
-    for_each_line_block(*file, first, last, format.piece_bytes, [&](std::string& bytes) {
+    for_each_line_block(*file, first, last, format.piece_bytes,
+                        [&](std::uint64_t offset, std::string& bytes) {
       piece.bytes.swap(bytes);
+      piece.offset = offset;
       piece.begin = 0;
       piece.end = piece.bytes.size();
       consume(piece);
@@ -322,6 +325,19 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
 }
 
 } // namespace
+
+void reread_piece(const std::string& path, const PieceMark& mark, TextPiece& piece) {
+  const File file(path);
+  piece.bytes.clear();
+  file.read(mark.offset, mark.offset + mark.size, piece.bytes);
+  if (piece.bytes.size() != mark.size)
+    throw InputError(path, mark.first_line, "the file changed while it was being read");
+  piece.offset = mark.offset;
+  piece.begin = 0;
+  piece.end = piece.bytes.size();
+  piece.first_line = mark.first_line;
+  piece.first_row = mark.first_row;
+}
 
 std::size_t check_text_head(const std::string& path, std::string_view head) {
   const std::size_t bom = io::bom_length(head);

@@ -17,7 +17,23 @@ struct TextPiece {
   std::size_t end = 0;
   std::uint64_t first_line = 1;
   std::uint64_t first_row = 0; // METIS: vertex of the piece's first row
+  std::uint64_t offset = 0;    // plain files: file offset of bytes[0] (gzip: 0)
 };
+
+// Where a piece of a plain file lies: enough to read it again (reread_piece) while the edges
+// are routed, instead of holding what was parsed from it.
+struct PieceMark {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint64_t first_line = 1;
+  std::uint64_t first_row = 0;
+};
+inline PieceMark mark_of(const TextPiece& piece) {
+  return {piece.offset + piece.begin, piece.end - piece.begin, piece.first_line, piece.first_row};
+}
+// Reads the piece at mark from the plain file again (begin 0, end its size); throws InputError
+// when the file cannot be read or has shrunk.
+void reread_piece(const std::string& path, const PieceMark& mark, TextPiece& piece);
 
 // What the reader tells the slicer about a format: where the data starts in the file's first
 // bytes (past headers) and whether pieces need their first METIS row.
