@@ -326,43 +326,26 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip,
                         std::to_string(header.ncon));
     return header.rows_begin;
   };
-  // The header is needed before any piece is parsed: rank 0 reads it first.
-  if (!gzip) {
-    run_phase(comm, [&] {
-      if (comm.rank == 0) {
-        std::string head;
-        std::ifstream in(path, std::ios::binary);
-        head.resize(std::size_t{4} << 20);
-        in.read(head.data(), static_cast<std::streamsize>(head.size()));
-        head.resize(static_cast<std::size_t>(in.gcount()));
-        if (head.empty())
-          throw InputError(path, 0, "empty input");
-        format.data_begin(std::string_view(head).substr(check_text_head(path, head)));
-      }
-    });
-    broadcast_header(comm, header);
-    format.data_begin = [&](std::string_view) { return header.rows_begin; };
-  }
+  // The header is needed before any piece is parsed: rank 0 reads it first (for gzip too, so
+  // that every piece is parsed as it arrives, not held).
+  run_phase(comm, [&] {
+    if (comm.rank == 0) {
+      const std::string head = read_text_head(path);
+      if (head.empty())
+        throw InputError(path, 0, "empty input");
+      format.data_begin(std::string_view(head).substr(check_text_head(path, head)));
+    }
+  });
+  broadcast_header(comm, header);
+  format.data_begin = [&](std::string_view) { return header.rows_begin; };
   Parsed parsed;
   parsed.hold = gzip;
   const PieceParser parse = [&](const TextPiece& piece, Parsed& facts) {
     return parse_metis_piece(piece, header, facts);
   };
-  std::vector<TextPiece> held; // gzip: pieces arrive before rank 0 broadcast the header
   const TextStats stats = for_each_text_piece(comm, path, gzip, format, [&](const TextPiece& p) {
-    if (gzip)
-      held.push_back(p);
-    else
-      keep(p, parse(p, parsed), parsed);
+    keep(p, parse(p, parsed), parsed);
   });
-  if (gzip) {
-    broadcast_header(comm, header);
-    for (TextPiece& p : held) {
-      keep(p, parse(p, parsed), parsed);
-      p = TextPiece{};
-    }
-    held.clear();
-  }
   run_phase(comm, [&] { throw_parsed_failure(path, parsed); });
   const std::uint64_t entries = sum_all(comm, parsed.entry_count);
   run_phase(comm, [&] {

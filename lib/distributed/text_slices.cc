@@ -24,8 +24,6 @@ using io::detail::count_newlines;
 // Rank 0 looks at most this far for the headers (comment block, METIS header line).
 constexpr std::size_t kHeadBytes = std::size_t{4} << 20;
 constexpr std::size_t kScanBytes = std::size_t{64} << 10;
-// Inflated bytes rank 0 scatters per round (whole lines; bounded buffers on every rank).
-constexpr std::size_t kGzipRoundBytes = std::size_t{32} << 20;
 
 std::uint64_t count_rows(std::string_view data, std::size_t begin, std::size_t end) {
   std::uint64_t rows = 0;
@@ -198,9 +196,12 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
 }
 
 // Rank 0 reads the gzip stream in rounds of whole lines and scatters each round in P pieces.
+// A round inflates round_bytes at a time (at least kHeadBytes, so that the first one holds the
+// headers) until it ends a line.
 class GzipScatter {
 public:
-  GzipScatter(const std::string& path) : path_(path) {
+  GzipScatter(const std::string& path, std::size_t round_bytes)
+      : path_(path), round_bytes_(std::max(round_bytes, kHeadBytes)) {
     file_ = gzopen(path.c_str(), "rb");
     if (!file_)
       throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -218,8 +219,8 @@ public:
       return !round.empty();
     while (true) {
       const std::size_t old = round.size();
-      round.resize(old + kGzipRoundBytes);
-      const int got = gzread(file_, round.data() + old, static_cast<unsigned>(kGzipRoundBytes));
+      round.resize(old + round_bytes_);
+      const int got = gzread(file_, round.data() + old, static_cast<unsigned>(round_bytes_));
       if (got < 0) {
         int code = 0;
         const char* message = gzerror(file_, &code);
@@ -245,6 +246,7 @@ public:
 
 private:
   std::string path_;
+  std::size_t round_bytes_;
   gzFile file_ = nullptr;
   std::string carry_;
   bool eof_ = false;
@@ -267,7 +269,7 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
     if (comm.rank == 0 && !failure) {
       try {
         if (!reader)
-          reader = std::make_unique<GzipScatter>(path);
+          reader = std::make_unique<GzipScatter>(path, format.piece_bytes * p);
         if (reader->next(round)) {
           more = 1;
           ends_with_newline = round.back() == '\n';
@@ -308,15 +310,24 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
       break;
     std::uint64_t mine[3];
     MPI_Scatter(meta.data(), 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm.comm);
+    // Rank 0's piece stays in place in the round (no copy of it).
     TextPiece piece;
-    piece.bytes.resize(mine[0]);
-    MPI_Scatterv(round.data(), counts.data(), displs.data(), MPI_CHAR, piece.bytes.data(),
-                 static_cast<int>(mine[0]), MPI_CHAR, 0, comm.comm);
-    piece.begin = 0;
-    piece.end = piece.bytes.size();
+    if (comm.rank == 0) {
+      piece.bytes.swap(round);
+      piece.begin = static_cast<std::size_t>(displs[0]);
+      MPI_Scatterv(piece.bytes.data(), counts.data(), displs.data(), MPI_CHAR, MPI_IN_PLACE,
+                   counts[0], MPI_CHAR, 0, comm.comm);
+    } else {
+      piece.bytes.resize(mine[0]);
+      MPI_Scatterv(nullptr, nullptr, nullptr, MPI_CHAR, piece.bytes.data(),
+                   static_cast<int>(mine[0]), MPI_CHAR, 0, comm.comm);
+    }
+    piece.end = piece.begin + mine[0];
     piece.first_line = mine[1];
     piece.first_row = mine[2];
     consume(piece);
+    if (comm.rank == 0)
+      round.swap(piece.bytes);
   }
   agree_on_failure(comm, failure, failure_key(failure));
   std::uint64_t stats[2] = {line - 1 + (ends_with_newline ? 0 : 1), row};
@@ -325,6 +336,25 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
 }
 
 } // namespace
+
+std::string read_text_head(const std::string& path) {
+  // zlib reads a file that is not gzip as it is.
+  const gzFile file = gzopen(path.c_str(), "rb");
+  if (!file)
+    throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string head(kHeadBytes, '\0');
+  const int got = gzread(file, head.data(), static_cast<unsigned>(head.size()));
+  std::string message;
+  if (got < 0) {
+    int code = 0;
+    message = std::string("gzip error: ") + gzerror(file, &code);
+  }
+  gzclose(file);
+  if (got < 0)
+    throw InputError(path, 0, message);
+  head.resize(static_cast<std::size_t>(got));
+  return head;
+}
 
 void reread_piece(const std::string& path, const PieceMark& mark, TextPiece& piece) {
   const File file(path);

@@ -40,7 +40,8 @@ void reread_piece(const std::string& path, const PieceMark& mark, TextPiece& pie
 struct TextFormat {
   std::function<std::size_t(std::string_view head)> data_begin; // run on rank 0 only
   bool count_rows = false;
-  std::size_t piece_bytes = std::size_t{16} << 20; // plain files: pieces of whole lines
+  // Plain files: pieces of whole lines; gzip: rounds of P pieces (at least 4 MiB).
+  std::size_t piece_bytes = std::size_t{16} << 20;
 };
 
 // The text-input rules of lib/io (io/text_input.h) on the file's first bytes: throws the
@@ -53,6 +54,10 @@ struct TextStats {
   std::uint64_t lines = 0; // lines in the file (a last line without '\n' counts)
   std::uint64_t rows = 0;  // METIS rows after the header
 };
+
+// The file's first bytes (at most 4 MiB, inflated when it is gzip), as rank 0 reads them for
+// the headers. Throws InputError when it cannot be read.
+std::string read_text_head(const std::string& path);
 
 // Calls consume(piece) on every rank for each piece it receives (once for a plain file, once
 // per chunk round for gzip; rounds are collective). Errors of consume are kept by the caller.

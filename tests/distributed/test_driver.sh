@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # CTest steps of gnnpart-mpi (registered in tests/distributed/tests.cmake). Environment: GNNPART,
 # GNNPART_MPI, EVALPART, PYTHON, SHARED_DIR, WORK (scratch directory).
-#   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis or bin
-#       input): valid, within the bound, no empty block, metrics equal to evalpart's,
+#   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis,
+#       metisgz or bin input): valid, within the bound, no empty block, metrics equal to evalpart's,
 #       the same file on a second run
 #   test_driver.sh balance NAME K FORMAT P...   as partition, with the coarsest partition under
 #       a looser bound (--initial-epsilon 1): the distributed balancer must have moved vertices
@@ -101,6 +101,11 @@ input() {
          echo "$cache/$name.edges" ;;
   metis) [ -f "$cache/$name.graph" ] || "$GNNPART" convert "$gz" "$cache/$name.graph" --quiet
          echo "$cache/$name.graph" ;;
+  metisgz) local graph
+           graph=$(input "$name" metis)
+           [ -f "$graph.gz" ] || { gzip -c "$graph" > "$WORK/$name.graph.gz.tmp" &&
+                                   mv "$WORK/$name.graph.gz.tmp" "$graph.gz"; }
+           echo "$graph.gz" ;;
   bin) [ -f "$cache/$name.bin" ] || "$GNNPART" generate rmat $(rmat_args "$name") \
          -o "$cache/$name.bin" --quiet
        echo "$cache/$name.bin" ;;

@@ -15,6 +15,7 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(cora.gz partition cora 8 gz 1 2 3 4)
   distributed_test(pubmed.plain partition pubmed 16 plain 2 4)
   distributed_test(citeseer.metis partition citeseer 4 metis 1 3)
+  distributed_test(citeseer.metis.gz partition citeseer 4 metisgz 2 3)  # header before the scatter
   distributed_test(pubmed.pairs partition pubmed 4100 plain 2)  # sparse pair count, k > 4096
   distributed_test(rmat.bin partition rmat 8 bin 1 4)
   distributed_test(pubmed.balance balance pubmed 16 plain 1 3)  # the balancer forced to work
