@@ -343,9 +343,8 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip,
   const PieceParser parse = [&](const TextPiece& piece, Parsed& facts) {
     return parse_metis_piece(piece, header, facts);
   };
-  const TextStats stats = for_each_text_piece(comm, path, gzip, format, [&](const TextPiece& p) {
-    keep(p, parse(p, parsed), parsed);
-  });
+  const TextStats stats = for_each_text_piece(
+      comm, path, gzip, format, [&](const TextPiece& p) { keep(p, parse(p, parsed), parsed); });
   run_phase(comm, [&] { throw_parsed_failure(path, parsed); });
   const std::uint64_t entries = sum_all(comm, parsed.entry_count);
   run_phase(comm, [&] {

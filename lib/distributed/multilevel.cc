@@ -145,9 +145,8 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     // fine blocks grow, and the level's coarse_of once they are known.
     const std::vector<std::uint64_t> coarse_ranges = std::move(levels[level].graph.vtxdist);
     levels[level].graph = DistGraph{};
-    std::vector<BlockID> fine_blocks =
-        fetch<BlockID>(comm, coarse_ranges, levels[level].coarse_of,
-                       [&](NodeID local) { return blocks[local]; });
+    std::vector<BlockID> fine_blocks = fetch<BlockID>(comm, coarse_ranges, levels[level].coarse_of,
+                                                      [&](NodeID local) { return blocks[local]; });
     std::vector<BlockID>().swap(blocks);
     std::vector<NodeID>().swap(levels[level].coarse_of);
     fine_blocks.resize(fine.n_total());

@@ -151,12 +151,12 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
     // A line belongs to the rank its first byte falls in.
     first = b > data_begin ? line_end(*file, b - 1, size) : b;
     last = first < e ? line_end(*file, e - 1, size) : first;
-    for_each_line_block(*file, first, last, format.piece_bytes,
-                        [&](std::uint64_t, const std::string& bytes) {
+    const auto count = [&](std::uint64_t, const std::string& bytes) {
       newlines += count_newlines(bytes, 0, bytes.size());
       if (format.count_rows)
         rows += count_rows(bytes, 0, bytes.size());
-    });
+    };
+    for_each_line_block(*file, first, last, format.piece_bytes, count);
     if (comm.rank == comm.size - 1 && size > 0) {
       std::string end_byte;
       file->read(size - 1, size, end_byte);
@@ -176,8 +176,7 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
   if (size == 0)
     stats.lines = 0;
   try {
-    for_each_line_block(*file, first, last, format.piece_bytes,
-                        [&](std::uint64_t offset, std::string& bytes) {
+    const auto parse = [&](std::uint64_t offset, std::string& bytes) {
       piece.bytes.swap(bytes);
       piece.offset = offset;
       piece.begin = 0;
@@ -187,7 +186,8 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
       if (format.count_rows)
         piece.first_row += count_rows(piece.bytes, 0, piece.bytes.size());
       piece.bytes.swap(bytes);
-    });
+    };
+    for_each_line_block(*file, first, last, format.piece_bytes, parse);
   } catch (...) {
     failure = std::current_exception();
   }
