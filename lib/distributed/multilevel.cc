@@ -60,6 +60,14 @@ void release_free_heap() {
 #endif
 }
 
+// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up.
+void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Level>& levels,
+                       std::vector<FreedLevel>& freed, const DistContext& ctx) {
+  for (std::size_t i = 0; i < freed.size(); ++i)
+    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
+                                 std::move(freed[i]), ctx.chunk_items);
+}
+
 // The initial partition of the coarsest level (the blocks of its owned vertices): the level is
 // copied onto every rank for the shared-memory engine. Meanwhile the contracted levels are
 // freed (the finest graph, the coarse_of maps and the copy hold all they are made of; the finer
@@ -86,9 +94,7 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph
   }
   release_free_heap();
   mark_memory_phase("initial");
-  for (std::size_t i = 0; i < freed.size(); ++i)
-    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
-                                 std::move(freed[i]), ctx.chunk_items);
+  recontract_levels(comm, graph, levels, freed, ctx);
   return owned;
 }
 
@@ -129,7 +135,16 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
-    if (gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks)) {
+    if (gathers(coarse, ctx, gather_limit)) {
+      // The copy and the engine's refiners would come on top of every finer level: those are
+      // freed meanwhile and contracted again afterwards, as around the initial partitioning.
+      std::vector<FreedLevel> freed;
+      for (std::size_t i = 0; !ctx.keep_levels && i < level; ++i)
+        freed.push_back(free_level(levels[i].graph));
+      gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
+      release_free_heap();
+      mark_memory_phase("gathered");
+      recontract_levels(comm, graph, levels, freed, ctx);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);

@@ -24,8 +24,9 @@
 #       4800 bytes, binary blocks of 300 records, coarse edges routed 300 fine edges at a time)
 #       give the same partition file as the default chunks, in many exchange rounds
 #   test_driver.sh keeplevels NAME K FORMAT P...   the coarse levels freed during the initial
-#       partitioning and contracted again (the default) give the partition file of
-#       --keep-levels, on a graph with several levels
+#       partitioning (and, with --gather-fraction 1, around every gathered refinement) and
+#       contracted again (the default) give the partition file of --keep-levels, on a graph
+#       with several levels
 #   test_driver.sh weights NAME K P...   the METIS graph with every edge weighing 2^33 (coarse
 #       edge weights past 32 bits: the 64-bit path of the contraction): deterministic, valid,
 #       evalpart's cut of the unweighted graph and 2^33 times it as the weighted cut
@@ -208,6 +209,13 @@ keeplevels)
 print(sum(p["phase"] == "recontract" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.json")
     [ "$levels" -ge 2 ] || { echo "P=$p: $levels levels contracted again, expected >= 2" >&2; exit 1; }
     echo "P=$p: the same partition with $levels levels freed and contracted again"
+    # Every coarse level refined as a copy, the finer levels freed meanwhile.
+    run+=(--gather-fraction 1)
+    same_result "$p" "$base.gathered" "keeping the levels (gathered refinement)" --keep-levels
+    gathered=$("$PYTHON" -c 'import json, sys
+print(sum(p["phase"] == "gathered" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.gathered.json")
+    [ "$gathered" -ge 2 ] || { echo "P=$p: $gathered levels gathered, expected >= 2" >&2; exit 1; }
+    echo "P=$p: the same partition with the finer levels freed around $gathered gathered levels"
   done
   ;;
 layout)
