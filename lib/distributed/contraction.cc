@@ -151,14 +151,17 @@ FreedLevel free_level(DistGraph& coarse) {
   return freed;
 }
 
-DistGraph recontract(const Comm& comm, const DistGraph& graph, const std::vector<NodeID>& coarse_of,
+DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
                      FreedLevel freed, std::uint64_t chunk_items) {
-  // The ghosts' coarse ids come from their owners, as number_coarse_vertices gave them.
-  std::vector<NodeID> coarse_label(graph.n_total());
-  std::copy(coarse_of.begin(), coarse_of.end(), coarse_label.begin());
-  update_all_ghosts<NodeID>(comm, graph, coarse_label);
-  DistGraph coarse = build_coarse(comm, graph, coarse_label, std::move(freed.vtxdist),
+  // coarse_of grows into the labels of the owned and ghost vertices (the ghosts' coarse ids
+  // from their owners, as number_coarse_vertices gave them), so that the map is not held twice
+  // while the coarse graph is built; it is cut back to the owned vertices afterwards.
+  coarse_of.resize(graph.n_total());
+  update_all_ghosts<NodeID>(comm, graph, coarse_of);
+  DistGraph coarse = build_coarse(comm, graph, coarse_of, std::move(freed.vtxdist),
                                   std::move(freed.vertex_weights), chunk_items);
+  coarse_of.resize(graph.n_local);
+  coarse_of.shrink_to_fit();
   mark_memory_phase("recontract");
   return coarse;
 }

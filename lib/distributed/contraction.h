@@ -30,8 +30,10 @@ struct FreedLevel {
 };
 // Frees the arrays of `coarse` (a level made by contract) and keeps what recontract needs.
 FreedLevel free_level(DistGraph& coarse);
-// The level free_level took, rebuilt from its finer level. Collective.
-DistGraph recontract(const Comm& comm, const DistGraph& graph, const std::vector<NodeID>& coarse_of,
+// The level free_level took, rebuilt from its finer level and coarse_of, which is used as the
+// build's scratch (for the ghosts' coarse ids) and holds the same map again on return.
+// Collective.
+DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
                      FreedLevel freed, std::uint64_t chunk_items);
 
 } // namespace gnnpart::distributed

@@ -14,9 +14,13 @@
 
 namespace gnnpart::distributed {
 
+bool gathers(const DistGraph& graph, const DistContext& ctx, std::uint64_t max_entries) {
+  return 2 * graph.global_m <= max_entries && ctx.partition.k >= 2;
+}
+
 bool gathered_refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,
                      std::uint64_t max_entries, std::vector<BlockID>& blocks) {
-  if (2 * graph.global_m > max_entries || ctx.partition.k < 2)
+  if (!gathers(graph, ctx, max_entries))
     return false;
   const CsrGraph copy = replicate(comm, graph);
   std::vector<BlockID> all =

@@ -17,6 +17,9 @@
 
 namespace gnnpart::distributed {
 
+// Whether gathered_refine copies this level (at most max_entries entries, k >= 2).
+bool gathers(const DistGraph& graph, const DistContext& ctx, std::uint64_t max_entries);
+
 // blocks spans owned and ghost vertices (ghosts current on entry and on return). Returns whether
 // the level was small enough (max_entries: the largest 2 * global_m to copy). Collective.
 bool gathered_refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, int level,

@@ -24,15 +24,21 @@ using io::detail::count_newlines;
 // Text pieces hold about this many bytes per chunk item (an edge line is 10 to 20 bytes).
 constexpr std::size_t kTextBytesPerItem = 16;
 
-// What this rank parsed: edges (edge lists: one entry per line; METIS: one per adjacency
-// entry) in global ids, in chunks of at most one text piece each (so that routing can free
-// them one by one), vertex weights of METIS rows, the first failure in file order.
+// The edges of one text piece (edge lists: one entry per line; METIS: one per adjacency
+// entry) in global ids.
 struct EdgeChunk {
   std::vector<NodeID> sources, targets;
   std::vector<Weight> weights; // empty: every edge of the chunk weighs 1
 };
+// What this rank parsed: for a plain file where its pieces lie, to be read and parsed again
+// by every pass of the routing (one piece's edges held at a time: 4 B per entry less than
+// holding them); for gzip, which cannot be read again, the edges in chunks of one piece each
+// (so that routing can free them one by one). Besides, vertex weights of METIS rows and the
+// first failure in file order.
 struct Parsed {
-  std::vector<EdgeChunk> chunks;
+  bool hold = false;             // gzip: keep the chunks
+  std::vector<EdgeChunk> chunks; // hold
+  std::vector<PieceMark> marks;  // !hold
   std::vector<VertexWeight> vertex_weights;
   std::uint64_t max_id = 0;
   bool any = false;
@@ -50,9 +56,22 @@ void record_failure(Parsed& parsed, const TextPiece& piece, const io::detail::Pa
   parsed.failure_message = f.message;
 }
 
-void parse_edge_piece(const TextPiece& piece, bool one_based, Parsed& parsed) {
+// Keeps a parsed piece as Parsed says: its chunk (trimmed), or where it lies.
+void keep(const TextPiece& piece, EdgeChunk chunk, Parsed& parsed) {
+  if (!parsed.hold) {
+    parsed.marks.push_back(mark_of(piece));
+    return;
+  }
+  chunk.sources.shrink_to_fit();
+  chunk.targets.shrink_to_fit();
+  chunk.weights.shrink_to_fit();
+  parsed.chunks.push_back(std::move(chunk));
+}
+
+// The edges of an edge-list piece; adds its facts (ids, weights, failure) to parsed.
+EdgeChunk parse_edge_piece(const TextPiece& piece, bool one_based, Parsed& parsed) {
   if (parsed.failed())
-    return; // later pieces cannot hold an earlier line
+    return {}; // later pieces cannot hold an earlier line
   io::detail::EdgeRange range =
       io::detail::parse_edge_list_range(piece.bytes, piece.begin, piece.end, one_based);
   record_failure(parsed, piece, range.failure);
@@ -61,23 +80,18 @@ void parse_edge_piece(const TextPiece& piece, bool one_based, Parsed& parsed) {
     parsed.any = true;
     parsed.max_id = std::max(parsed.max_id, range.max_id);
   }
-  EdgeChunk& chunk = parsed.chunks.emplace_back();
-  chunk.sources = std::move(range.sources);
-  chunk.targets = std::move(range.targets);
-  chunk.weights = std::move(range.weights);
-  chunk.sources.shrink_to_fit();
-  chunk.targets.shrink_to_fit();
-  chunk.weights.shrink_to_fit();
+  return {std::move(range.sources), std::move(range.targets), std::move(range.weights)};
 }
 
-void parse_metis_piece(const TextPiece& piece, const io::detail::MetisHeader& header,
-                       Parsed& parsed) {
+// The edges of a METIS piece; adds its facts (vertex weights, entries, failure) to parsed.
+EdgeChunk parse_metis_piece(const TextPiece& piece, const io::detail::MetisHeader& header,
+                            Parsed& parsed) {
   if (parsed.failed())
-    return;
+    return {};
   io::detail::MetisRange range =
       io::detail::parse_metis_range(piece.bytes, piece.begin, piece.end, piece.first_row, header);
   record_failure(parsed, piece, range.failure);
-  EdgeChunk& chunk = parsed.chunks.emplace_back();
+  EdgeChunk chunk;
   chunk.sources.reserve(range.adjacency.size());
   for (std::size_t row = 0; row < range.degrees.size(); ++row) {
     const NodeID u = static_cast<NodeID>(piece.first_row + row);
@@ -86,12 +100,13 @@ void parse_metis_piece(const TextPiece& piece, const io::detail::MetisHeader& he
       parsed.vertex_weights.push_back({u, range.vertex_weights[row * header.ncon]});
   }
   chunk.targets = std::move(range.adjacency);
-  chunk.targets.shrink_to_fit();
   chunk.weights = std::move(range.edge_weights);
-  chunk.weights.shrink_to_fit();
   parsed.entry_count += chunk.targets.size();
   parsed.weighted = parsed.weighted || !chunk.weights.empty();
+  return chunk;
 }
+
+using PieceParser = std::function<EdgeChunk(const TextPiece&, Parsed&)>;
 
 bool starts_with_gzip(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -208,17 +223,37 @@ DistGraph route(const Comm& comm, const EdgeSource& source, std::uint64_t n, boo
                                    std::move(vertex_weights));
 }
 
-// The parsed chunks of a text input as an edge source.
-DistGraph route_parsed(const Comm& comm, Parsed& parsed, std::uint64_t n, bool symmetrize,
+// A text input as an edge source: the held chunks, or each piece read and parsed again when
+// a pass comes to it (the last one parsed is kept, as every round asks for its chunk more than
+// once).
+DistGraph route_parsed(const Comm& comm, const std::string& path, Parsed& parsed,
+                       const PieceParser& parse, std::uint64_t n, bool symmetrize,
                        bool vertex_weighted) {
   EdgeSource source;
-  source.chunks = parsed.chunks.size();
+  source.chunks = parsed.hold ? parsed.chunks.size() : parsed.marks.size();
+  EdgeChunk reparsed;
+  std::uint64_t held = ~std::uint64_t{0};
+  const auto chunk_of = [&](std::uint64_t c) -> const EdgeChunk& {
+    if (parsed.hold)
+      return parsed.chunks[c];
+    if (held != c) {
+      TextPiece piece;
+      reread_piece(path, parsed.marks[c], piece);
+      Parsed scratch;
+      reparsed = parse(piece, scratch);
+      held = c;
+    }
+    return reparsed;
+  };
   source.for_each = [&](std::uint64_t c, const std::function<void(NodeID, NodeID, Weight)>& edge) {
-    const EdgeChunk& chunk = parsed.chunks[c];
+    const EdgeChunk& chunk = chunk_of(c);
     for (std::size_t i = 0; i < chunk.sources.size(); ++i)
       edge(chunk.sources[i], chunk.targets[i], chunk.weights.empty() ? 1 : chunk.weights[i]);
   };
-  source.release = [&](std::uint64_t c) { parsed.chunks[c] = EdgeChunk{}; };
+  source.release = [&](std::uint64_t c) {
+    if (parsed.hold)
+      parsed.chunks[c] = EdgeChunk{};
+  };
   DistGraph graph =
       route(comm, source, n, symmetrize, parsed.weighted, parsed.vertex_weights, vertex_weighted);
   parsed = Parsed{};
@@ -234,9 +269,13 @@ DistGraph read_edge_list_text(const Comm& comm, const std::string& path, bool gz
     return io::detail::edge_list_data_begin(head, path, declared);
   };
   Parsed parsed;
+  parsed.hold = gzip;
+  const PieceParser parse = [&](const TextPiece& piece, Parsed& facts) {
+    return parse_edge_piece(piece, options.one_based, facts);
+  };
   const TextStats stats =
       for_each_text_piece(comm, path, gzip, format, [&](const TextPiece& piece) {
-        parse_edge_piece(piece, options.one_based, parsed);
+        keep(piece, parse(piece, parsed), parsed);
       });
   run_phase(comm, [&] { throw_parsed_failure(path, parsed); });
   MPI_Bcast(&declared, 1, MPI_UINT64_T, 0, comm.comm);
@@ -255,7 +294,7 @@ DistGraph read_edge_list_text(const Comm& comm, const std::string& path, bool gz
     run_phase(comm, [&] {
       throw InputError(path, 0, "empty input: no edges and no '# vertices: N' header");
     });
-  return route_parsed(comm, parsed, n, true, false);
+  return route_parsed(comm, path, parsed, parse, n, true, false);
 }
 
 void broadcast_header(const Comm& comm, io::detail::MetisHeader& header) {
@@ -287,37 +326,25 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip,
                         std::to_string(header.ncon));
     return header.rows_begin;
   };
-  // The header is needed before any piece is parsed: rank 0 reads it first.
-  if (!gzip) {
-    run_phase(comm, [&] {
-      if (comm.rank == 0) {
-        std::string head;
-        std::ifstream in(path, std::ios::binary);
-        head.resize(std::size_t{4} << 20);
-        in.read(head.data(), static_cast<std::streamsize>(head.size()));
-        head.resize(static_cast<std::size_t>(in.gcount()));
-        if (head.empty())
-          throw InputError(path, 0, "empty input");
-        format.data_begin(std::string_view(head).substr(check_text_head(path, head)));
-      }
-    });
-    broadcast_header(comm, header);
-    format.data_begin = [&](std::string_view) { return header.rows_begin; };
-  }
-  Parsed parsed;
-  std::vector<TextPiece> held; // gzip: pieces arrive before rank 0 broadcast the header
-  const TextStats stats = for_each_text_piece(comm, path, gzip, format, [&](const TextPiece& p) {
-    if (gzip)
-      held.push_back(p);
-    else
-      parse_metis_piece(p, header, parsed);
+  // The header is needed before any piece is parsed: rank 0 reads it first (for gzip too, so
+  // that every piece is parsed as it arrives, not held).
+  run_phase(comm, [&] {
+    if (comm.rank == 0) {
+      const std::string head = read_text_head(path);
+      if (head.empty())
+        throw InputError(path, 0, "empty input");
+      format.data_begin(std::string_view(head).substr(check_text_head(path, head)));
+    }
   });
-  if (gzip) {
-    broadcast_header(comm, header);
-    for (const TextPiece& p : held)
-      parse_metis_piece(p, header, parsed);
-    held.clear();
-  }
+  broadcast_header(comm, header);
+  format.data_begin = [&](std::string_view) { return header.rows_begin; };
+  Parsed parsed;
+  parsed.hold = gzip;
+  const PieceParser parse = [&](const TextPiece& piece, Parsed& facts) {
+    return parse_metis_piece(piece, header, facts);
+  };
+  const TextStats stats = for_each_text_piece(
+      comm, path, gzip, format, [&](const TextPiece& p) { keep(p, parse(p, parsed), parsed); });
   run_phase(comm, [&] { throw_parsed_failure(path, parsed); });
   const std::uint64_t entries = sum_all(comm, parsed.entry_count);
   run_phase(comm, [&] {
@@ -332,7 +359,7 @@ DistGraph read_metis_text(const Comm& comm, const std::string& path, bool gzip,
                            " edges but the adjacency lists hold " + std::to_string(entries) +
                            " entries (expected 2m = " + std::to_string(2 * header.m) + ")");
   });
-  return route_parsed(comm, parsed, header.n, false, header.vertex_weights);
+  return route_parsed(comm, path, parsed, parse, header.n, false, header.vertex_weights);
 }
 
 } // namespace

@@ -60,6 +60,14 @@ void release_free_heap() {
 #endif
 }
 
+// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up.
+void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Level>& levels,
+                       std::vector<FreedLevel>& freed, const DistContext& ctx) {
+  for (std::size_t i = 0; i < freed.size(); ++i)
+    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
+                                 std::move(freed[i]), ctx.chunk_items);
+}
+
 // The initial partition of the coarsest level (the blocks of its owned vertices): the level is
 // copied onto every rank for the shared-memory engine. Meanwhile the contracted levels are
 // freed (the finest graph, the coarse_of maps and the copy hold all they are made of; the finer
@@ -86,9 +94,7 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph
   }
   release_free_heap();
   mark_memory_phase("initial");
-  for (std::size_t i = 0; i < freed.size(); ++i)
-    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
-                                 std::move(freed[i]), ctx.chunk_items);
+  recontract_levels(comm, graph, levels, freed, ctx);
   return owned;
 }
 
@@ -129,7 +135,16 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
-    if (gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks)) {
+    if (gathers(coarse, ctx, gather_limit)) {
+      // The copy and the engine's refiners would come on top of every finer level: those are
+      // freed meanwhile and contracted again afterwards, as around the initial partitioning.
+      std::vector<FreedLevel> freed;
+      for (std::size_t i = 0; !ctx.keep_levels && i < level; ++i)
+        freed.push_back(free_level(levels[i].graph));
+      gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
+      release_free_heap();
+      mark_memory_phase("gathered");
+      recontract_levels(comm, graph, levels, freed, ctx);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
@@ -139,15 +154,20 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     // Balancing the coarse levels too leaves the finer refinement a balanced start to improve
     // on; heavy coarse vertices may keep a block over the bound here, the finest level decides.
     balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
-    // Projection: every fine vertex asks the owner of its coarse vertex for the block.
-    std::vector<BlockID> fine_blocks(fine.n_total());
-    const std::vector<BlockID> projected =
-        fetch<BlockID>(comm, coarse.vtxdist, levels[level].coarse_of,
-                       [&](NodeID local) { return blocks[local]; });
-    std::copy(projected.begin(), projected.end(), fine_blocks.begin());
+    mark_memory_phase("refine");
+    // Projection: every fine vertex asks the owner of its coarse vertex for the block. Only the
+    // coarse ranges and the owned coarse blocks are asked: the coarse graph is freed before the
+    // fine blocks grow, and the level's coarse_of once they are known.
+    const std::vector<std::uint64_t> coarse_ranges = std::move(levels[level].graph.vtxdist);
+    levels[level].graph = DistGraph{};
+    std::vector<BlockID> fine_blocks = fetch<BlockID>(comm, coarse_ranges, levels[level].coarse_of,
+                                                      [&](NodeID local) { return blocks[local]; });
+    std::vector<BlockID>().swap(blocks);
+    std::vector<NodeID>().swap(levels[level].coarse_of);
+    fine_blocks.resize(fine.n_total());
     update_all_ghosts<BlockID>(comm, fine, fine_blocks);
     blocks = std::move(fine_blocks);
-    levels[level].graph = DistGraph{};
+    mark_memory_phase("project");
   }
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);

@@ -24,8 +24,6 @@ using io::detail::count_newlines;
 // Rank 0 looks at most this far for the headers (comment block, METIS header line).
 constexpr std::size_t kHeadBytes = std::size_t{4} << 20;
 constexpr std::size_t kScanBytes = std::size_t{64} << 10;
-// Inflated bytes rank 0 scatters per round (whole lines; bounded buffers on every rank).
-constexpr std::size_t kGzipRoundBytes = std::size_t{32} << 20;
 
 std::uint64_t count_rows(std::string_view data, std::size_t begin, std::size_t end) {
   std::uint64_t rows = 0;
@@ -86,8 +84,8 @@ std::uint64_t line_end(const File& file, std::uint64_t from, std::uint64_t size)
   return size;
 }
 
-// Calls block(bytes) for consecutive pieces of [from, to), each about piece_bytes of whole
-// lines (a longer line is one piece); `to` is a line end.
+// Calls block(offset, bytes) for consecutive pieces of [from, to), each about piece_bytes of
+// whole lines (a longer line is one piece) starting at that file offset; `to` is a line end.
 template <typename F>
 void for_each_line_block(const File& file, std::uint64_t from, std::uint64_t to,
                          std::size_t piece_bytes, F&& block) {
@@ -109,7 +107,7 @@ void for_each_line_block(const File& file, std::uint64_t from, std::uint64_t to,
     }
     if (bytes.empty())
       break; // the file shrank while being read
-    block(bytes);
+    block(from, bytes);
     from = next;
   }
 }
@@ -153,11 +151,12 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
     // A line belongs to the rank its first byte falls in.
     first = b > data_begin ? line_end(*file, b - 1, size) : b;
     last = first < e ? line_end(*file, e - 1, size) : first;
-    for_each_line_block(*file, first, last, format.piece_bytes, [&](const std::string& bytes) {
+    const auto count = [&](std::uint64_t, const std::string& bytes) {
       newlines += count_newlines(bytes, 0, bytes.size());
       if (format.count_rows)
         rows += count_rows(bytes, 0, bytes.size());
-    });
+    };
+    for_each_line_block(*file, first, last, format.piece_bytes, count);
     if (comm.rank == comm.size - 1 && size > 0) {
       std::string end_byte;
       file->read(size - 1, size, end_byte);
@@ -177,8 +176,9 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
   if (size == 0)
     stats.lines = 0;
   try {
-    for_each_line_block(*file, first, last, format.piece_bytes, [&](std::string& bytes) {
+    const auto parse = [&](std::uint64_t offset, std::string& bytes) {
       piece.bytes.swap(bytes);
+      piece.offset = offset;
       piece.begin = 0;
       piece.end = piece.bytes.size();
       consume(piece);
@@ -186,7 +186,8 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
       if (format.count_rows)
         piece.first_row += count_rows(piece.bytes, 0, piece.bytes.size());
       piece.bytes.swap(bytes);
-    });
+    };
+    for_each_line_block(*file, first, last, format.piece_bytes, parse);
   } catch (...) {
     failure = std::current_exception();
   }
@@ -195,9 +196,12 @@ TextStats plain_pieces(const Comm& comm, const std::string& path, const TextForm
 }
 
 // Rank 0 reads the gzip stream in rounds of whole lines and scatters each round in P pieces.
+// A round inflates round_bytes at a time (at least kHeadBytes, so that the first one holds the
+// headers) until it ends a line.
 class GzipScatter {
 public:
-  GzipScatter(const std::string& path) : path_(path) {
+  GzipScatter(const std::string& path, std::size_t round_bytes)
+      : path_(path), round_bytes_(std::max(round_bytes, kHeadBytes)) {
     file_ = gzopen(path.c_str(), "rb");
     if (!file_)
       throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
@@ -215,8 +219,8 @@ public:
       return !round.empty();
     while (true) {
       const std::size_t old = round.size();
-      round.resize(old + kGzipRoundBytes);
-      const int got = gzread(file_, round.data() + old, static_cast<unsigned>(kGzipRoundBytes));
+      round.resize(old + round_bytes_);
+      const int got = gzread(file_, round.data() + old, static_cast<unsigned>(round_bytes_));
       if (got < 0) {
         int code = 0;
         const char* message = gzerror(file_, &code);
@@ -242,6 +246,7 @@ public:
 
 private:
   std::string path_;
+  std::size_t round_bytes_;
   gzFile file_ = nullptr;
   std::string carry_;
   bool eof_ = false;
@@ -264,7 +269,7 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
     if (comm.rank == 0 && !failure) {
       try {
         if (!reader)
-          reader = std::make_unique<GzipScatter>(path);
+          reader = std::make_unique<GzipScatter>(path, format.piece_bytes * p);
         if (reader->next(round)) {
           more = 1;
           ends_with_newline = round.back() == '\n';
@@ -305,15 +310,24 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
       break;
     std::uint64_t mine[3];
     MPI_Scatter(meta.data(), 3, MPI_UINT64_T, mine, 3, MPI_UINT64_T, 0, comm.comm);
+    // Rank 0's piece stays in place in the round (no copy of it).
     TextPiece piece;
-    piece.bytes.resize(mine[0]);
-    MPI_Scatterv(round.data(), counts.data(), displs.data(), MPI_CHAR, piece.bytes.data(),
-                 static_cast<int>(mine[0]), MPI_CHAR, 0, comm.comm);
-    piece.begin = 0;
-    piece.end = piece.bytes.size();
+    if (comm.rank == 0) {
+      piece.bytes.swap(round);
+      piece.begin = static_cast<std::size_t>(displs[0]);
+      MPI_Scatterv(piece.bytes.data(), counts.data(), displs.data(), MPI_CHAR, MPI_IN_PLACE,
+                   counts[0], MPI_CHAR, 0, comm.comm);
+    } else {
+      piece.bytes.resize(mine[0]);
+      MPI_Scatterv(nullptr, nullptr, nullptr, MPI_CHAR, piece.bytes.data(),
+                   static_cast<int>(mine[0]), MPI_CHAR, 0, comm.comm);
+    }
+    piece.end = piece.begin + mine[0];
     piece.first_line = mine[1];
     piece.first_row = mine[2];
     consume(piece);
+    if (comm.rank == 0)
+      round.swap(piece.bytes);
   }
   agree_on_failure(comm, failure, failure_key(failure));
   std::uint64_t stats[2] = {line - 1 + (ends_with_newline ? 0 : 1), row};
@@ -322,6 +336,38 @@ TextStats gzip_pieces(const Comm& comm, const std::string& path, const TextForma
 }
 
 } // namespace
+
+std::string read_text_head(const std::string& path) {
+  // zlib reads a file that is not gzip as it is.
+  const gzFile file = gzopen(path.c_str(), "rb");
+  if (!file)
+    throw InputError(path, 0, std::string("cannot open: ") + std::strerror(errno));
+  std::string head(kHeadBytes, '\0');
+  const int got = gzread(file, head.data(), static_cast<unsigned>(head.size()));
+  std::string message;
+  if (got < 0) {
+    int code = 0;
+    message = std::string("gzip error: ") + gzerror(file, &code);
+  }
+  gzclose(file);
+  if (got < 0)
+    throw InputError(path, 0, message);
+  head.resize(static_cast<std::size_t>(got));
+  return head;
+}
+
+void reread_piece(const std::string& path, const PieceMark& mark, TextPiece& piece) {
+  const File file(path);
+  piece.bytes.clear();
+  file.read(mark.offset, mark.offset + mark.size, piece.bytes);
+  if (piece.bytes.size() != mark.size)
+    throw InputError(path, mark.first_line, "the file changed while it was being read");
+  piece.offset = mark.offset;
+  piece.begin = 0;
+  piece.end = piece.bytes.size();
+  piece.first_line = mark.first_line;
+  piece.first_row = mark.first_row;
+}
 
 std::size_t check_text_head(const std::string& path, std::string_view head) {
   const std::size_t bom = io::bom_length(head);

@@ -17,14 +17,31 @@ struct TextPiece {
   std::size_t end = 0;
   std::uint64_t first_line = 1;
   std::uint64_t first_row = 0; // METIS: vertex of the piece's first row
+  std::uint64_t offset = 0;    // plain files: file offset of bytes[0] (gzip: 0)
 };
+
+// Where a piece of a plain file lies: enough to read it again (reread_piece) while the edges
+// are routed, instead of holding what was parsed from it.
+struct PieceMark {
+  std::uint64_t offset = 0;
+  std::uint64_t size = 0;
+  std::uint64_t first_line = 1;
+  std::uint64_t first_row = 0;
+};
+inline PieceMark mark_of(const TextPiece& piece) {
+  return {piece.offset + piece.begin, piece.end - piece.begin, piece.first_line, piece.first_row};
+}
+// Reads the piece at mark from the plain file again (begin 0, end its size); throws InputError
+// when the file cannot be read or has shrunk.
+void reread_piece(const std::string& path, const PieceMark& mark, TextPiece& piece);
 
 // What the reader tells the slicer about a format: where the data starts in the file's first
 // bytes (past headers) and whether pieces need their first METIS row.
 struct TextFormat {
   std::function<std::size_t(std::string_view head)> data_begin; // run on rank 0 only
   bool count_rows = false;
-  std::size_t piece_bytes = std::size_t{16} << 20; // plain files: pieces of whole lines
+  // Plain files: pieces of whole lines; gzip: rounds of P pieces (at least 4 MiB).
+  std::size_t piece_bytes = std::size_t{16} << 20;
 };
 
 // The text-input rules of lib/io (io/text_input.h) on the file's first bytes: throws the
@@ -37,6 +54,10 @@ struct TextStats {
   std::uint64_t lines = 0; // lines in the file (a last line without '\n' counts)
   std::uint64_t rows = 0;  // METIS rows after the header
 };
+
+// The file's first bytes (at most 4 MiB, inflated when it is gzip), as rank 0 reads them for
+// the headers. Throws InputError when it cannot be read.
+std::string read_text_head(const std::string& path);
 
 // Calls consume(piece) on every rank for each piece it receives (once for a plain file, once
 // per chunk round for gzip; rounds are collective). Errors of consume are kept by the caller.
