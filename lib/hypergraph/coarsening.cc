@@ -12,10 +12,11 @@ namespace gnnpart::hg {
 
 namespace {
 
-// Drops level i's vertex -> nets arrays (i > 0, not parked).
+// Drops level i's vertex -> nets arrays and packs its nets (i > 0, not parked).
 void park(HgHierarchy& h, std::size_t i) {
   Hypergraph& level = h.levels[i - 1];
-  h.parked[i - 1] = {level.num_nodes(), level.release()};
+  const NodeID n = level.num_nodes();
+  h.parked[i - 1] = PackedNets(n, level.release());
 }
 
 } // namespace
@@ -24,11 +25,10 @@ const Hypergraph& HgHierarchy::unpark(std::size_t i) {
   if (i == 0)
     return *input;
   ParkedLevel& p = parked[i - 1];
-  if (p.arrays.net_offsets.empty()) // not parked
+  if (p.empty()) // not parked
     return levels[i - 1];
-  const NodeID n = p.num_nodes;
-  Hypergraph::Arrays a = std::move(p.arrays);
-  p = ParkedLevel{};
+  const NodeID n = p.num_nodes();
+  Hypergraph::Arrays a = p.unpack(); // and frees the packed bytes
   levels[i - 1] = Hypergraph(n, std::move(a.net_offsets), std::move(a.pins),
                              std::move(a.net_weights), a.ncon, std::move(a.vertex_weights));
   return levels[i - 1];
@@ -75,13 +75,12 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
         coarse[map[u]] = h.communities[u];
       h.communities = std::move(coarse);
     }
-    // A coarse level waits for its refinement from here on; contraction reads its pins only.
+    // A coarse level waits for its refinement from here on, packed; contraction reads its nets.
     const std::size_t fine = h.levels.size();
     if (fine > 0)
       park(h, fine);
-    Hypergraph coarse = contract(
-        fine > 0 ? net_side(h.parked[fine - 1].num_nodes, h.parked[fine - 1].arrays) : net_side(hg),
-        map, clusters);
+    Hypergraph coarse =
+        fine > 0 ? contract(h.parked[fine - 1], map, clusters) : contract(hg, map, clusters);
     h.levels.push_back(std::move(coarse));
     h.parked.emplace_back();
     h.maps.push_back(std::move(map));
