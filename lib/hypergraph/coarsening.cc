@@ -75,7 +75,7 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
         coarse[map[u]] = h.communities[u];
       h.communities = std::move(coarse);
     }
-    // A coarse level waits for its refinement from here on, packed; contraction reads its nets.
+    // A coarse level waits for its refinement from here on; contraction reads its pins only.
     const std::size_t fine = h.levels.size();
     if (fine > 0)
       park(h, fine);
