@@ -22,8 +22,10 @@ void park(HgHierarchy& h, std::size_t i) {
 } // namespace
 
 const Hypergraph& HgHierarchy::unpark(std::size_t i) {
-  if (i == 0)
+  if (i == 0) {
+    packed_input.restore();
     return *input;
+  }
   ParkedLevel& p = parked[i - 1];
   if (p.empty()) // not parked
     return levels[i - 1];
@@ -79,8 +81,11 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
     const std::size_t fine = h.levels.size();
     if (fine > 0)
       park(h, fine);
-    Hypergraph coarse =
-        fine > 0 ? contract(h.parked[fine - 1], map, clusters) : contract(hg, map, clusters);
+    else if (ctx.parkable_input == &hg) // idle until its refinement: its pins packed meanwhile
+      h.packed_input = PackedInput(*ctx.parkable_input);
+    Hypergraph coarse = fine > 0                  ? contract(h.parked[fine - 1], map, clusters)
+                        : !h.packed_input.empty() ? contract(h.packed_input.nets(), map, clusters)
+                                                  : contract(hg, map, clusters);
     h.levels.push_back(std::move(coarse));
     h.parked.emplace_back();
     h.maps.push_back(std::move(map));

@@ -29,11 +29,14 @@ struct HgHierarchy {
   std::vector<std::vector<NodeID>> maps;
   // The blocks of a given partition on the coarsest level (empty without one).
   std::vector<BlockID> communities;
+  // The input's pins while they are packed (HgContext::parkable_input), from the contraction of
+  // level 1 to the refinement of level 0.
+  PackedInput packed_input;
 
   std::size_t coarsest() const { return levels.size(); }
   // Level i, which must not be parked.
   const Hypergraph& level(std::size_t i) const { return i == 0 ? *input : levels[i - 1]; }
-  // Level i, built again first if parked.
+  // Level i, built again first if parked (the input: its pins put back if packed).
   const Hypergraph& unpark(std::size_t i);
   // Keeps the levels up to i (0: the input alone).
   void truncate(std::size_t i);

@@ -29,14 +29,21 @@ std::uint64_t zigzag(Weight w) {
   return (static_cast<std::uint64_t>(w) << 1) ^ static_cast<std::uint64_t>(w >> 63);
 }
 
+// The nets to pack.
+struct NetArrays {
+  std::span<const EdgeID> offsets;
+  std::span<const NodeID> pins;
+  std::span<const Weight> weights;
+};
+
 // Net e: its size, its weight (weighted nets only), its pins as gaps from the previous one (the
 // first from 0).
-template <typename Out> void put_net(const Hypergraph::Arrays& a, NetID e, Out& out) {
-  const EdgeID first = a.net_offsets[e];
-  const EdgeID last = a.net_offsets[e + 1];
+template <typename Out> void put_net(const NetArrays& a, NetID e, Out& out) {
+  const EdgeID first = a.offsets[e];
+  const EdgeID last = a.offsets[e + 1];
   out.put(last - first);
-  if (!a.net_weights.empty())
-    out.put(zigzag(a.net_weights[e]));
+  if (!a.weights.empty())
+    out.put(zigzag(a.weights[e]));
   NodeID previous = 0;
   for (EdgeID i = first; i < last; ++i) {
     out.put(a.pins[i] - previous);
@@ -47,9 +54,23 @@ template <typename Out> void put_net(const Hypergraph::Arrays& a, NetID e, Out& 
 } // namespace
 
 PackedNets::PackedNets(NodeID num_nodes, Hypergraph::Arrays arrays)
-    : num_nodes_(num_nodes), num_nets_(static_cast<NetID>(arrays.net_offsets.size() - 1)),
-      net_weights_(!arrays.net_weights.empty()), ncon_(arrays.ncon),
-      vertex_weights_(std::move(arrays.vertex_weights)) {
+    : num_nodes_(num_nodes), ncon_(arrays.ncon), vertex_weights_(std::move(arrays.vertex_weights)) {
+  pack(arrays.net_offsets, arrays.pins, arrays.net_weights);
+}
+
+PackedNets::PackedNets(NodeID num_nodes, std::span<const EdgeID> offsets,
+                       std::span<const NodeID> pins, std::span<const Weight> net_weights, int ncon,
+                       std::span<const Weight> vertex_weights)
+    : num_nodes_(num_nodes), ncon_(ncon),
+      vertex_weights_(vertex_weights.begin(), vertex_weights.end()) {
+  pack(offsets, pins, net_weights);
+}
+
+void PackedNets::pack(std::span<const EdgeID> offsets, std::span<const NodeID> pins,
+                      std::span<const Weight> net_weights) {
+  const NetArrays arrays{offsets, pins, net_weights};
+  num_nets_ = static_cast<NetID>(offsets.size() - 1);
+  net_weights_ = !net_weights.empty();
   const std::size_t chunks = (std::size_t{num_nets_} + kChunkNets - 1) / kChunkNets;
   const auto nets_of = [&](std::size_t c) {
     const auto first = static_cast<NetID>(c * kChunkNets);
@@ -64,12 +85,12 @@ PackedNets::PackedNets(NodeID num_nodes, Hypergraph::Arrays arrays)
       for (NetID e = first; e < last; ++e)
         put_net(arrays, e, counter);
       chunk_byte_[c + 1] = counter.bytes;
-      chunk_pin_[c] = arrays.net_offsets[first];
+      chunk_pin_[c] = offsets[first];
     }
   });
   for (std::size_t c = 0; c < chunks; ++c)
     chunk_byte_[c + 1] += chunk_byte_[c];
-  chunk_pin_[chunks] = arrays.net_offsets.back();
+  chunk_pin_[chunks] = offsets.back();
   bytes_.resize(chunk_byte_[chunks]);
   tbb::parallel_for(tbb::blocked_range<std::size_t>(0, chunks, 1), [&](const auto& r) {
     for (std::size_t c = r.begin(); c != r.end(); ++c) {
@@ -106,6 +127,34 @@ Hypergraph::Arrays PackedNets::unpack() {
   a.vertex_weights = std::move(vertex_weights_);
   *this = PackedNets();
   return a;
+}
+
+PackedInput::PackedInput(Hypergraph& input) {
+  std::vector<NodeID> pins = input.take_pins();
+  try {
+    nets_ = PackedNets(input.num_nodes(), input.net_offsets(), pins, input.net_weights(),
+                       input.ncon(), input.vertex_weights());
+  } catch (...) {
+    input.put_pins(std::move(pins));
+    throw;
+  }
+  input_ = &input;
+}
+
+PackedInput& PackedInput::operator=(PackedInput&& other) noexcept {
+  if (this != &other) {
+    restore();
+    input_ = std::exchange(other.input_, nullptr);
+    nets_ = std::move(other.nets_);
+  }
+  return *this;
+}
+
+void PackedInput::restore() {
+  if (input_ == nullptr)
+    return;
+  input_->put_pins(nets_.unpack().pins);
+  input_ = nullptr;
 }
 
 } // namespace gnnpart::hg

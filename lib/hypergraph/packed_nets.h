@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/hypergraph.h"
@@ -23,6 +24,10 @@ public:
   PackedNets() = default;
   // Packs `arrays` (pins sorted within each net) and frees them; parallel, deterministic.
   PackedNets(NodeID num_nodes, Hypergraph::Arrays arrays);
+  // Packs the nets of these arrays (copies the vertex weights; for an input level whose pins
+  // are taken out: Hypergraph::take_pins).
+  PackedNets(NodeID num_nodes, std::span<const EdgeID> offsets, std::span<const NodeID> pins,
+             std::span<const Weight> net_weights, int ncon, std::span<const Weight> vertex_weights);
   PackedNets(PackedNets&&) noexcept = default;
   PackedNets& operator=(PackedNets&&) noexcept = default;
   PackedNets(const PackedNets&) = delete;
@@ -46,6 +51,8 @@ public:
   Hypergraph::Arrays unpack();
 
 private:
+  void pack(std::span<const EdgeID> offsets, std::span<const NodeID> pins,
+            std::span<const Weight> net_weights);
   static std::uint64_t read(const std::uint8_t*& p) {
     std::uint64_t value = 0;
     for (unsigned shift = 0;; shift += 7) {
@@ -68,6 +75,29 @@ private:
   std::vector<std::uint8_t> bytes_;
   std::vector<EdgeID> chunk_byte_; // per chunk: its first byte; one more entry at the end
   std::vector<EdgeID> chunk_pin_;  // per chunk: its first pin; one more entry at the end
+};
+
+// An input level's pins, packed while coarser levels are worked on (HgContext::parkable_input):
+// taken out of the hypergraph and packed on construction, put back by restore() or, at the
+// latest, when this goes away (an exception between coarsening and refinement; running out of
+// memory then ends the program, as the hypergraph could not be given back).
+class PackedInput {
+public:
+  PackedInput() = default;
+  explicit PackedInput(Hypergraph& input);
+  PackedInput(PackedInput&& other) noexcept
+      : input_(std::exchange(other.input_, nullptr)), nets_(std::move(other.nets_)) {}
+  PackedInput& operator=(PackedInput&& other) noexcept;
+  ~PackedInput() { restore(); }
+
+  bool empty() const { return input_ == nullptr; }
+  const PackedNets& nets() const { return nets_; }
+  // Gives the pins back to the hypergraph (nothing if empty).
+  void restore();
+
+private:
+  Hypergraph* input_ = nullptr;
+  PackedNets nets_;
 };
 
 template <typename F>

@@ -7,6 +7,9 @@
 #include <limits>
 
 #include "core/random.h"
+#include "hypergraph/block_limits.h"
+#include "hypergraph/coarsening.h"
+#include "hypergraph/context.h"
 #include "hypergraph/contraction.h"
 #include "hypergraph/packed_nets.h"
 #include "hypergraph_test_util.h"
@@ -107,6 +110,51 @@ TEST(PackedNets, ContractionFromPackedNetsIsTheSame) {
     EXPECT_TRUE(std::ranges::equal(plain.incident_net_array(), from_packed.incident_net_array()));
     EXPECT_GT(plain.num_nets(), 100u);
   }
+}
+
+void expect_same_levels(HgHierarchy& a, HgHierarchy& b) {
+  ASSERT_EQ(a.coarsest(), b.coarsest());
+  for (std::size_t i = 1; i <= a.coarsest(); ++i) {
+    SCOPED_TRACE(::testing::Message() << "level " << i);
+    EXPECT_EQ(a.maps[i - 1], b.maps[i - 1]);
+    const Hypergraph& x = a.unpark(i);
+    const Hypergraph& y = b.unpark(i);
+    EXPECT_TRUE(std::ranges::equal(x.net_offsets(), y.net_offsets()));
+    EXPECT_TRUE(std::ranges::equal(x.pin_array(), y.pin_array()));
+    EXPECT_TRUE(std::ranges::equal(x.net_weights(), y.net_weights()));
+    EXPECT_TRUE(std::ranges::equal(x.vertex_weights(), y.vertex_weights()));
+  }
+}
+
+TEST(PackedInput, InputPinsPackedWhileCoarseLevelsExist) {
+  Hypergraph hg = random_nets(3000, 3000, true, 1, 21);
+  const Hypergraph::Arrays original = copy_arrays(hg);
+  const PartitionOptions o = testing::options(4);
+  HgContext ctx = make_context(o);
+  const BlockLimits limits = uniform_limits(hg, 4, o.epsilon);
+  HgHierarchy plain = coarsen(hg, ctx, limits, 7, {});
+  ctx.parkable_input = &hg;
+  {
+    HgHierarchy packed = coarsen(hg, ctx, limits, 7, {});
+    ASSERT_GE(packed.coarsest(), 2u);
+    EXPECT_EQ(hg.num_pins(), 0u) << "the input's pins are packed";
+    EXPECT_EQ(hg.num_nets(), original.net_offsets.size() - 1);
+    expect_same_levels(packed, plain);
+    EXPECT_EQ(&packed.unpark(0), &hg);
+    expect_same_arrays(copy_arrays(hg), original);
+  }
+  expect_same_arrays(copy_arrays(hg), original); // not taken twice
+  {
+    HgHierarchy dropped = coarsen(hg, ctx, limits, 7, {});
+    EXPECT_EQ(hg.num_pins(), 0u);
+    HgHierarchy moved = std::move(dropped); // the pins travel with the hierarchy
+    EXPECT_EQ(hg.num_pins(), 0u);
+  } // gone without unpark(0) (as when refinement throws): the pins come back
+  expect_same_arrays(copy_arrays(hg), original);
+  // Another hypergraph than the one named is never packed.
+  const Hypergraph other = random_nets(3000, 3000, true, 1, 21);
+  HgHierarchy h = coarsen(other, ctx, limits, 7, {});
+  EXPECT_EQ(other.num_pins(), hg.num_pins());
 }
 
 } // namespace
