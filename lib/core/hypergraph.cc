@@ -129,6 +129,12 @@ Hypergraph::Arrays Hypergraph::release() {
   return arrays;
 }
 
+void Hypergraph::put_pins(std::vector<NodeID> pins) {
+  if (pins.size() != net_offsets_.back())
+    throw InvalidParameter("put_pins: not the pin array that was taken");
+  pins_ = std::move(pins);
+}
+
 Weight Hypergraph::total_vertex_weight(int c) const {
   if (vertex_weights_.empty())
     return num_nodes();

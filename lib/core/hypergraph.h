@@ -5,6 +5,7 @@
 // column-net model of a graph), vertex -> nets is the same CSR as net -> pins and is not
 // stored twice.
 #include <span>
+#include <utility>
 #include <vector>
 
 #include "core/types.h"
@@ -35,6 +36,12 @@ class Hypergraph {
     std::vector<Weight> vertex_weights;
   };
   Arrays release();
+  // The pin array, taken out for a while by the owner of a hypergraph that is idle meanwhile
+  // (the multilevel cycle keeps its input's pins packed while coarser levels are worked on:
+  // hypergraph/coarsening.h). Until put_pins gives the same pins back, nothing but num_nodes(),
+  // num_nets(), the offsets and the weights may be read.
+  std::vector<NodeID> take_pins() { return std::exchange(pins_, {}); }
+  void put_pins(std::vector<NodeID> pins);
 
   NodeID num_nodes() const { return num_nodes_; }
   NetID num_nets() const { return static_cast<NetID>(net_offsets_.size() - 1); }

@@ -12,23 +12,25 @@ namespace gnnpart::hg {
 
 namespace {
 
-// Drops level i's vertex -> nets arrays (i > 0, not parked).
+// Drops level i's vertex -> nets arrays and packs its nets (i > 0, not parked).
 void park(HgHierarchy& h, std::size_t i) {
   Hypergraph& level = h.levels[i - 1];
-  h.parked[i - 1] = {level.num_nodes(), level.release()};
+  const NodeID n = level.num_nodes();
+  h.parked[i - 1] = PackedNets(n, level.release());
 }
 
 } // namespace
 
 const Hypergraph& HgHierarchy::unpark(std::size_t i) {
-  if (i == 0)
+  if (i == 0) {
+    packed_input.restore();
     return *input;
+  }
   ParkedLevel& p = parked[i - 1];
-  if (p.arrays.net_offsets.empty()) // not parked
+  if (p.empty()) // not parked
     return levels[i - 1];
-  const NodeID n = p.num_nodes;
-  Hypergraph::Arrays a = std::move(p.arrays);
-  p = ParkedLevel{};
+  const NodeID n = p.num_nodes();
+  Hypergraph::Arrays a = p.unpack(); // and frees the packed bytes
   levels[i - 1] = Hypergraph(n, std::move(a.net_offsets), std::move(a.pins),
                              std::move(a.net_weights), a.ncon, std::move(a.vertex_weights));
   return levels[i - 1];
@@ -79,9 +81,11 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
     const std::size_t fine = h.levels.size();
     if (fine > 0)
       park(h, fine);
-    Hypergraph coarse = contract(
-        fine > 0 ? net_side(h.parked[fine - 1].num_nodes, h.parked[fine - 1].arrays) : net_side(hg),
-        map, clusters);
+    else if (ctx.parkable_input == &hg) // idle until its refinement: its pins packed meanwhile
+      h.packed_input = PackedInput(*ctx.parkable_input);
+    Hypergraph coarse = fine > 0                  ? contract(h.parked[fine - 1], map, clusters)
+                        : !h.packed_input.empty() ? contract(h.packed_input.nets(), map, clusters)
+                                                  : contract(hg, map, clusters);
     h.levels.push_back(std::move(coarse));
     h.parked.emplace_back();
     h.maps.push_back(std::move(map));

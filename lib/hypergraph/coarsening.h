@@ -8,18 +8,17 @@
 #include "core/block_limits.h"
 #include "core/hypergraph.h"
 #include "hypergraph/context.h"
+#include "hypergraph/packed_nets.h"
 
 namespace gnnpart::hg {
 
-// A coarse level between its contraction and its refinement: its net -> pins arrays only.
+// A coarse level between its contraction and its refinement: its net -> pins arrays only,
+// packed (packed_nets.h: 1-3 bytes per pin instead of 4, about 2 per net instead of 16).
 // Nothing reads a level's vertex -> nets arrays in that time (clustering reads the level being
-// contracted, refinement the level being refined), so they are built again when it is
-// refined; the levels then take one CSR each instead of two (the same Hypergraph again: its
+// contracted, refinement the level being refined, and the contraction of the next level reads
+// the packed nets), so they are built again when it is refined (the same Hypergraph again: its
 // construction is deterministic).
-struct ParkedLevel {
-  NodeID num_nodes = 0;
-  Hypergraph::Arrays arrays;
-};
+using ParkedLevel = PackedNets;
 
 // The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1]
 // (parked[i - 1] while parked); maps[i] takes a vertex of level i to its vertex of level i + 1.
@@ -30,11 +29,14 @@ struct HgHierarchy {
   std::vector<std::vector<NodeID>> maps;
   // The blocks of a given partition on the coarsest level (empty without one).
   std::vector<BlockID> communities;
+  // The input's pins while they are packed (HgContext::parkable_input), from the contraction of
+  // level 1 to the refinement of level 0.
+  PackedInput packed_input;
 
   std::size_t coarsest() const { return levels.size(); }
   // Level i, which must not be parked.
   const Hypergraph& level(std::size_t i) const { return i == 0 ? *input : levels[i - 1]; }
-  // Level i, built again first if parked.
+  // Level i, built again first if parked (the input: its pins put back if packed).
   const Hypergraph& unpark(std::size_t i);
   // Keeps the levels up to i (0: the input alone).
   void truncate(std::size_t i);

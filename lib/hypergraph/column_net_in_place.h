@@ -35,6 +35,7 @@ public:
   ColumnNetInPlace& operator=(const ColumnNetInPlace&) = delete;
 
   const Hypergraph& model() const { return model_; }
+  Hypergraph& model() { return model_; } // for a cycle that packs its pins a while
 
 private:
   CsrGraph& graph_;

@@ -10,6 +10,10 @@
 #include "core/timer.h"
 #include "core/types.h"
 
+namespace gnnpart {
+class Hypergraph;
+} // namespace gnnpart
+
 namespace gnnpart::hg {
 
 struct CoarseningContext {
@@ -149,6 +153,9 @@ struct HgContext {
   RefinementContext refinement;
   BottleneckContext bottleneck;
   Timer* timer = nullptr; // phases of the top level; nested runs (bisections) leave it null
+  // The top level's input, when its owner lets a cycle pack its pins while coarser levels are
+  // worked on (coarsening.h; the column-net model lent by the graph); else null.
+  Hypergraph* parkable_input = nullptr;
 };
 
 // The preset the options name (presets are data, see context.cc) with the run's k, epsilon,

@@ -5,11 +5,12 @@
 #include <span>
 
 #include "core/hypergraph.h"
+#include "hypergraph/packed_nets.h"
 
 namespace gnnpart::hg {
 
-// What contraction reads of the finer level: its net -> pins side (a parked level has no more;
-// see coarsening.h). Empty weight spans mean unit weights.
+// What contraction reads of the finer level: its net -> pins side. Empty weight spans mean unit
+// weights.
 struct NetSide {
   NodeID num_nodes = 0;
   std::span<const EdgeID> offsets;
@@ -19,10 +20,11 @@ struct NetSide {
   std::span<const Weight> vertex_weights;
 };
 NetSide net_side(const Hypergraph& hg);
-NetSide net_side(NodeID num_nodes, const Hypergraph::Arrays& arrays);
 
 // Coarse pins are written once, at their final place: no copy of the finer pin array is made.
 Hypergraph contract(const NetSide& fine, std::span<const NodeID> cluster, NodeID num_clusters);
+// From a parked level (packed, coarsening.h): the same result as from its arrays.
+Hypergraph contract(const PackedNets& fine, std::span<const NodeID> cluster, NodeID num_clusters);
 Hypergraph contract(const Hypergraph& hg, std::span<const NodeID> cluster, NodeID num_clusters);
 
 } // namespace gnnpart::hg

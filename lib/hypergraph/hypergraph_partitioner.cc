@@ -69,11 +69,13 @@ std::vector<BlockID> best_of_runs(const Hypergraph& hg, const HgContext& ctx,
 }
 
 // Multilevel run (or V-cycles from `start`, if given), then the final repair of empty blocks
-// and balance.
+// and balance. `parkable`: the hypergraph again, when its pins may be packed while coarser
+// levels are worked on (HgContext::parkable_input).
 Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& options,
-                         std::span<const BlockID> start) {
+                         std::span<const BlockID> start, Hypergraph* parkable = nullptr) {
   check_options(options, hypergraph.num_nodes());
   HgContext ctx = make_context(options);
+  ctx.parkable_input = parkable;
   if (!start.empty()) {
     ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start;
     ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
@@ -235,10 +237,11 @@ Partition partition_column_net(CsrGraph& graph, ColumnNetWeights weights,
     check_feasible(weighted.graph(), uniform_limits(weighted.graph(), options.k, options.epsilon));
     start = graph_start(weighted.graph(), options);
   }
-  const ColumnNetInPlace in_place(graph, weights);
-  return finish(in_place.model(), start.blocks.empty()
-                                      ? partition_hypergraph(in_place.model(), options)
-                                      : partition_from(in_place.model(), options, start.blocks));
+  ColumnNetInPlace in_place(graph, weights);
+  return finish(in_place.model(),
+                start.blocks.empty()
+                    ? partition_hypergraph(in_place.model(), options)
+                    : partition_from(in_place.model(), options, start.blocks, &in_place.model()));
 }
 
 Weight hypergraph_objective(const Hypergraph& hypergraph, const Partition& partition,

@@ -158,15 +158,17 @@ private:
   // parallel build writes through these: they touch only the row's own bytes.
   template <typename F> decltype(auto) with_row(NodeID v, F&& f) const {
     const RowOf r = row_of(v);
+    const RowClass& c = classes_[r.width];
+    std::uint8_t* row = c.base + r.row * c.row_bytes;
     switch (r.width) {
     case 0:
-      return f(NibbleRow{rows4_.data.get() + r.row * nibble_row_bytes()});
+      return f(NibbleRow{row});
     case 1:
-      return f(PlainRow<std::uint8_t>{rows8_.data.get() + r.row * k_});
+      return f(PlainRow<std::uint8_t>{row});
     case 2:
-      return f(PlainRow<std::uint16_t>{rows16_.data.get() + r.row * k_});
+      return f(PlainRow<std::uint16_t>{reinterpret_cast<std::uint16_t*>(row)});
     default:
-      return f(PlainRow<std::int32_t>{rows32_.data.get() + r.row * k_});
+      return f(PlainRow<std::int32_t>{reinterpret_cast<std::int32_t*>(row)});
     }
   }
   template <typename Row>
