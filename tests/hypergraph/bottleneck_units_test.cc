@@ -211,5 +211,57 @@ TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
   }
 }
 
+// V-cycles: the first cycle is the one-cycle refiner; later ones never raise the maximum nor
+// break the budget and balance, run only while the last one improved, and give the same
+// partition at 1 and 2 threads.
+TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph);
+  const BlockID k = 32;
+  PartitionOptions o = testing::options(k, 1, 2);
+  const Partition start = partition_column_net(graph, model, o);
+  o.objective = Objective::kMaxVolume;
+  const BlockLimits limits = uniform_limits(model, k, o.epsilon);
+  const std::vector<NodeID> owners = identity_owners(model);
+  const Volumes before = graph_volumes(graph, start.blocks, k);
+  auto refine = [&](int cycles, int threads, BottleneckStats& stats) {
+    HgContext ctx = make_context(o);
+    ctx.bottleneck.cycles = cycles;
+    PartitionedHypergraph phg(model, k);
+    phg.assign(start.blocks);
+    stats = run_with_threads(
+        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+    return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
+  };
+  BottleneckStats one;
+  BottleneckStats four;
+  BottleneckStats again;
+  const std::vector<BlockID> single = refine(1, 2, one);
+  const std::vector<BlockID> blocks = refine(4, 2, four);
+  EXPECT_EQ(refine(4, 1, again), blocks);
+  EXPECT_EQ(one.cycles, 1);
+  EXPECT_GE(four.cycles, 1);
+  EXPECT_LE(four.cycles, 4);
+  // A second cycle runs exactly when the first lowered the maximum, or kept it and lowered
+  // the total.
+  EXPECT_EQ(four.cycles > 1,
+            one.max_volume < one.start_max_volume ||
+                (one.max_volume == one.start_max_volume && one.total < one.start_total));
+  const Volumes after_one = graph_volumes(graph, single, k);
+  const Volumes after = graph_volumes(graph, blocks, k);
+  EXPECT_EQ(one.max_volume, after_one.max());
+  EXPECT_EQ(four.max_volume, after.max());
+  EXPECT_EQ(four.total, after.total);
+  EXPECT_EQ(four.start_max_volume, before.max());
+  EXPECT_LE(after.max(), after_one.max());
+  EXPECT_LE(static_cast<double>(after.total), 1.05 * static_cast<double>(before.total));
+  PartitionedHypergraph phg(model, k);
+  phg.assign(blocks);
+  for (BlockID b = 0; b < k; ++b) {
+    EXPECT_LE(phg.block_weight(b), limits.max(b, 0));
+    EXPECT_GT(phg.block_weight(b), 0);
+  }
+}
+
 } // namespace
 } // namespace gnnpart::hg
