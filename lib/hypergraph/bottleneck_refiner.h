@@ -22,6 +22,9 @@
 // Levels: the rounds first move whole clusters of ctx.bottleneck.unit_levels coarser levels
 // (move_units.h; clusters inside the start's blocks, coarsest first, each move priced exactly
 // on the input), then single vertices: the bottleneck gain at every level of a V-cycle.
+// Cycles: up to ctx.bottleneck.cycles such V-cycles, each on clusters of the current blocks
+// drawn with a new seed; the next runs only while the last lowered the maximum (epoch), or
+// kept it and lowered the total.
 // Regain (max-volume): once the total has spent ctx.bottleneck.regain_fraction of its budget's
 // headroom, each round is followed by moves that lower the total and raise no block above the
 // round's target, so that later rounds can spend the budget again.
@@ -52,6 +55,7 @@ struct BottleneckStats {
   double epoch_seconds = 0;
   std::uint64_t moves = 0;
   int rounds = 0;
+  int cycles = 0; // V-cycles run (ctx.bottleneck.cycles at most)
 };
 
 // ctx.objective: kMaxVolume, or kEpoch with `epoch` given (else InvalidParameter). owners[e]:

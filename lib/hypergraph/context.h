@@ -133,6 +133,11 @@ struct BottleneckContext {
   // then single vertices: the bottleneck gain at every level of a V-cycle, priced exactly.
   int unit_levels = 3;
   Weight unit_weight_divisor = 20; // a cluster weighs at most the smallest limit / this
+  // V-cycles: each clusters the current partition's blocks anew (another seed) and runs the
+  // rounds on its levels and the single vertices; the next starts only if this one lowered the
+  // maximum (epoch), or kept it and lowered the total. Small graphs, k = 8 / 32 (seed 0): 3
+  // cycles 0.8304x the km1 largest block volume against 0.8580x with 1, 6 cycles 0.8265x.
+  int cycles = 4;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;

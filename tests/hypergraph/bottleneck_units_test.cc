@@ -180,35 +180,92 @@ TEST(MoveUnits, NestedClustersInsideBlocks) {
   }
 }
 
-// The refiner with the cluster levels and with single vertices only, from one km1 start.
-TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
-  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
-  const Hypergraph model = build_column_net(graph);
-  const BlockID k = 8;
-  PartitionOptions o = testing::options(k, 1, 2);
-  const Partition start = partition_column_net(graph, model, o);
-  o.objective = Objective::kMaxVolume;
-  const BlockLimits limits = uniform_limits(model, k, o.epsilon);
-  const std::vector<NodeID> owners = identity_owners(model);
-  const Volumes before = graph_volumes(graph, start.blocks, k);
-  for (const int unit_levels : {0, 3}) {
-    SCOPED_TRACE(unit_levels);
-    HgContext ctx = make_context(o);
-    ctx.bottleneck.unit_levels = unit_levels;
+// One km1 start of cora for the refiner's runs, and checks of a result from the graph.
+struct CoraStart {
+  explicit CoraStart(BlockID k_)
+      : k(k_), graph(testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz")),
+        model(build_column_net(graph)), options(testing::options(k, 1, 2)),
+        start(partition_column_net(graph, model, options)),
+        limits(uniform_limits(model, k, options.epsilon)), owners(identity_owners(model)),
+        before(graph_volumes(graph, start.blocks, k)) {
+    options.objective = Objective::kMaxVolume;
+  }
+
+  // The refiner from the start with `ctx`; the partition it leaves.
+  std::vector<BlockID> refine(const HgContext& ctx, int threads, BottleneckStats& stats) const {
     PartitionedHypergraph phg(model, k);
     phg.assign(start.blocks);
-    const BottleneckStats stats = run_with_threads(
-        2, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
-    const Volumes after = graph_volumes(graph, phg.blocks(), k);
+    stats = run_with_threads(
+        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+    return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
+  }
+
+  // The stats against the graph, the budget against the start, balance and no empty block.
+  void check(const std::vector<BlockID>& blocks, const BottleneckStats& stats) const {
+    const Volumes after = graph_volumes(graph, blocks, k);
     EXPECT_EQ(stats.max_volume, after.max());
     EXPECT_EQ(stats.total, after.total);
-    EXPECT_LT(after.max(), before.max());
+    EXPECT_EQ(stats.start_max_volume, before.max());
     EXPECT_LE(static_cast<double>(after.total), 1.05 * static_cast<double>(before.total));
+    PartitionedHypergraph phg(model, k);
+    phg.assign(blocks);
     for (BlockID b = 0; b < k; ++b) {
       EXPECT_LE(phg.block_weight(b), limits.max(b, 0));
       EXPECT_GT(phg.block_weight(b), 0);
     }
   }
+
+  BlockID k;
+  CsrGraph graph;
+  Hypergraph model;
+  PartitionOptions options;
+  Partition start;
+  BlockLimits limits;
+  std::vector<NodeID> owners;
+  Volumes before;
+};
+
+// The refiner with the cluster levels and with single vertices only, from one km1 start.
+TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
+  const CoraStart cora(8);
+  for (const int unit_levels : {0, 3}) {
+    SCOPED_TRACE(unit_levels);
+    HgContext ctx = make_context(cora.options);
+    ctx.bottleneck.unit_levels = unit_levels;
+    BottleneckStats stats;
+    const std::vector<BlockID> blocks = cora.refine(ctx, 2, stats);
+    cora.check(blocks, stats);
+    EXPECT_LT(stats.max_volume, cora.before.max());
+  }
+}
+
+// V-cycles: the first cycle is the one-cycle refiner; later ones never raise the maximum nor
+// break the budget and balance, run only while the last one improved, and give the same
+// partition at 1 and 2 threads.
+TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
+  const CoraStart cora(32);
+  auto refine = [&](int cycles, int threads, BottleneckStats& stats) {
+    HgContext ctx = make_context(cora.options);
+    ctx.bottleneck.cycles = cycles;
+    return cora.refine(ctx, threads, stats);
+  };
+  BottleneckStats one;
+  BottleneckStats four;
+  BottleneckStats again;
+  const std::vector<BlockID> single = refine(1, 2, one);
+  const std::vector<BlockID> blocks = refine(4, 2, four);
+  EXPECT_EQ(refine(4, 1, again), blocks);
+  EXPECT_EQ(one.cycles, 1);
+  EXPECT_GE(four.cycles, 1);
+  EXPECT_LE(four.cycles, 4);
+  // A second cycle runs exactly when the first lowered the maximum, or kept it and lowered
+  // the total.
+  EXPECT_EQ(four.cycles > 1,
+            one.max_volume < one.start_max_volume ||
+                (one.max_volume == one.start_max_volume && one.total < one.start_total));
+  cora.check(single, one);
+  cora.check(blocks, four);
+  EXPECT_LE(four.max_volume, one.max_volume);
 }
 
 } // namespace
