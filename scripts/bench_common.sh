@@ -10,8 +10,8 @@
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
 #   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
 #                            round-robin), the floor partitioners are compared with
-#   bench_build_gnnpart LOG  GNNPART = BUILD_DIR/gnnpart, rebuilt (log in LOG); an existing binary
-#                            is kept with a warning when the build fails
+#   bench_build_gnnpart LOG  GNNPART = BUILD_DIR/gnnpart, configured if need be and rebuilt (log in
+#                            LOG); an existing binary is kept with a warning when the build fails
 #   bench_evaluate GRAPH PART K  prints "edge_cut comm_volume imbalance" (evalpart)
 #   bench_csv HEADER         CSV starts with HEADER (a CSV with another header is moved to
 #                            CSV.old); ROWS = this invocation's rows; prints HEADER
@@ -91,6 +91,11 @@ bench_metis_graph() {
 
 bench_build_gnnpart() {
   GNNPART="$BUILD_DIR/gnnpart"
+  mkdir -p "$BUILD_DIR" "$(dirname "$1")"
+  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
+    cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >"$1" 2>&1 ||
+      { echo "configuring $BUILD_DIR failed (see $1)" >&2; exit 1; }
+  fi
   if ! cmake --build "$BUILD_DIR" --target gnnpart -j2 >"$1" 2>&1; then
     [ -x "$GNNPART" ] || { echo "building gnnpart failed (see $1)" >&2; exit 1; }
     echo "warning: rebuilding gnnpart failed; using the existing $GNNPART" >&2

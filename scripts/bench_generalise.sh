@@ -57,9 +57,6 @@ suite() {
   esac
 }
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
 source "$ROOT/scripts/bench_common.sh"
 bench_build_gnnpart "$BUILD_DIR/bench_generalise_build.log"
 bench_evalpart

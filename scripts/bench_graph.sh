@@ -32,9 +32,6 @@ if [ -z "${DATASETS:-}" ]; then
   DATASETS="$(cd "$SHARED_DIR/datasets" && ls *.edges.gz | sed 's/\.edges\.gz$//' | tr '\n' ' ')"
 fi
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
 source "$ROOT/scripts/bench_common.sh"
 bench_build_gnnpart "$BUILD_DIR/bench_graph_build.log"
 bench_threads

@@ -38,12 +38,8 @@ if [ -z "${DATASETS:-}" ]; then
   DATASETS="$(cd "$SHARED_DIR/datasets" && ls *.edges.gz *.hgr.gz | sed -E 's/\.(edges|hgr)\.gz$//' | tr '\n' ' ')"
 fi
 
-if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-  cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
-fi
-cmake --build "$BUILD_DIR" --target gnnpart -j2 >/dev/null
-GNNPART="$BUILD_DIR/gnnpart"
 source "$ROOT/scripts/bench_common.sh"
+bench_build_gnnpart "$BUILD_DIR/bench_hypergraph_build.log"
 bench_threads
 bench_evalpart
 if [ "$METIS" = 1 ]; then

@@ -34,14 +34,8 @@ if [ -z "${DATASETS:-}" ]; then
   DATASETS="$(awk -F'\t' 'NR > 1 {print $1}' "$SHARED_DIR/baselines/graphs.tsv" | sort -u | tr '\n' ' ')"
 fi
 
-if [ -z "${GNNPART:-}" ]; then
-  if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
-    cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >/dev/null
-  fi
-  cmake --build "$BUILD_DIR" --target gnnpart -j2 >/dev/null
-  GNNPART="$BUILD_DIR/gnnpart"
-fi
 source "$ROOT/scripts/bench_common.sh"
+[ -n "${GNNPART:-}" ] || bench_build_gnnpart "$BUILD_DIR/bench_objectives_build.log"
 bench_scratch objectives
 bench_commit
 
