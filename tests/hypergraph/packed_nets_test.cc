@@ -33,8 +33,11 @@ Hypergraph::Arrays copy_arrays(const Hypergraph& hg) {
           {hg.vertex_weights().begin(), hg.vertex_weights().end()}};
 }
 
-// n vertices, `nets` nets of 0 to 40 pins (some far apart, repeats possible), weights as asked.
-Hypergraph random_nets(NodeID n, int nets, bool weighted, int ncon, std::uint64_t seed) {
+// n vertices, `nets` nets of 0 to 40 pins (some far apart, repeats possible), weights as asked:
+// below 2^(20 + 2 * weight_shift). Contraction sums the weights of identical nets, so the tests
+// that contract keep weight_shift small enough that no sum of all nets can overflow.
+Hypergraph random_nets(NodeID n, int nets, bool weighted, int ncon, std::uint64_t seed,
+                       int weight_shift = 20) {
   Rng rng(seed);
   std::vector<EdgeID> offsets{0};
   std::vector<NodeID> pins;
@@ -46,7 +49,8 @@ Hypergraph random_nets(NodeID n, int nets, bool weighted, int ncon, std::uint64_
     offsets.push_back(pins.size());
     if (weighted) // large and negative weights too: zigzag varints
       net_weights.push_back(e % 7 == 0 ? -static_cast<Weight>(rng.below(5))
-                                       : static_cast<Weight>(rng.below(1u << 20)) << (e % 3 * 20));
+                                       : static_cast<Weight>(rng.below(1u << 20))
+                                             << (e % 3 * weight_shift));
   }
   std::vector<Weight> vertex_weights;
   if (ncon > 1 || weighted)
@@ -92,7 +96,7 @@ TEST(PackedNets, ExtremeIdsAndEmptyHypergraphs) {
 TEST(PackedNets, ContractionFromPackedNetsIsTheSame) {
   for (const bool weighted : {false, true}) {
     SCOPED_TRACE(weighted);
-    const Hypergraph hg = random_nets(3000, 4000, weighted, weighted ? 2 : 1, 5);
+    const Hypergraph hg = random_nets(3000, 4000, weighted, weighted ? 2 : 1, 5, 14);
     Rng rng(3);
     std::vector<NodeID> cluster(hg.num_nodes());
     for (auto& c : cluster)
@@ -127,7 +131,7 @@ void expect_same_levels(HgHierarchy& a, HgHierarchy& b) {
 }
 
 TEST(PackedInput, InputPinsPackedWhileCoarseLevelsExist) {
-  Hypergraph hg = random_nets(3000, 3000, true, 1, 21);
+  Hypergraph hg = random_nets(3000, 3000, true, 1, 21, 14);
   const Hypergraph::Arrays original = copy_arrays(hg);
   const PartitionOptions o = testing::options(4);
   HgContext ctx = make_context(o);
@@ -152,7 +156,7 @@ TEST(PackedInput, InputPinsPackedWhileCoarseLevelsExist) {
   } // gone without unpark(0) (as when refinement throws): the pins come back
   expect_same_arrays(copy_arrays(hg), original);
   // Another hypergraph than the one named is never packed.
-  const Hypergraph other = random_nets(3000, 3000, true, 1, 21);
+  const Hypergraph other = random_nets(3000, 3000, true, 1, 21, 14);
   HgHierarchy h = coarsen(other, ctx, limits, 7, {});
   EXPECT_EQ(other.num_pins(), hg.num_pins());
 }
