@@ -190,6 +190,7 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
     const std::uint64_t round_seed = derive_seed(seed, 1, static_cast<std::uint64_t>(round));
     const std::vector<NodeID> order = chunked_random_order(n, round_seed);
     NodeID moved = 0;
+    const bool last_round = round + 1 == ctx.lp_rounds;
     for (int batch = 0; batch < batches; ++batch) {
       const SubRound sub = sub_round(n, batch, batches);
       parallel_over(sub, [&](const auto& r) {
@@ -206,6 +207,8 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
           movers.push_back(order[i]);
       }
       moved += static_cast<NodeID>(movers.size());
+      if (last_round) // nothing reads next_active after the last round
+        continue;
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, movers.size(), 256), [&](const auto& r) {
         for (std::size_t i = r.begin(); i != r.end(); ++i)
           for (NodeID v : graph.neighbors(movers[i]))
@@ -213,7 +216,7 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
               std::atomic_ref<std::uint8_t>(next_active[v]).store(1, std::memory_order_relaxed);
       });
     }
-    if (moved <= n / 200)
+    if (last_round || moved <= n / 200)
       break;
     active.swap(next_active);
     std::fill(next_active.begin(), next_active.end(), 0);

@@ -1,7 +1,6 @@
 #include "partition/multilevel/refinement/fm_refiner.h"
 
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -12,25 +11,23 @@
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/fm_search.h"
 #include "partition/multilevel/refinement/gain_cache.h"
+#include "partition/multilevel/refinement/kept_gain_cache.h"
 #include "partition/multilevel/refinement/parallel_fm_refiner.h"
 
 namespace gnnpart::ml {
 namespace {
 
-// The partition itself, with its gain cache when the edge weights fit one (else connections
+// The partition itself, with its gain cache when the edge weights fit one (null: connections
 // are counted from the adjacency).
 class SharedView {
 public:
-  SharedView(PartitionedGraph& p, const BlockLimits& limits)
-      : p_(p), g_(p.graph()), limits_(limits), map_(p.k()) {
-    if (GainCache::supports(g_))
-      cache_.emplace(g_, p.blocks(), p.k());
-  }
+  SharedView(PartitionedGraph& p, const BlockLimits& limits, GainCache* cache)
+      : p_(p), g_(p.graph()), limits_(limits), map_(p.k()), cache_(cache) {}
 
   BlockID block(NodeID v) const { return p_.block(v); }
   Weight block_weight(BlockID b) const { return p_.block_weight(b); }
   bool fits(NodeID u, BlockID b) const { return p_.fits(u, b, limits_); }
-  bool cheap_conn() const { return cache_.has_value(); }
+  bool cheap_conn() const { return cache_ != nullptr; }
   Weight conn(NodeID v, BlockID b) const {
     if (cache_)
       return cache_->conn(v, b);
@@ -63,7 +60,7 @@ private:
   const CsrGraph& g_;
   const BlockLimits& limits_;
   RatingMap<BlockID> map_;
-  std::optional<GainCache> cache_;
+  GainCache* cache_;
 };
 
 // One pass of localized searches from the boundary in a seeded order; returns its gain.
@@ -115,23 +112,35 @@ Weight repeat_passes(const PartitionedGraph& p, const RefinementContext& ctx, Ru
 } // namespace
 
 Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
-                 std::uint64_t seed) {
+                 std::uint64_t seed, KeptGainCache* kept) {
+  const bool cached = GainCache::supports(p.graph());
+  KeptGainCache own;
+  KeptGainCache& keep = kept ? *kept : own;
+  Weight gain = 0;
   if (ctx.fm_parallel &&
       tbb::this_task_arena::max_concurrency() >= std::max(2, ctx.fm_parallel_min_threads) &&
-      GainCache::supports(p.graph())) {
-    if (ctx.fm_min_pass_gain <= 0)
-      return parallel_fm_refine(p, limits, ctx, seed);
-    RefinementContext one_pass = ctx;
-    one_pass.fm_passes = 1;
-    return repeat_passes(p, ctx, [&](int pass) {
-      return parallel_fm_refine(p, limits, one_pass, derive_seed(seed, 43, pass));
+      cached) {
+    GainCache& cache = keep.of(p);
+    if (ctx.fm_min_pass_gain <= 0) {
+      gain = parallel_fm_refine(p, limits, ctx, seed, cache);
+    } else {
+      RefinementContext one_pass = ctx;
+      one_pass.fm_passes = 1;
+      gain = repeat_passes(p, ctx, [&](int pass) {
+        return parallel_fm_refine(p, limits, one_pass, derive_seed(seed, 43, pass), cache);
+      });
+    }
+  } else {
+    SharedView view(p, limits, cached ? &keep.of(p) : nullptr);
+    FmSearch<SharedView> search(view, p.graph(), ctx);
+    std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
+    gain = repeat_passes(p, ctx, [&](int pass) {
+      return sequential_pass(p, view, search, locked, ctx, seed, pass);
     });
   }
-  SharedView view(p, limits);
-  FmSearch<SharedView> search(view, p.graph(), ctx);
-  std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
-  return repeat_passes(
-      p, ctx, [&](int pass) { return sequential_pass(p, view, search, locked, ctx, seed, pass); });
+  if (cached && kept)
+    kept->matched(p);
+  return gain;
 }
 
 } // namespace gnnpart::ml

@@ -13,8 +13,11 @@
 
 namespace gnnpart::ml {
 
-// Returns the total cut improvement.
+class KeptGainCache;
+
+// Returns the total cut improvement. With `kept`, the gain cache comes from there (reused if it
+// still describes p) and is left there, current, for the level's next FM run.
 Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
-                 std::uint64_t seed);
+                 std::uint64_t seed, KeptGainCache* kept = nullptr);
 
 } // namespace gnnpart::ml

@@ -217,9 +217,14 @@ std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed,
 
 Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
                           const RefinementContext& ctx, std::uint64_t seed) {
+  GainCache cache(p.graph(), p.blocks(), p.k());
+  return parallel_fm_refine(p, limits, ctx, seed, cache);
+}
+
+Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
+                          const RefinementContext& ctx, std::uint64_t seed, GainCache& cache) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
-  GainCache cache(g, p.blocks(), p.k());
   tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
   std::vector<std::uint8_t> locked(n, 0);
   const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));

@@ -19,9 +19,14 @@
 
 namespace gnnpart::ml {
 
+class GainCache;
+
 // Returns the total cut improvement. Needs GainCache::supports(p.graph()).
 Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
                           const RefinementContext& ctx, std::uint64_t seed);
+// The same on a gain cache of p's partition, which it keeps current.
+Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
+                          const RefinementContext& ctx, std::uint64_t seed, GainCache& cache);
 
 // The seeds of FM pass `pass` (both refiners): the vertices with a neighbour in another block,
 // shuffled by (seed, pass).

@@ -6,6 +6,7 @@
 #include "core/random.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/refinement/fm_refiner.h"
+#include "partition/multilevel/refinement/kept_gain_cache.h"
 #include "partition/multilevel/refinement/lp_refiner.h"
 #include "partition/multilevel/refinement/rebalancer.h"
 
@@ -17,7 +18,7 @@ namespace {
 // With every block near its limit, strict FM cannot take moves whose target has no room even
 // when a later move would restore the balance. Needs a balanced start (else does nothing).
 Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
-                  std::uint64_t seed) {
+                  std::uint64_t seed, KeptGainCache* kept) {
   if (ctx.refinement.relaxed_fm_slack <= 0 || !p.balanced(limits))
     return 0;
   BlockLimits relaxed = limits;
@@ -27,7 +28,7 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   RefinementContext relaxed_ctx = ctx.refinement;
   relaxed_ctx.fm_passes = ctx.refinement.relaxed_fm_passes;
   // Both report exact cut changes (tested), so the cut itself need not be recomputed.
-  const Weight fm_gain = fm_refine(p, relaxed, relaxed_ctx, seed);
+  const Weight fm_gain = fm_refine(p, relaxed, relaxed_ctx, seed, kept);
   Weight rebalance_loss = 0;
   if (rebalance(p, limits, &rebalance_loss) && fm_gain > rebalance_loss)
     return fm_gain - rebalance_loss;
@@ -40,7 +41,7 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
 } // namespace
 
 Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limits,
-                   const MultilevelContext& ctx, std::uint64_t seed) {
+                   const MultilevelContext& ctx, std::uint64_t seed, KeptGainCache* kept) {
   switch (refiner) {
   case Refiner::kRebalance: {
     Weight loss = 0; // counted for the debug log only
@@ -52,9 +53,9 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
                ? lp_refine(p, limits, ctx.refinement, derive_seed(seed, 40))
                : 0;
   case Refiner::kFm:
-    return fm_refine(p, limits, ctx.refinement, derive_seed(seed, 41));
+    return fm_refine(p, limits, ctx.refinement, derive_seed(seed, 41), kept);
   case Refiner::kRelaxedFm:
-    return relaxed_fm(p, limits, ctx, derive_seed(seed, 42));
+    return relaxed_fm(p, limits, ctx, derive_seed(seed, 42), kept);
   }
   return 0;
 }
@@ -62,8 +63,9 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
 void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
                   std::uint64_t seed) {
   Weight gain = 0;
+  KeptGainCache kept; // shared by the level's FM runs
   for (const Refiner refiner : ctx.refinement.algorithms)
-    gain += run_refiner(refiner, p, limits, ctx, seed);
+    gain += run_refiner(refiner, p, limits, ctx, seed, &kept);
   if (ctx.logger.enabled(LogLevel::kDebug))
     ctx.logger.debug("refine k={} n={} m={}: gain {}, cut {}", p.k(), p.graph().num_nodes(),
                      p.graph().num_edges(), gain, edge_cut(p.graph(), p.blocks()));

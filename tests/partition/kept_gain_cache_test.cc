@@ -1,0 +1,100 @@
+// KeptGainCache (the gain cache the FM runs of one level share): after an FM run that kept it,
+// the cache it hands out holds exactly the connections of a fresh build; after a move behind
+// its back it is built anew; refine_level with the shared cache stays deterministic and
+// balanced, and its cut is recomputed independently.
+#include <span>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "core/block_limits.h"
+#include "core/options.h"
+#include "multilevel_test_graphs.h"
+#include "partition/multilevel/context.h"
+#include "partition/multilevel/objectives.h"
+#include "partition/multilevel/refinement/fm_refiner.h"
+#include "partition/multilevel/refinement/gain_cache.h"
+#include "partition/multilevel/refinement/kept_gain_cache.h"
+#include "partition/multilevel/refinement/refiners.h"
+
+namespace gnnpart {
+namespace {
+
+using ml_test::random_graph;
+using ml_test::round_robin;
+
+// The edge cut by a plain loop over the arcs (each cut edge seen from both ends).
+Weight plain_cut(const CsrGraph& g, std::span<const BlockID> blocks) {
+  Weight twice = 0;
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+      if (blocks[g.edge_target(e)] != blocks[u])
+        twice += g.edge_weight(e);
+  return twice / 2;
+}
+
+// Every connection of `cache` equals that of a cache built from p's blocks now.
+void expect_current(const ml::GainCache& cache, const ml::PartitionedGraph& p) {
+  const ml::GainCache fresh(p.graph(), p.blocks(), p.k());
+  for (NodeID u = 0; u < p.graph().num_nodes(); ++u)
+    for (BlockID b = 0; b < p.k(); ++b)
+      ASSERT_EQ(cache.conn(u, b), fresh.conn(u, b)) << "vertex " << u << " block " << b;
+}
+
+ml::RefinementContext default_refinement(BlockID k) {
+  PartitionOptions o;
+  o.k = k;
+  return ml::create_context(o).refinement;
+}
+
+TEST(KeptGainCache, ReusedAfterFmAndRebuiltAfterOutsideMoves) {
+  for (const BlockID k : {4u, 16u}) { // 16: some rows are dense (degree >= k)
+    const CsrGraph g = random_graph(600, 6000, 3);
+    const BlockLimits limits = uniform_limits(g, k, 0.03);
+    ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+    ml::KeptGainCache kept;
+    const Weight before = ml::edge_cut(g, p.blocks());
+    const Weight gain = ml::fm_refine(p, limits, default_refinement(k), 5, &kept);
+    ASSERT_GT(gain, 0);
+    EXPECT_EQ(plain_cut(g, p.blocks()), before - gain);
+    const ml::GainCache* first = &kept.of(p);
+    expect_current(*first, p);
+    kept.matched(p);
+    // A second FM run from the kept cache: still exact afterwards.
+    ml::fm_refine(p, limits, default_refinement(k), 6, &kept);
+    expect_current(kept.of(p), p);
+    kept.matched(p);
+    // A move the cache did not see: the next request builds a current one.
+    NodeID u = 0;
+    while (g.degree(u) == 0)
+      ++u;
+    p.move(u, (p.block(u) + 1) % k);
+    expect_current(kept.of(p), p);
+    // Without matched() after of(), the cache is not trusted again either.
+    p.move(u, (p.block(u) + 1) % k);
+    expect_current(kept.of(p), p);
+  }
+}
+
+TEST(KeptGainCache, RefineLevelDeterministicAndBalanced) {
+  const CsrGraph g = random_graph(2000, 16000, 9);
+  for (const BlockID k : {8u, 32u}) {
+    PartitionOptions o;
+    o.k = k;
+    const ml::MultilevelContext ctx = ml::create_context(o);
+    const BlockLimits limits = uniform_limits(g, k, 0.03);
+    std::vector<std::vector<BlockID>> results;
+    for (int run = 0; run < 2; ++run) {
+      ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+      const Weight before = ml::edge_cut(g, p.blocks());
+      ml::refine_level(p, limits, ctx, 21);
+      EXPECT_TRUE(p.balanced(limits));
+      EXPECT_LT(plain_cut(g, p.blocks()), before);
+      results.emplace_back(p.blocks().begin(), p.blocks().end());
+    }
+    EXPECT_EQ(results[0], results[1]);
+  }
+}
+
+} // namespace
+} // namespace gnnpart
