@@ -21,8 +21,9 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   // Compact labels: coarse id of a label = number of used labels before it.
   std::vector<std::uint8_t> used(n, 0);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
+    std::uint8_t* const mark = used.data(); // not reloaded after each byte store (may alias)
     for (NodeID u = r.begin(); u != r.end(); ++u)
-      std::atomic_ref<std::uint8_t>(used[clusters[u]]).store(1, std::memory_order_relaxed);
+      std::atomic_ref<std::uint8_t>(mark[clusters[u]]).store(1, std::memory_order_relaxed);
   });
   std::vector<NodeID> label_id(static_cast<std::size_t>(n) + 1);
   const NodeID nc = exclusive_prefix_sum(

@@ -210,10 +210,15 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
       if (last_round) // nothing reads next_active after the last round
         continue;
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, movers.size(), 256), [&](const auto& r) {
+        // Plain pointers: a byte store may alias anything, so members read through references
+        // (the graph's arrays, the vectors) would be loaded again after every store.
+        std::uint8_t* const next = next_active.data();
+        const NodeID* const mover = movers.data();
+        const BlockID* const pinned = has_fixed ? fixed.data() : nullptr;
         for (std::size_t i = r.begin(); i != r.end(); ++i)
-          for (NodeID v : graph.neighbors(movers[i]))
-            if (!has_fixed || fixed[v] == kInvalidBlockID)
-              std::atomic_ref<std::uint8_t>(next_active[v]).store(1, std::memory_order_relaxed);
+          for (NodeID v : graph.neighbors(mover[i]))
+            if (pinned == nullptr || pinned[v] == kInvalidBlockID)
+              std::atomic_ref<std::uint8_t>(next[v]).store(1, std::memory_order_relaxed);
       });
     }
     if (last_round || moved <= n / 200)
