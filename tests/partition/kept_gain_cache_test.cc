@@ -2,6 +2,7 @@
 // the cache it hands out holds exactly the connections of a fresh build; after a move behind
 // its back it is built anew; refine_level with the shared cache stays deterministic and
 // balanced, and its cut is recomputed independently.
+#include <algorithm>
 #include <span>
 #include <vector>
 
@@ -15,6 +16,7 @@
 #include "partition/multilevel/refinement/fm_refiner.h"
 #include "partition/multilevel/refinement/gain_cache.h"
 #include "partition/multilevel/refinement/kept_gain_cache.h"
+#include "partition/multilevel/refinement/parallel_fm_refiner.h"
 #include "partition/multilevel/refinement/refiners.h"
 
 namespace gnnpart {
@@ -73,6 +75,33 @@ TEST(KeptGainCache, ReusedAfterFmAndRebuiltAfterOutsideMoves) {
     // Without matched() after of(), the cache is not trusted again either.
     p.move(u, (p.block(u) + 1) % k);
     expect_current(kept.of(p), p);
+  }
+}
+
+// FM's seeds read from a gain cache are those read from the adjacency (positive weights), before
+// and after FM moved vertices and kept the cache current, for list and dense rows.
+TEST(KeptGainCache, SeedsFromTheCacheAreTheBoundary) {
+  const CsrGraph g = random_graph(800, 5000, 17);
+  for (const BlockID k : {2u, 8u, 32u}) {
+    const BlockLimits limits = uniform_limits(g, k, 0.03);
+    ml::PartitionedGraph p(g, k, round_robin(g.num_nodes(), k));
+    ml::KeptGainCache kept;
+    for (int step = 0; step < 2; ++step) {
+      const ml::GainCache& cache = kept.of(p);
+      std::vector<NodeID> plain;
+      for (NodeID u = 0; u < g.num_nodes(); ++u)
+        for (NodeID v : g.neighbors(u))
+          if (p.block(v) != p.block(u)) {
+            plain.push_back(u);
+            break;
+          }
+      std::vector<NodeID> from_cache = ml::fm_pass_seeds(p, 3, step, &cache);
+      EXPECT_EQ(from_cache, ml::fm_pass_seeds(p, 3, step));
+      std::sort(from_cache.begin(), from_cache.end());
+      EXPECT_EQ(from_cache, plain);
+      kept.matched(p);
+      ml::fm_refine(p, limits, default_refinement(k), 8, &kept);
+    }
   }
 }
 

@@ -28,6 +28,7 @@ public:
   Weight block_weight(BlockID b) const { return p_.block_weight(b); }
   bool fits(NodeID u, BlockID b) const { return p_.fits(u, b, limits_); }
   bool cheap_conn() const { return cache_ != nullptr; }
+  const GainCache* cache() const { return cache_; }
   Weight conn(NodeID v, BlockID b) const {
     if (cache_)
       return cache_->conn(v, b);
@@ -67,7 +68,7 @@ private:
 Weight sequential_pass(PartitionedGraph& p, SharedView& view, FmSearch<SharedView>& search,
                        std::vector<std::uint8_t>& locked, const RefinementContext& ctx,
                        std::uint64_t seed, int pass) {
-  const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass);
+  const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, view.cache());
   std::fill(locked.begin(), locked.end(), 0);
   const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
   Weight pass_gain = 0;

@@ -25,6 +25,18 @@ public:
   template <typename F> void for_each(NodeID u, F&& f) const {
     row_for_each(entries_.get() + offsets_[u], size_[u], k_, f);
   }
+  // Whether u has a positive connection to a block other than `own` (u's block): with
+  // positive edge weights, whether u has a neighbour in another block.
+  bool boundary(NodeID u, BlockID own) const {
+    const Entry* e = entries_.get() + offsets_[u];
+    if (size_[u] == kDense) {
+      for (BlockID b = 0; b < k_; ++b)
+        if (b != own && e[b].conn != 0)
+          return true;
+      return false;
+    }
+    return size_[u] > 1 || (size_[u] == 1 && e[0].block != own);
+  }
   // Updates the neighbours of u after u moved from `from` to `to`.
   void moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to);
 

@@ -192,13 +192,18 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
 
 } // namespace
 
-std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass) {
+std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass,
+                                  const GainCache* cache) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   std::vector<std::uint8_t> is_boundary(n, 0);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
     for (NodeID u = r.begin(); u != r.end(); ++u) {
       const BlockID own = p.block(u);
+      if (cache) {
+        is_boundary[u] = cache->boundary(u, own);
+        continue;
+      }
       for (NodeID v : g.neighbors(u))
         if (p.block(v) != own) {
           is_boundary[u] = 1;
@@ -237,7 +242,7 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
   Applier applier;
   Weight total = 0;
   for (int pass = 0; pass < ctx.fm_passes; ++pass) {
-    const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass);
+    const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, &cache);
     std::fill(locked.begin(), locked.end(), 0);
     Weight pass_gain = 0;
     // At least fm_min_batches batches per pass, so that the searches of a batch rarely meet.

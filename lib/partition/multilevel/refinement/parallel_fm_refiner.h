@@ -29,7 +29,9 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
                           const RefinementContext& ctx, std::uint64_t seed, GainCache& cache);
 
 // The seeds of FM pass `pass` (both refiners): the vertices with a neighbour in another block,
-// shuffled by (seed, pass).
-std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass);
+// shuffled by (seed, pass). With a gain cache of p, read from its rows instead of the
+// adjacency (there a neighbour joined only by edges of weight 0 does not count).
+std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass,
+                                  const GainCache* cache = nullptr);
 
 } // namespace gnnpart::ml
