@@ -22,4 +22,9 @@ void KeptGainCache::matched(const PartitionedGraph& p) {
   blocks_.assign(p.blocks().begin(), p.blocks().end());
 }
 
+void KeptGainCache::release() {
+  cache_.reset();
+  std::vector<BlockID>().swap(blocks_);
+}
+
 } // namespace gnnpart::ml

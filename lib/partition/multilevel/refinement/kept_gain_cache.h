@@ -21,6 +21,8 @@ public:
   GainCache& of(const PartitionedGraph& p);
   // The cache now describes p's partition (the FM run that used it moved both alike).
   void matched(const PartitionedGraph& p);
+  // Frees the cache (before work that needs memory and will make it stale anyway).
+  void release();
 
 private:
   std::optional<GainCache> cache_;

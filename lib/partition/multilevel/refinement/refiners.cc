@@ -29,6 +29,8 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   relaxed_ctx.fm_passes = ctx.refinement.relaxed_fm_passes;
   // Both report exact cut changes (tested), so the cut itself need not be recomputed.
   const Weight fm_gain = fm_refine(p, relaxed, relaxed_ctx, seed, kept);
+  if (kept) // the rebalancing that follows needs memory and usually moves vertices
+    kept->release();
   Weight rebalance_loss = 0;
   if (rebalance(p, limits, &rebalance_loss) && fm_gain > rebalance_loss)
     return fm_gain - rebalance_loss;
