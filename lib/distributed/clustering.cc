@@ -4,6 +4,7 @@
 
 #include "core/random.h"
 #include "distributed/fetch.h"
+#include "distributed/label_index.h"
 #include "distributed/memory_trace.h"
 
 namespace gnnpart::distributed {
@@ -84,9 +85,10 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
   const Weight ranks = comm.size;
   const std::uint64_t seed = ctx.partition.seed;
 
-  std::vector<NodeID> known;       // clusters seen by this batch, sorted
+  std::vector<NodeID> known; // clusters seen by this batch, sorted
+  LabelIndex known_index;    // their positions in known
   std::vector<Weight> known_weight;
-  std::vector<Weight> added;       // weight this rank added to a known cluster in this batch
+  std::vector<Weight> added; // weight this rank added to a known cluster in this batch
   std::vector<Weight> rating;
   std::vector<std::uint32_t> touched;
   for (int round = 0; round < ctx.cluster_rounds; ++round) {
@@ -106,10 +108,8 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
                                    [&](NodeID local) { return result.owned_weight[local]; });
       added.assign(known.size(), 0);
       rating.assign(known.size(), 0);
-      const auto index = [&](NodeID label) {
-        return static_cast<std::uint32_t>(std::lower_bound(known.begin(), known.end(), label) -
-                                          known.begin());
-      };
+      known_index.assign(known);
+      const auto index = [&](NodeID label) { return known_index.at(label); };
       std::vector<NodeID> moved;
       std::vector<WeightDelta> deltas;
       for (NodeID u = begin; u < end; ++u) {
