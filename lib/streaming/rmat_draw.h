@@ -29,9 +29,15 @@ struct RmatParams {
 // Validates n, m and the probabilities (InvalidParameter) and derives the draw parameters.
 RmatParams make_rmat_params(const GeneratorOptions& options);
 
+// kInvalidNodeID when the walk comes back to a start x >= n: its cycle under the scramble holds
+// no id below n (a fixed point above n, say), so the walk would never end; the edge is then
+// drawn again. Draws that reach an id are unchanged by this check.
 inline NodeID rmat_label(std::uint64_t x, const RmatParams& params) {
+  const std::uint64_t start = x;
   do {
     x = scramble_bits(x, params.scale, params.seed);
+    if (x == start && x >= params.n)
+      return kInvalidNodeID;
   } while (x >= params.n);
   return static_cast<NodeID>(x);
 }
@@ -52,7 +58,7 @@ inline std::uint64_t draw_rmat_edge(Rng& rng, const RmatParams& params) {
     }
     const NodeID u = rmat_label(row, params);
     const NodeID v = rmat_label(col, params);
-    if (u == v)
+    if (u == v || u == kInvalidNodeID || v == kInvalidNodeID)
       continue;
     const NodeID lo = std::min(u, v), hi = std::max(u, v);
     return (static_cast<std::uint64_t>(lo) << 32) | hi;
