@@ -87,6 +87,7 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
 
   std::vector<NodeID> known; // clusters seen by this batch, sorted
   LabelIndex known_index;    // their positions in known
+  std::vector<NodeID> known_scratch;
   std::vector<Weight> known_weight;
   std::vector<Weight> added; // weight this rank added to a known cluster in this batch
   std::vector<Weight> rating;
@@ -103,7 +104,7 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
         for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
           known.push_back(labels[graph.adjacency[e]]);
       }
-      known = sorted_unique(std::move(known));
+      sort_unique_labels(known, known_scratch);
       known_weight = fetch<Weight>(comm, graph.vtxdist, known,
                                    [&](NodeID local) { return result.owned_weight[local]; });
       added.assign(known.size(), 0);

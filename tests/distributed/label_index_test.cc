@@ -27,5 +27,21 @@ TEST(LabelIndex, PositionsEqualBinarySearch) {
   }
 }
 
+TEST(LabelIndex, RadixSortUniqueEqualsStdSort) {
+  Rng rng(9);
+  std::vector<NodeID> scratch;
+  for (const std::size_t size : {0, 1, 255, 256, 257, 5000, 100000}) {
+    std::vector<NodeID> labels;
+    for (std::size_t i = 0; i < size; ++i) // repeats, small ids and ids up to 2^32 - 2
+      labels.push_back(
+          static_cast<NodeID>(i % 2 == 0 ? rng.below(1000) : rng.below(kMaxNodeID + 1)));
+    std::vector<NodeID> expected = labels;
+    std::sort(expected.begin(), expected.end());
+    expected.erase(std::unique(expected.begin(), expected.end()), expected.end());
+    sort_unique_labels(labels, scratch);
+    EXPECT_EQ(labels, expected) << "size " << size;
+  }
+}
+
 } // namespace
 } // namespace gnnpart::distributed
