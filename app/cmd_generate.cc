@@ -13,6 +13,7 @@
 #include "core/errors.h"
 #include "outputs.h"
 #include "streaming/generator.h"
+#include "streaming/rmat_stream.h"
 
 namespace gnnpart::app {
 namespace {
@@ -75,9 +76,6 @@ int run_generate(const GenerateArgs& args, const GlobalFlags& global) {
     fmt::print(stderr, "generating {} graph: n = {}, m = {}, seed {}\n", args.kind, options.n,
                options.m, options.seed);
   }
-  const GeneratedGraph graph = generate_graph(options);
-  const double gen_seconds =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   std::string flags;
   if (!args.rmat.empty())
     flags += fmt::format(" --rmat {} {} {}", args.rmat[0], args.rmat[1], args.rmat[2]);
@@ -90,12 +88,28 @@ int run_generate(const GenerateArgs& args, const GlobalFlags& global) {
   std::vector<std::string> comments = {
       fmt::format("generator: gnnpart generate {} --vertices {} --edges {} --seed {}{}", args.kind,
                   args.vertices, args.edges, args.seed, flags)};
+  const auto seconds = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  };
+  if (can_stream_generation(options)) {
+    // The same file as below, in bounded memory (rmat_stream.h).
+    const StreamedGeneration streamed = generate_to_file(options, args.output, format, comments,
+                                                         args.memory_mb << 20, args.temp_dir);
+    if (!global.quiet) {
+      fmt::print("{}: {} vertices, {} edges ({} generated and written in {:.2f}s: {} rounds, {} "
+                 "draws, {} buckets)\n",
+                 args.output, options.n, streamed.m, args.kind, seconds(), streamed.rounds,
+                 streamed.draws, streamed.buckets);
+    }
+    return 0;
+  }
+  const GeneratedGraph graph = generate_graph(options);
+  const double gen_seconds = seconds();
   if (options.kind == GeneratorKind::kGeometric) {
     comments.push_back(fmt::format("radius: {:.9g}", graph.radius));
   }
   write_generated(graph, args.output, format, comments, args.memory_mb << 20, args.temp_dir);
-  const double total =
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  const double total = seconds();
   if (!global.quiet) {
     fmt::print("{}: {} vertices, {} edges ({} generated in {:.2f}s, written in {:.2f}s)\n",
                args.output, graph.n, graph.edges.size(), args.kind, gen_seconds,
@@ -135,7 +149,9 @@ CommandRunner setup_generate(CLI::App& parent, const GlobalFlags& global) {
       ->check(CLI::IsMember({"auto", "edgelist", "binary", "adjacency"}));
   cmd->add_flag("--shuffle", args->shuffle, "write edges in random order (default: sorted)");
   cmd->add_option("-t,--threads", args->threads, "threads (0: all)");
-  cmd->add_option("--memory-limit", args->memory_mb, "MiB of sort buffer for --format adjacency");
+  cmd->add_option("--memory-limit", args->memory_mb,
+                  "MiB of sort buffer: rmat's buckets (written in bounded memory unless "
+                  "--hub-degree or --shuffle), --format adjacency");
   cmd->add_option("--temp-dir", args->temp_dir, "directory for temporary files");
   return [args, &global] { return run_generate(*args, global); };
 }

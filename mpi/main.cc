@@ -62,19 +62,21 @@ std::int64_t peak_rss_kb() {
 }
 
 // The memory trace of every rank as JSON on rank 0: [{"phase": NAME, "peak_kb": [per rank],
-// "end_kb": [...], "end_file_kb": [...], "end_shmem_kb": [...]}, ...] (every rank marks the
-// same phases: they are collective).
+// "end_kb": [...], "end_file_kb": [...], "end_shmem_kb": [...], "wall_ms": [...],
+// "cpu_ms": [...]}, ...] (every rank marks the same phases: they are collective).
 std::string gather_memory_trace(const Comm& comm) {
   const std::vector<MemoryPhase>& phases = memory_phases();
   std::vector<std::int64_t> mine;
-  constexpr std::size_t kFields = 4;
+  constexpr std::size_t kFields = 6;
   for (const MemoryPhase& phase : phases)
-    mine.insert(mine.end(), {phase.peak_kb, phase.end_kb, phase.end_file_kb, phase.end_shmem_kb});
+    mine.insert(mine.end(), {phase.peak_kb, phase.end_kb, phase.end_file_kb, phase.end_shmem_kb,
+                             phase.wall_ms, phase.cpu_ms});
   std::vector<std::int64_t> all(mine.size() * static_cast<std::size_t>(comm.size));
   MPI_Gather(mine.data(), static_cast<int>(mine.size()), MPI_INT64_T, all.data(),
              static_cast<int>(mine.size()), MPI_INT64_T, 0, comm.comm);
   std::string json = "[";
-  const char* names[kFields] = {"peak_kb", "end_kb", "end_file_kb", "end_shmem_kb"};
+  const char* names[kFields] = {"peak_kb",      "end_kb",  "end_file_kb",
+                                "end_shmem_kb", "wall_ms", "cpu_ms"};
   for (std::size_t i = 0; i < phases.size(); ++i) {
     json += fmt::format("{}{{\"phase\": \"{}\"", i == 0 ? "" : ", ", phases[i].name);
     for (std::size_t f = 0; f < kFields; ++f) {

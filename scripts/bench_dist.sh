@@ -16,6 +16,9 @@
 # shared-memory engine's volume objective. dgpart is optional: scripts/setup.sh --bench installs it.
 # Environment: BUILD_DIR (default build), SHARED_DIR (default ../shared), GRAPHS (shared
 # graph names), GENERATED (R-MAT sizes as VERTICES:EDGES, binary input for gnnpart-mpi),
+# GENERATE_FLAGS (more `gnnpart generate` flags, e.g. "--relabel"; R-MAT is written in bounded
+# memory: one bucket of --memory-limit MiB, the buckets in $WORK, so 10^9 edges need about
+# 16 GB of disk for the .bin file and its buckets),
 # KS (default "8 32 128"), RANKS (default "1 2 4"), SEED (default 1), METHODS (default
 # "mpi dgpart shared stream"; also "mpi-volume" and "shared-volume": --objective volume),
 # ROWS_OUT (also append the CSV rows to this file).
@@ -154,8 +157,11 @@ done
 for size in $GENERATED; do
   v=${size%%:*} e=${size##*:}
   name="rmat-$v-$e"
-  "$GNNPART" generate rmat --vertices "$v" --edges "$e" --seed "$SEED" -o "$WORK/$name.bin" --quiet
-  "$GNNPART" generate rmat --vertices "$v" --edges "$e" --seed "$SEED" -o "$WORK/$name.edges" --quiet
+  # shellcheck disable=SC2086 # GENERATE_FLAGS is a list of flags
+  for out in "$WORK/$name.bin" "$WORK/$name.edges"; do
+    "$GNNPART" generate rmat --vertices "$v" --edges "$e" --seed "$SEED" ${GENERATE_FLAGS:-} \
+      --temp-dir "$WORK" -o "$out" --quiet
+  done
   bench_graph "$name" "$WORK/$name.bin" "$WORK/$name.edges" "$v"
   rm -f "$WORK/$name".*
 done

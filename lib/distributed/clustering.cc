@@ -4,6 +4,7 @@
 
 #include "core/random.h"
 #include "distributed/fetch.h"
+#include "distributed/label_index.h"
 #include "distributed/memory_trace.h"
 
 namespace gnnpart::distributed {
@@ -84,9 +85,11 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
   const Weight ranks = comm.size;
   const std::uint64_t seed = ctx.partition.seed;
 
-  std::vector<NodeID> known;       // clusters seen by this batch, sorted
+  std::vector<NodeID> known; // clusters seen by this batch, sorted
+  LabelIndex known_index;    // their positions in known
+  std::vector<NodeID> known_scratch;
   std::vector<Weight> known_weight;
-  std::vector<Weight> added;       // weight this rank added to a known cluster in this batch
+  std::vector<Weight> added; // weight this rank added to a known cluster in this batch
   std::vector<Weight> rating;
   std::vector<std::uint32_t> touched;
   for (int round = 0; round < ctx.cluster_rounds; ++round) {
@@ -101,15 +104,13 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
         for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
           known.push_back(labels[graph.adjacency[e]]);
       }
-      known = sorted_unique(std::move(known));
+      sort_unique_labels(known, known_scratch);
       known_weight = fetch<Weight>(comm, graph.vtxdist, known,
                                    [&](NodeID local) { return result.owned_weight[local]; });
       added.assign(known.size(), 0);
       rating.assign(known.size(), 0);
-      const auto index = [&](NodeID label) {
-        return static_cast<std::uint32_t>(std::lower_bound(known.begin(), known.end(), label) -
-                                          known.begin());
-      };
+      known_index.assign(known);
+      const auto index = [&](NodeID label) { return known_index.at(label); };
       std::vector<NodeID> moved;
       std::vector<WeightDelta> deltas;
       for (NodeID u = begin; u < end; ++u) {

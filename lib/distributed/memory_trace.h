@@ -4,7 +4,7 @@
 // records the peak RSS since then (VmHWM) and resets the kernel's high-water mark
 // (/proc/self/clear_refs), so each record is the peak of one phase. The overall peak stays
 // available as the largest record. Off (the default), mark does nothing and the kernel's
-// peak is never reset.
+// peak is never reset. Each record also has the phase's wall-clock and CPU time.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -19,6 +19,10 @@ struct MemoryPhase {
   // shared-memory transport), which the other ranks on the node map too.
   std::int64_t end_file_kb = 0;
   std::int64_t end_shmem_kb = 0;
+  // Wall-clock and CPU (user + system, all threads) milliseconds of the phase: the phase times
+  // of a run, measured with its memory (the first phase starts at enable_memory_trace).
+  std::int64_t wall_ms = 0;
+  std::int64_t cpu_ms = 0;
 };
 
 void enable_memory_trace();

@@ -72,13 +72,17 @@ void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Lev
 // copied onto every rank for the shared-memory engine. Meanwhile the contracted levels are
 // freed (the finest graph, the coarse_of maps and the copy hold all they are made of; the finer
 // ones before the copy is made, the coarsest once it is made) and afterwards contracted again:
-// the same graphs, so the engine's memory comes on top of the finest level only.
+// the same graphs, so the engine's memory comes on top of the finest level only. With
+// keep_coarsest (the coarsest level is refined as a copy next, which frees the finer levels
+// again) the coarsest level stays and the finer ones stay freed, in `freed`: contracting them
+// again here would only be undone (on R-MAT 10^7 at P = 2 these recontractions were 11% of the
+// run's CPU time).
 std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph,
-                                        std::vector<Level>& levels, const DistContext& ctx) {
+                                        std::vector<Level>& levels, const DistContext& ctx,
+                                        bool keep_coarsest, std::vector<FreedLevel>& freed) {
   const auto current = [&]() -> const DistGraph& {
     return levels.empty() ? graph : levels.back().graph;
   };
-  std::vector<FreedLevel> freed;
   std::vector<BlockID> owned;
   {
     const bool free_levels = !ctx.keep_levels && !levels.empty();
@@ -87,14 +91,17 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph
     const std::uint64_t first = current().first();
     const NodeID n_local = current().n_local;
     const CsrGraph copy = replicate(comm, current());
-    if (free_levels)
+    if (free_levels && !keep_coarsest)
       freed.push_back(free_level(levels.back().graph));
     mark_memory_phase("replicate");
     owned = initial_partition(comm, copy, first, n_local, ctx);
   }
   release_free_heap();
   mark_memory_phase("initial");
-  recontract_levels(comm, graph, levels, freed, ctx);
+  if (!keep_coarsest) {
+    recontract_levels(comm, graph, levels, freed, ctx);
+    freed.clear();
+  }
   return owned;
 }
 
@@ -123,23 +130,28 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
       break;
   }
 
-  const std::vector<BlockID> owned = partition_coarsest(comm, graph, levels, ctx);
+  // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
+  const auto gather_limit = static_cast<std::uint64_t>(
+      ctx.gather_fraction * 2.0 * static_cast<double>(graph.global_m) / comm.size);
+  // The finer levels still freed after the initial partitioning (when the coarsest is gathered).
+  std::vector<FreedLevel> freed_below;
+  const bool gather_coarsest = !levels.empty() && gathers(levels.back().graph, ctx, gather_limit);
+  const std::vector<BlockID> owned =
+      partition_coarsest(comm, graph, levels, ctx, gather_coarsest, freed_below);
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
   std::copy(owned.begin(), owned.end(), blocks.begin());
   std::uint64_t balance_moves = 0, gathered_levels = 0;
   update_all_ghosts<BlockID>(comm, coarsest, blocks);
-  // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
-  const auto gather_limit = static_cast<std::uint64_t>(
-      ctx.gather_fraction * 2.0 * static_cast<double>(graph.global_m) / comm.size);
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
     if (gathers(coarse, ctx, gather_limit)) {
       // The copy and the engine's refiners would come on top of every finer level: those are
       // freed meanwhile and contracted again afterwards, as around the initial partitioning.
-      std::vector<FreedLevel> freed;
-      for (std::size_t i = 0; !ctx.keep_levels && i < level; ++i)
+      std::vector<FreedLevel> freed = std::move(freed_below);
+      freed_below.clear();
+      for (std::size_t i = freed.size(); !ctx.keep_levels && i < level; ++i)
         freed.push_back(free_level(levels[i].graph));
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       release_free_heap();
@@ -148,8 +160,8 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
-      balance_moves += jet_refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks)
-                           .balance_moves;
+      balance_moves +=
+          jet_refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks).balance_moves;
     }
     // Balancing the coarse levels too leaves the finer refinement a balanced start to improve
     // on; heavy coarse vertices may keep a block over the bound here, the finest level decides.
@@ -172,16 +184,14 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
   // As in the shared-memory engine, the volume objective acts on the finest level only.
-  const std::uint64_t volume_gain = ctx.partition.objective == Objective::kVolume
-                                        ? volume_refine(comm, graph, ctx, blocks)
-                                        : 0;
+  const std::uint64_t volume_gain =
+      ctx.partition.objective == Objective::kVolume ? volume_refine(comm, graph, ctx, blocks) : 0;
   const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
                             "bound");
   return {std::move(blocks), balance_moves + jet.balance_moves + balance.moves, jet.cut_gain,
-          volume_gain,
-          gathered_levels};
+          volume_gain, gathered_levels};
 }
 
 } // namespace gnnpart::distributed

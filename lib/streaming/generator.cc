@@ -1,26 +1,14 @@
 #include "streaming/generator.h"
 
 #include <algorithm>
-#include <charconv>
 #include <utility>
 
 #include "core/errors.h"
 #include "core/random.h"
-#include "streaming/adjacency_writer.h"
-#include "streaming/binary_format.h"
 #include "streaming/external_sort.h"
-#include "streaming/temp_file.h"
+#include "streaming/generated_writer.h"
 
 namespace gnnpart::streaming {
-namespace {
-
-bool ends_with(const std::string& s, std::string_view suffix) {
-  return s.size() >= suffix.size() &&
-         s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
-}
-
-} // namespace
-
 std::size_t sort_unique_keys(std::vector<std::uint64_t>& keys) {
   std::vector<std::uint64_t> scratch;
   radix_sort(keys, scratch);
@@ -155,64 +143,10 @@ GeneratedFormat parse_generated_format(std::string_view name) {
 void write_generated(const GeneratedGraph& graph, const std::string& path, GeneratedFormat format,
                      const std::vector<std::string>& comments, std::size_t memory_bytes,
                      const std::string& temp_dir) {
-  const std::size_t m = graph.edges.size();
-  if (format == GeneratedFormat::kAdjacency) {
-    ExternalSortOptions sort_options;
-    sort_options.memory_bytes = memory_bytes;
-    sort_options.temp_dir = temp_dir;
-    AdjacencySorter sorter(sort_options);
-    for (std::size_t i = 0; i < m; ++i)
-      sorter.add(graph.u(i), graph.v(i));
-    sorter.finish(path, graph.n);
-    return;
-  }
-  if (format == GeneratedFormat::kBinary) {
-    io::OutputFile out(path, false);
-    BinaryHeader header;
-    header.kind = BinaryKind::kEdgeStream;
-    header.n = graph.n;
-    header.m = m;
-    header.entries = m;
-    char bytes[kBinaryHeaderBytes];
-    encode_header(header, bytes);
-    out.write(bytes, sizeof(bytes));
-    std::vector<NodeID> chunk;
-    chunk.reserve(1 << 20);
-    for (std::size_t i = 0; i < m; ++i) {
-      chunk.push_back(graph.u(i));
-      chunk.push_back(graph.v(i));
-      if (chunk.size() == chunk.capacity()) {
-        out.write(chunk.data(), chunk.size() * sizeof(NodeID));
-        chunk.clear();
-      }
-    }
-    out.write(chunk.data(), chunk.size() * sizeof(NodeID));
-    out.commit();
-    return;
-  }
-  io::OutputFile out(path, ends_with(path, ".gz"));
-  std::string text;
-  for (const std::string& line : comments)
-    text += "# " + line + "\n";
-  text += "# vertices: " + std::to_string(graph.n) + "\n# edges: " + std::to_string(m) + "\n";
-  out.write(text);
-  text.clear();
-  text.reserve((1 << 20) + 64);
-  char digits[24];
-  for (std::size_t i = 0; i < m; ++i) {
-    auto r = std::to_chars(digits, digits + sizeof(digits), graph.u(i));
-    text.append(digits, r.ptr);
-    text.push_back(' ');
-    r = std::to_chars(digits, digits + sizeof(digits), graph.v(i));
-    text.append(digits, r.ptr);
-    text.push_back('\n');
-    if (text.size() >= (1 << 20)) {
-      out.write(text);
-      text.clear();
-    }
-  }
-  out.write(text);
-  out.commit();
+  GeneratedWriter writer(path, format, graph.n, graph.edges.size(), comments, memory_bytes,
+                         temp_dir);
+  writer.add(graph.edges);
+  writer.finish();
 }
 
 } // namespace gnnpart::streaming
