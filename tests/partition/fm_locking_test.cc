@@ -45,8 +45,8 @@ private:
 TEST(FmLocking, OnlyTheKeptPrefixStaysLocked) {
   // Path 0-1-...-7; vertex 3 sits in block 1 between two block-0 vertices: moving it gains 2,
   // and every move after it gains nothing, so the search rolls them back.
-  const CsrGraph g = ml_test::graph_from_edges(
-      8, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}});
+  const CsrGraph g =
+      ml_test::graph_from_edges(8, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}});
   ml::PartitionedGraph p(g, 2, {0, 0, 0, 1, 0, 1, 1, 1});
   const BlockLimits limits = uniform_limits(g, 2, 0.5);
   ml::RefinementContext ctx;
