@@ -83,10 +83,12 @@ Weight sequential_pass(PartitionedGraph& p, SharedView& view, FmSearch<SharedVie
     if (seeds.empty())
       continue;
     pass_gain += search.run(seeds, locked);
-    // Moved vertices stay locked for the pass, also those the rollback returns.
+    // The kept moves stay locked for the pass; the rolled-back ones are free again, as in
+    // parallel FM (docs/generalisation.md: locking them froze the region around every failed
+    // search, so that a neighbouring search could not finish the chain of zero-gain moves a
+    // mesh boundary needs).
+    search.lock_kept(locked);
     const std::vector<FmMove>& moves = search.moves();
-    for (const FmMove& m : moves)
-      locked[m.u] = 1;
     for (std::size_t j = moves.size(); j > search.best_len(); --j)
       view.move(moves[j - 1].u, moves[j - 1].from);
   }

@@ -97,6 +97,12 @@ public:
   // Every move of the last search, in order; the first best_len() of them are its best prefix.
   const std::vector<FmMove>& moves() const { return moves_; }
   std::size_t best_len() const { return best_len_; }
+  // Locks the vertices of the best prefix for the rest of the pass. The moves past it are rolled
+  // back, and their vertices stay free for later searches of the pass.
+  void lock_kept(std::span<std::uint8_t> locked) const {
+    for (std::size_t j = 0; j < best_len_; ++j)
+      locked[moves_[j].u] = 1;
+  }
 
 private:
   // Search-local states (reset after each search). kQueued: entered the search (in its heap or

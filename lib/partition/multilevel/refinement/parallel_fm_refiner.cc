@@ -184,7 +184,7 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
     p.move(m.u, m.from);
     cache.moved(g, m.u, m.to, m.from);
   }
-  // As in sequential FM, the vertices moved past the best prefix stay locked for the pass too.
+  // As in sequential FM, only the kept moves lock their vertices; those rolled back stay free.
   for (std::size_t j = 0; j < best_len; ++j)
     locked[a.applied[j].u] = 1;
   return best;
