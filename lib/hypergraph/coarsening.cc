@@ -46,28 +46,16 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
                     std::uint64_t seed, std::span<const BlockID> given) {
   const auto phase = scoped_phase(ctx.timer, "coarsen");
   const BlockID k = limits.k;
-  NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
+  const NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
   const auto total = vertex_weight_totals(hg);
   std::vector<Weight> max_cluster(total.size());
   for (std::size_t c = 0; c < total.size(); ++c) {
     Weight smallest_block = limits.perfect[c];
-    Weight slack = limits.max_weight[c] - limits.perfect[c];
-    for (BlockID b = 0; b < k; ++b) {
+    for (BlockID b = 0; b < k; ++b)
       smallest_block = std::min(smallest_block, limits.perfect_of(b, static_cast<int>(c)));
-      slack = std::min(slack, limits.max(b, static_cast<int>(c)) -
-                                  limits.perfect_of(b, static_cast<int>(c)));
-    }
     max_cluster[c] =
         std::max<Weight>(1, std::min<Weight>((total[c] + limit - 1) / limit, smallest_block));
-    // V-cycle: the coarsest level keeps the given partition, so no initial partitioning needs
-    // the contraction limit's vertices; clusters may weigh up to the smallest balance slack (a
-    // block at its perfect weight can still take any one of them), and coarsening goes on
-    // until clusters of that weight stop it.
-    if (!given.empty() && ctx.coarsening.vcycle_slack_clusters)
-      max_cluster[c] = std::max(max_cluster[c], std::min(slack, smallest_block));
   }
-  if (!given.empty() && ctx.coarsening.vcycle_slack_clusters)
-    limit = k;
 
   HgHierarchy h{&hg, {}, {}, {}, std::vector<BlockID>(given.begin(), given.end())};
   const Hypergraph* current = &hg;

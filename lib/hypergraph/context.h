@@ -26,11 +26,6 @@ struct CoarseningContext {
   double max_shrink_per_pass = 2.5;  // a pass stops at n / 2.5 clusters
   double min_shrink_per_pass = 1.01; // coarsening ends when a pass shrinks less
   int sub_rounds = 16;               // synchronous sub-rounds per clustering pass
-  // In a V-cycle (clusters within the blocks of a given partition), clusters may weigh up to
-  // the balance slack of the smallest block (max weight - perfect weight, about eps * W / k)
-  // instead of W / (160 k), and coarsening stops only when it stalls: the coarsest levels'
-  // refinement moves clusters that still fit a block at its perfect weight.
-  bool vcycle_slack_clusters = true;
 };
 
 struct InitialContext {

@@ -97,59 +97,6 @@ TEST(Coarsening, ParkedLevelsComeBackAsContracted) {
   }
 }
 
-// In a V-cycle, coarsening keeps every cluster within one block of the given partition; its
-// clusters may weigh up to the smallest block's balance slack, so it goes below the 160 k
-// vertices of a first multilevel run. Without the slack rule it stops near 160 k.
-TEST(Coarsening, VCycleClustersStayWithinBlocksAndSlack) {
-  const Hypergraph hg = local_hypergraph(6000, 2, 8, true);
-  const PartitionOptions o = options(8);
-  const BlockLimits limits = uniform_limits(hg, 8, o.epsilon);
-  std::vector<BlockID> given(hg.num_nodes());
-  for (NodeID u = 0; u < hg.num_nodes(); ++u)
-    given[u] = static_cast<BlockID>(static_cast<std::uint64_t>(u) * 8 / hg.num_nodes());
-  Weight slack = limits.max(0, 0) - limits.perfect_of(0, 0);
-  for (BlockID b = 1; b < 8; ++b)
-    slack = std::min(slack, limits.max(b, 0) - limits.perfect_of(b, 0));
-  HgContext ctx = make_context(o);
-  ASSERT_TRUE(ctx.coarsening.vcycle_slack_clusters);
-  const NodeID old_limit = ctx.coarsening.contraction_limit_multiplier * 8;
-  for (const bool slack_rule : {true, false}) {
-    SCOPED_TRACE(::testing::Message() << "slack rule " << slack_rule);
-    ctx.coarsening.vcycle_slack_clusters = slack_rule;
-    HgHierarchy h = coarsen(hg, ctx, limits, 3, given);
-    const std::size_t coarsest = h.coarsest();
-    ASSERT_GE(coarsest, 1u);
-    const NodeID n_coarse = h.unpark(coarsest).num_nodes();
-    // Every input vertex's coarsest cluster: one block, and the cluster weights within bound.
-    std::vector<NodeID> to(hg.num_nodes());
-    std::iota(to.begin(), to.end(), NodeID{0});
-    for (std::size_t i = 0; i < coarsest; ++i)
-      for (NodeID& c : to)
-        c = h.maps[i][c];
-    std::vector<BlockID> block(n_coarse, kInvalidBlockID);
-    std::vector<Weight> weight(n_coarse, 0);
-    for (NodeID u = 0; u < hg.num_nodes(); ++u) {
-      ASSERT_LT(to[u], n_coarse);
-      if (block[to[u]] == kInvalidBlockID)
-        block[to[u]] = given[u];
-      EXPECT_EQ(block[to[u]], given[u]) << "cluster " << to[u] << " spans two blocks";
-      weight[to[u]] += hg.vertex_weight(u);
-    }
-    EXPECT_EQ(h.communities, block);
-    const Weight total = std::accumulate(weight.begin(), weight.end(), Weight{0});
-    const Weight old_bound = (total + old_limit - 1) / old_limit;
-    const Weight heaviest = *std::max_element(weight.begin(), weight.end());
-    if (slack_rule) {
-      EXPECT_LE(heaviest, std::max(old_bound, slack));
-      EXPECT_GT(heaviest, old_bound);
-      EXPECT_LT(n_coarse, old_limit);
-    } else {
-      EXPECT_LE(heaviest, old_bound);
-      EXPECT_GT(n_coarse, old_limit / 2);
-    }
-  }
-}
-
 TEST(Clustering, RespectsWeightLimitAndIsDeterministic) {
   const Hypergraph hg = local_hypergraph(2000, 2, 3, true);
   const std::vector<Weight> limit{12};
