@@ -15,7 +15,7 @@ const HgContext kFast{
     .refinement = {.graph_start_vcycles = 0,
                    .fm_rounds = 3,
                    .relaxed_fm_slack = 0,
-                   .flows = {.enabled = false}},
+                   .flows = {.enabled = false, .graph_start_flows_max_k = 0}},
 };
 
 const HgContext kDefault{};
@@ -34,16 +34,18 @@ const HgContext kStrong{
                    .flows = {.on_graph_start = true}},
 };
 
-
 } // namespace
 
 HgContext make_context(const PartitionOptions& options) {
   HgContext ctx = context_for_run(select_preset(options.preset, kFast, kDefault, kStrong), options);
   if (ctx.objective == Objective::kVolume) // the column-net model's km1 is the volume
     ctx.objective = Objective::kKm1;
-  if (options.flows != FlowRefinement::kPreset)
-    ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start =
-        options.flows == FlowRefinement::kOn;
+  if (options.flows != FlowRefinement::kPreset) {
+    FlowContext& flows = ctx.refinement.flows;
+    flows.enabled = flows.on_graph_start = options.flows == FlowRefinement::kOn;
+    if (options.flows == FlowRefinement::kOff)
+      flows.graph_start_flows_max_k = 0;
+  }
   return ctx;
 }
 

@@ -48,6 +48,19 @@ struct FlowContext {
   // (there it gains 1.1% volume at 2.1x the time, outside the default's time budget).
   bool enabled = true;
   bool on_graph_start = false;
+  // Graph starts with at most this many blocks run flows on the input level of their V-cycles
+  // where on_graph_start is off. At k = 2 the one block pair's flow problem covers the whole
+  // cut, and FM's single moves stall there on column nets (moving one vertex rarely lowers a
+  // net's connectivity), so a min cut finds boundary shifts FM does not; at larger k a round
+  // solves up to k (k - 1) / 2 pair problems and costs more per gain. Graph starts, 2 threads,
+  // seed 0, CPU against no flows (docs/hypergraph.md): on the input level only, one round, 21
+  // graphs at k = 2: 0.9881x the volume at 1.036x the CPU, none worse (dblp-2010 0.9557x);
+  // 8 rounds on 16 graphs: 0.9843x at 1.115x (k = 2), 0.9881x / 0.9921x / 0.9948x at 1.248x /
+  // 1.609x / 1.692x (k = 8 / 32 / 128). Coarser levels add nothing (every level: 0.9865x at
+  // k = 2). One round: dblp-2010 k = 2 16744 -> 16002 at 1.45x its CPU, 8 rounds 15969 at 2.28x.
+  BlockID graph_start_flows_max_k = 2;
+  int graph_start_flow_rounds = 1;
+  bool input_level_only = false; // flows only on a cycle's input level (set for the above)
   // Region of a pair: b0's side takes at most what b1 could hold at (1 + alpha * eps) times its
   // perfect weight, minus b1's weight (KaHyPar); the cut must still meet the real limits.
   // alpha 16: 0.9208x km1 at 1.97x the time; 8: 0.9355x at 1.50x; 4: 0.9623x at 1.24x.

@@ -76,10 +76,8 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
   check_options(options, hypergraph.num_nodes());
   HgContext ctx = make_context(options);
   ctx.parkable_input = parkable;
-  if (!start.empty()) {
-    ctx.refinement.flows.enabled = ctx.refinement.flows.on_graph_start;
-    ctx.refinement.flows.alpha = ctx.refinement.flows.graph_start_alpha;
-  }
+  if (!start.empty())
+    use_graph_start_flows(ctx);
   Timer timer; // the phases, printed as a tree under -v
   if (options.logger.enabled(LogLevel::kInfo) || options.progress != nullptr)
     ctx.timer = &timer;

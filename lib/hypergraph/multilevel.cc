@@ -34,6 +34,9 @@ HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput&
 std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput& in) {
   const auto phase = scoped_phase(in.ctx.timer, "uncoarsen");
   HgHierarchy& h = coarsest.hierarchy;
+  HgContext coarse_ctx = in.ctx; // the levels above the input, when flows run on it only
+  if (in.ctx.refinement.flows.input_level_only)
+    coarse_ctx.refinement.flows.enabled = false;
   const std::size_t levels = h.coarsest() + 1; // for the progress line (levels are freed)
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
@@ -42,7 +45,8 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
         report_level(in.ctx.timer, levels - level, levels, hg.num_nodes());
         PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
-        refine_level(phg, in.ctx, in.limits, derive_seed(in.seed, 0xF0, level), in.cache);
+        refine_level(phg, level == 0 ? in.ctx : coarse_ctx, in.limits,
+                     derive_seed(in.seed, 0xF0, level), in.cache);
         blocks.assign(phg.blocks().begin(), phg.blocks().end());
         return blocks;
       },
@@ -64,6 +68,15 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
   HgContext local = ctx;
   local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
   return multilevel_cycle(hg, {local, limits, seed, blocks, cache});
+}
+
+void use_graph_start_flows(HgContext& ctx) {
+  FlowContext& flows = ctx.refinement.flows;
+  flows.input_level_only = !flows.on_graph_start && ctx.k <= flows.graph_start_flows_max_k;
+  flows.enabled = flows.on_graph_start || flows.input_level_only;
+  if (flows.input_level_only)
+    flows.max_rounds = flows.graph_start_flow_rounds;
+  flows.alpha = flows.graph_start_alpha;
 }
 
 int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,

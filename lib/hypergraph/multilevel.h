@@ -29,6 +29,11 @@ std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext&
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                             std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache);
 
+// The flow settings of a run from a graph partitioner's start: on every level where
+// flows.on_graph_start, else on the input level only where k <= flows.graph_start_flows_max_k;
+// regions of graph_start_alpha.
+void use_graph_start_flows(HgContext& ctx);
+
 // V-cycles that improve a graph partitioner's start `blocks` in place:
 // ctx.refinement.graph_start_vcycles, then one more (up to graph_start_max_vcycles in all) while
 // the last one divided the objective by at least graph_start_extra_vcycle_factor. Returns how

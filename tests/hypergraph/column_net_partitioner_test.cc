@@ -50,13 +50,45 @@ TEST(ColumnNetPartitioner, BalancedExactVolumeAndNoWorseThanItsStart) {
 TEST(ColumnNetPartitioner, DeterministicForSeedAndThreads) {
   const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
   const Hypergraph model = build_column_net(graph);
-  for (int threads : {1, 2}) {
-    const Partition a = partition_column_net(graph, model, options(16, 9, threads));
-    const Partition b = partition_column_net(graph, model, options(16, 9, threads));
-    EXPECT_EQ(a.blocks, b.blocks);
-  }
+  for (int threads : {1, 2})
+    for (BlockID k : {2u, 16u}) { // k = 2 with flows on the input level
+      const Partition a = partition_column_net(graph, model, options(k, 9, threads));
+      const Partition b = partition_column_net(graph, model, options(k, 9, threads));
+      EXPECT_EQ(a.blocks, b.blocks);
+    }
   EXPECT_NE(partition_column_net(graph, model, options(16, 9)).blocks,
             partition_column_net(graph, model, options(16, 10)).blocks);
+}
+
+// Flows on a graph start: the default preset runs them at k <= graph_start_flows_max_k on the
+// input level only (one round), strong on every level, fast and --flows off never.
+TEST(ColumnNetPartitioner, GraphStartFlowsByPresetAndK) {
+  struct Case {
+    Preset preset;
+    FlowRefinement flows;
+    BlockID k;
+    bool enabled, input_level_only;
+  };
+  for (const Case c : {Case{Preset::kDefault, FlowRefinement::kPreset, 2, true, true},
+                       Case{Preset::kDefault, FlowRefinement::kPreset, 8, false, false},
+                       Case{Preset::kDefault, FlowRefinement::kOff, 2, false, false},
+                       Case{Preset::kDefault, FlowRefinement::kOn, 8, true, false},
+                       Case{Preset::kStrong, FlowRefinement::kPreset, 2, true, false},
+                       Case{Preset::kFast, FlowRefinement::kPreset, 2, false, false}}) {
+    SCOPED_TRACE(::testing::Message()
+                 << to_string(c.preset) << " flows " << to_string(c.flows) << " k " << c.k);
+    PartitionOptions o = options(c.k);
+    o.preset = c.preset;
+    o.flows = c.flows;
+    HgContext ctx = make_context(o);
+    const int rounds = ctx.refinement.flows.max_rounds;
+    use_graph_start_flows(ctx);
+    const FlowContext& f = ctx.refinement.flows;
+    EXPECT_EQ(f.enabled, c.enabled);
+    EXPECT_EQ(f.input_level_only, c.input_level_only);
+    EXPECT_EQ(f.max_rounds, c.input_level_only ? f.graph_start_flow_rounds : rounds);
+    EXPECT_EQ(f.alpha, f.graph_start_alpha);
+  }
 }
 
 TEST(ColumnNetPartitioner, KeepsEveryConstraint) {
