@@ -43,7 +43,9 @@ bool better(const Candidate& a, const Candidate& b) {
 
 struct Scratch {
   MoveDelta delta;
-  std::vector<BlockChange> changes;
+  VolumeChange volume; // max-volume pricing
+  AllTargets all;
+  std::vector<UnitNet> unit_nets;
   BlockVolumes::TrafficScratch traffic;
   std::vector<BlockID> targets;
   std::vector<NetID> nets;
@@ -71,6 +73,8 @@ public:
       stats.start_epoch_seconds = epoch_now_ = predict();
     for (std::size_t level = 0; level <= levels.size(); ++level) {
       units_ = level < levels.size() ? &levels[level] : nullptr;
+      if (epoch_ == nullptr)
+        cache_level_nets();
       run_level(stats);
     }
     stats.max_volume = volumes_.max_volume();
@@ -85,6 +89,21 @@ private:
   // The vertices of unit u (`u` must outlive the span: on the input level it is the unit).
   std::span<const NodeID> members(const NodeID& u) const {
     return units_ != nullptr ? units_->unit(u) : std::span<const NodeID>(&u, 1);
+  }
+
+  // Max-volume: the nets of every unit of this level (they do not change as units move).
+  void cache_level_nets() {
+    level_net_offsets_.assign(1, 0);
+    level_nets_.clear();
+    if (units_ == nullptr)
+      return;
+    std::vector<NetID> scratch;
+    std::vector<UnitNet> nets;
+    for (NodeID u = 0; u < units_->size(); ++u) {
+      volumes_.unit_nets(phg_.hypergraph(), units_->unit(u), scratch, nets);
+      level_nets_.insert(level_nets_.end(), nets.begin(), nets.end());
+      level_net_offsets_.push_back(level_nets_.size());
+    }
   }
 
   void run_level(BottleneckStats& stats) {
@@ -107,8 +126,7 @@ private:
         mode_ = Mode::kImprove;
       }
       if (!is_balanced(phg_, max_weights_) || !(round_objective() < before)) {
-        phg_.assign(saved);
-        volumes_ = BlockVolumes(phg_, owners_);
+        revert(saved);
         if (epoch_ != nullptr)
           epoch_now_ = predict();
         limits_ = max_weights_;
@@ -135,6 +153,19 @@ private:
     }
   }
 
+  // Back to `saved`, the blocks before the round, vertex by vertex (O(the moved vertices'
+  // pins) instead of rebuilding the partition and the volumes).
+  void revert(std::span<const BlockID> saved) {
+    MoveDelta d;
+    for (NodeID v = 0; v < phg_.num_nodes(); ++v) {
+      if (phg_.block(v) == saved[v])
+        continue;
+      volumes_.delta(phg_, v, saved[v], d);
+      volumes_.apply(d);
+      phg_.move(v, saved[v], Objective::kKm1);
+    }
+  }
+
   double objective_now() const {
     return epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
   }
@@ -154,6 +185,7 @@ private:
       target_ = std::min(cap_ - 1, static_cast<Weight>(std::floor((1 - ctx_.target_step) * cap_)));
       for (BlockID b = 0; b < k; ++b)
         hot_[b] = volumes_.volume(b) > target_;
+      mark_relevant();
       return true;
     }
     const cost::EpochPrediction p =
@@ -166,6 +198,22 @@ private:
       hot_[b] =
           p.ranks[b].compute + p.ranks[b].exposed_comm >= (1 - ctx_.epoch_hot_fraction) * busiest;
     return busiest > 0;
+  }
+
+  // Max-volume: marks the vertices whose move can lower a hot block's volume, the others only
+  // raise it or leave it. A hot block B's receive volume drops only when pins leave B; its send
+  // volume only when a net B owns loses a block or changes hands, that is when one of that
+  // net's pins moves. So: the vertices of B and the pins of the nets B owns (B's neighbours, in
+  // the column-net model), instead of every vertex whose nets touch B (two hops).
+  void mark_relevant() {
+    const Hypergraph& hg = phg_.hypergraph();
+    relevant_.assign(hg.num_nodes(), 0);
+    for (NodeID u = 0; u < hg.num_nodes(); ++u)
+      relevant_[u] = hot_[phg_.block(u)];
+    for (NetID e = 0; e < hg.num_nets(); ++e)
+      if (hot_[phg_.block(owners_[e])] != 0)
+        for (const NodeID p : hg.pins(e))
+          relevant_[p] = 1;
   }
 
   BlockID lightest_block() const {
@@ -215,36 +263,47 @@ private:
       volumes_.delta(phg_, group, s.nets, to, s.delta);
   }
 
-  // The gain of moving unit u to `to` now, or an invalid candidate if the move is not allowed.
-  Candidate price(NodeID u, BlockID to, Scratch& s) const {
+  // Whether unit u may move to `to` (weight limits) and leave its block non-empty.
+  bool allowed(std::span<const NodeID> group, BlockID from, BlockID to) const {
+    return fits(group, to, mode_ == Mode::kImprove ? limits_ : max_weights_) &&
+           volumes_.rows(from) > static_cast<std::int64_t>(group.size());
+  }
+
+  // Max-volume: the gain of moving unit u to `to` with volume change v, or an invalid candidate
+  // if the move is not allowed (budget, a block above the round's maximum or, when regaining,
+  // above its target).
+  Candidate volume_candidate(NodeID u, BlockID to, const VolumeChange& v) const {
+    if (volumes_.total() + v.total > budget_)
+      return {};
+    Candidate c{0, v.total, u, to};
+    Weight gain = 0;
+    for (const BlockID b : v.blocks) {
+      const Weight before = volumes_.volume(b);
+      const Weight after = before + v.by_block[b];
+      if (after > before && (after > cap_ || (mode_ == Mode::kRegain && after > target_)))
+        return {};
+      gain += excess(before) - excess(after);
+    }
+    if (mode_ == Mode::kRegain) {
+      c.gain = static_cast<double>(-v.total);
+      return gain >= 0 && c.gain > 0 ? c : Candidate{};
+    }
+    if (gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
+      return {};
+    c.gain = static_cast<double>(gain);
+    return c;
+  }
+
+  // Epoch: the gain of moving unit u to `to` now, or an invalid candidate if the move is not
+  // allowed.
+  Candidate epoch_price(NodeID u, BlockID to, Scratch& s) const {
     const std::span<const NodeID> group = members(u);
-    const BlockID from = phg_.block(group.front());
-    if (!fits(group, to, mode_ == Mode::kImprove ? limits_ : max_weights_) ||
-        volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
+    if (!allowed(group, phg_.block(group.front()), to))
       return {};
     delta(group, to, s);
     if (volumes_.total() + s.delta.total > budget_)
       return {};
     Candidate c{0, s.delta.total, u, to};
-    if (epoch_ == nullptr) {
-      volumes_.changes(s.delta, s.changes);
-      Weight gain = 0;
-      for (const BlockChange& change : s.changes) {
-        const Weight before = volumes_.volume(change.block);
-        const Weight after = before + change.send + change.recv;
-        if (after > before && (after > cap_ || (mode_ == Mode::kRegain && after > target_)))
-          return {};
-        gain += excess(before) - excess(after);
-      }
-      if (mode_ == Mode::kRegain) {
-        c.gain = static_cast<double>(-s.delta.total);
-        return gain >= 0 && c.gain > 0 ? c : Candidate{};
-      }
-      if (gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
-        return {};
-      c.gain = static_cast<double>(gain);
-      return c;
-    }
     const auto& traffic = volumes_.traffic_after(s.delta, s.traffic);
     c.gain =
         epoch_now_ - cost::predict_epoch(traffic, epoch_->shape, epoch_->profile).epoch_seconds;
@@ -252,6 +311,39 @@ private:
         ctx_.max_moves_without_improvement == 0)
       return {};
     return c;
+  }
+
+  // Max-volume: unit u's best move, every target priced in one pass over its nets.
+  Candidate best_volume_move(NodeID u, std::span<const NodeID> group, BlockID from,
+                             Scratch& s) const {
+    if (mode_ == Mode::kImprove &&
+        std::none_of(group.begin(), group.end(), [&](NodeID v) { return relevant_[v] != 0; }))
+      return {};
+    if (volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
+      return {};
+    std::span<const UnitNet> nets;
+    if (units_ != nullptr) {
+      nets = std::span<const UnitNet>(level_nets_)
+                 .subspan(level_net_offsets_[u], level_net_offsets_[u + 1] - level_net_offsets_[u]);
+    } else {
+      volumes_.unit_nets(phg_.hypergraph(), u, s.unit_nets);
+      nets = s.unit_nets;
+    }
+    volumes_.price_all_targets(phg_, nets, from, s.all);
+    Candidate best;
+    auto consider = [&](BlockID to) {
+      if (to == from || !allowed(group, from, to))
+        return;
+      BlockVolumes::volume_change_to(s.all, to, s.volume);
+      const Candidate c = volume_candidate(u, to, s.volume);
+      if (c.valid() && (!best.valid() || better(c, best)))
+        best = c;
+    };
+    for (const BlockID to : s.all.targets)
+      consider(to);
+    if (mode_ == Mode::kRebalance && s.all.is_target[lightest_] == 0)
+      consider(lightest_);
+    return best;
   }
 
   // Unit u's best move, if it is on the boundary, not too large to price, and a net of it
@@ -266,13 +358,14 @@ private:
     if (degree > ctx_.max_vertex_degree)
       return {};
     const BlockID from = phg_.block(group.front());
-    if (mode_ == Mode::kRebalance) {
-      if (!phg_.overloaded(from, max_weights_))
-        return {};
+    if (mode_ == Mode::kRebalance && !phg_.overloaded(from, max_weights_))
+      return {};
+    if (epoch_ == nullptr)
+      return best_volume_move(u, group, from, s);
+    if (mode_ == Mode::kRebalance)
       s.targets.assign(1, lightest_); // besides the blocks u's nets touch
-    } else {
+    else
       s.targets.clear();
-    }
     bool touches_hot = hot_[from] != 0 || mode_ != Mode::kImprove;
     for (const NodeID v : group)
       for (const NetID e : hg.incident_nets(v))
@@ -291,7 +384,7 @@ private:
     for (const BlockID to : s.targets) {
       if (to == from)
         continue;
-      const Candidate c = price(u, to, s);
+      const Candidate c = epoch_price(u, to, s);
       if (c.valid() && (!best.valid() || better(c, best)))
         best = c;
     }
@@ -384,10 +477,13 @@ private:
   const EpochInput* epoch_;
   std::span<const NodeID> owners_;
   BlockVolumes volumes_;
-  const MoveUnits* units_ = nullptr; // this level's units; null: single vertices
-  std::vector<char> hot_;            // per block, this round
-  std::vector<Weight> relaxed_;      // max_weights plus relaxed_slack
-  std::span<const Weight> limits_;   // what improving moves may fill blocks to
+  const MoveUnits* units_ = nullptr;           // this level's units; null: single vertices
+  std::vector<char> hot_;                      // per block, this round
+  std::vector<char> relevant_;                 // max-volume: per vertex, this round (mark_relevant)
+  std::vector<std::size_t> level_net_offsets_; // max-volume: unit u's nets are level_nets_[
+  std::vector<UnitNet> level_nets_;            // offsets[u] .. offsets[u + 1]) on this level
+  std::vector<Weight> relaxed_;                // max_weights plus relaxed_slack
+  std::span<const Weight> limits_;             // what improving moves may fill blocks to
   Mode mode_ = Mode::kImprove;
   BlockID lightest_ = 0; // rebalancing: the fallback target of every move
   Weight budget_ = 0;    // the most total volume allowed
