@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <queue>
 #include <vector>
 
@@ -49,6 +51,7 @@ struct Scratch {
   BlockVolumes::TrafficScratch traffic;
   std::vector<BlockID> targets;
   std::vector<NetID> nets;
+  std::uint64_t work = 0; // max-volume: nets priced (the refiner's unit of work)
 };
 
 class BottleneckSearch {
@@ -67,10 +70,17 @@ public:
   // Rounds on every level of `levels` (coarsest first), then on single vertices.
   BottleneckStats run(std::span<const MoveUnits> levels) {
     BottleneckStats stats;
+    const std::uint64_t start_work = work_;
     stats.start_max_volume = volumes_.max_volume();
     stats.start_total = volumes_.total();
     if (epoch_ != nullptr)
       stats.start_epoch_seconds = epoch_now_ = predict();
+    // Max-volume: each level may price work_budget / (levels + 1) times the input's pins.
+    level_work_ = ~std::uint64_t{0};
+    if (ctx_.work_budget > 0)
+      level_work_ = static_cast<std::uint64_t>(ctx_.work_budget *
+                                               static_cast<double>(phg_.hypergraph().num_pins()) /
+                                               static_cast<double>(levels.size() + 1));
     for (std::size_t level = 0; level <= levels.size(); ++level) {
       units_ = level < levels.size() ? &levels[level] : nullptr;
       if (epoch_ == nullptr)
@@ -79,6 +89,7 @@ public:
     }
     stats.max_volume = volumes_.max_volume();
     stats.total = volumes_.total();
+    stats.work = work_ - start_work;
     if (epoch_ != nullptr)
       stats.epoch_seconds = predict();
     return stats;
@@ -111,7 +122,9 @@ private:
     std::vector<BlockID> saved;
     double best = objective_now();
     int stalled = 0;
-    for (int round = 0; round < ctx_.max_rounds && start_round(); ++round) {
+    const std::uint64_t start_work = work_;
+    for (int round = 0;
+         round < ctx_.max_rounds && work_ - start_work < level_work_ && start_round(); ++round) {
       ++stats.rounds;
       // First with blocks allowed over their limit by relaxed_slack, then rebalanced; kept if
       // balanced and better, else the round again within the limits.
@@ -329,6 +342,12 @@ private:
       volumes_.unit_nets(phg_.hypergraph(), u, s.unit_nets);
       nets = s.unit_nets;
     }
+    s.work += nets.size();
+    // Regaining needs a lower total: some net must leave `from` (else the total cannot drop).
+    if (mode_ == Mode::kRegain && std::none_of(nets.begin(), nets.end(), [&](const UnitNet& n) {
+          return phg_.pin_count(n.net, from) == n.moving;
+        }))
+      return {};
     volumes_.price_all_targets(phg_, nets, from, s.all);
     Candidate best;
     auto consider = [&](BlockID to) {
@@ -405,6 +424,8 @@ private:
           mine.push_back(c);
       }
     });
+    for (const Scratch& part : scratch)
+      work_ += part.work;
     std::vector<Candidate> candidates;
     for (const auto& part : found)
       candidates.insert(candidates.end(), part.begin(), part.end());
@@ -448,6 +469,7 @@ private:
         break;
       }
     }
+    work_ += s.work;
     if (mode_ == Mode::kRebalance)
       return log.size();
     while (log.size() > best_length) {
@@ -483,7 +505,10 @@ private:
   std::vector<std::size_t> level_net_offsets_; // max-volume: unit u's nets are level_nets_[
   std::vector<UnitNet> level_nets_;            // offsets[u] .. offsets[u + 1]) on this level
   std::vector<Weight> relaxed_;                // max_weights plus relaxed_slack
-  std::span<const Weight> limits_;             // what improving moves may fill blocks to
+  std::uint64_t work_ = 0;                     // max-volume: nets priced so far (Scratch::work)
+  std::uint64_t level_work_ = 0; // the most a level may add to work_ (ctx.work_budget)
+
+  std::span<const Weight> limits_; // what improving moves may fill blocks to
   Mode mode_ = Mode::kImprove;
   BlockID lightest_ = 0; // rebalancing: the fallback target of every move
   Weight budget_ = 0;    // the most total volume allowed
@@ -493,11 +518,14 @@ private:
   double epoch_now_ = 0; // epoch: the current prediction
 };
 
-// Whether a run lowered its objective, or kept it and lowered the total.
-bool improved(const BottleneckStats& s, Objective objective) {
+// Whether a run lowered its objective by at least min_gain of it, or (min_gain 0) kept it and
+// lowered the total.
+bool improved(const BottleneckStats& s, Objective objective, double min_gain) {
   const bool epoch = objective == Objective::kEpoch;
   const double start = epoch ? s.start_epoch_seconds : static_cast<double>(s.start_max_volume);
   const double end = epoch ? s.epoch_seconds : static_cast<double>(s.max_volume);
+  if (min_gain > 0)
+    return end <= (1 - min_gain) * start;
   return end < start || (end == start && s.total < s.start_total);
 }
 
@@ -523,7 +551,7 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
     // Better: a lower maximum (epoch), or the same with a lower total, whose budget the next
     // cycle may spend again (wing, k = 8: a second cycle lowered only the total, the third the
     // maximum).
-    const bool lowered = improved(s, ctx.objective);
+    const bool lowered = improved(s, ctx.objective, ctx.bottleneck.cycle_min_gain);
     if (cycle == 0) {
       stats = s;
     } else {
@@ -532,6 +560,7 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
       stats.epoch_seconds = s.epoch_seconds;
       stats.moves += s.moves;
       stats.rounds += s.rounds;
+      stats.work += s.work;
     }
     stats.cycles = cycle + 1;
     if (!lowered)

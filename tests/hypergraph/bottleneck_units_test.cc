@@ -334,14 +334,38 @@ TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
   EXPECT_EQ(one.cycles, 1);
   EXPECT_GE(four.cycles, 1);
   EXPECT_LE(four.cycles, 4);
-  // A second cycle runs exactly when the first lowered the maximum, or kept it and lowered
-  // the total.
-  EXPECT_EQ(four.cycles > 1,
-            one.max_volume < one.start_max_volume ||
-                (one.max_volume == one.start_max_volume && one.total < one.start_total));
+  // A second cycle runs exactly when the first lowered the maximum by cycle_min_gain of it.
+  const double min_gain = make_context(cora.options).bottleneck.cycle_min_gain;
+  EXPECT_GT(min_gain, 0);
+  EXPECT_EQ(four.cycles > 1, static_cast<double>(one.max_volume) <=
+                                 (1 - min_gain) * static_cast<double>(one.start_max_volume));
   cora.check(single, one);
   cora.check(blocks, four);
   EXPECT_LE(four.max_volume, one.max_volume);
+}
+
+// The work budget: a bounded run prices fewer nets than an unbounded one, keeps the bound,
+// the budget and the balance (checked from the graph), and gives the same partition at 1 and
+// 2 threads (the work is counted the same way at any thread count).
+TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
+  const CoraStart cora(32);
+  auto refine = [&](double budget, int threads, BottleneckStats& stats) {
+    HgContext ctx = make_context(cora.options);
+    ctx.bottleneck.work_budget = budget;
+    ctx.bottleneck.cycles = 1;
+    return cora.refine(ctx, threads, stats);
+  };
+  BottleneckStats unbounded;
+  BottleneckStats bounded;
+  BottleneckStats again;
+  const std::vector<BlockID> free_blocks = refine(0, 2, unbounded);
+  const std::vector<BlockID> blocks = refine(0.5, 2, bounded);
+  EXPECT_EQ(refine(0.5, 1, again), blocks);
+  EXPECT_EQ(again.work, bounded.work);
+  cora.check(free_blocks, unbounded);
+  cora.check(blocks, bounded);
+  EXPECT_LT(bounded.work, unbounded.work);
+  EXPECT_GT(bounded.work, 0U);
 }
 
 } // namespace
