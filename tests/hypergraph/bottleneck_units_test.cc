@@ -276,6 +276,24 @@ struct CoraStart {
     return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
   }
 
+  // The same with the defaults' bottleneck settings changed by tune(BottleneckContext&).
+  template <typename Tune>
+  std::vector<BlockID> refine_tuned(Tune&& tune, int threads, BottleneckStats& stats) const {
+    HgContext ctx = make_context(options);
+    tune(ctx.bottleneck);
+    return refine(ctx, threads, stats);
+  }
+
+  // refine_tuned at 2 threads, checked to give the same partition and work at 1 thread.
+  template <typename Tune>
+  std::vector<BlockID> refine_deterministic(Tune&& tune, BottleneckStats& stats) const {
+    std::vector<BlockID> blocks = refine_tuned(tune, 2, stats);
+    BottleneckStats again;
+    EXPECT_EQ(refine_tuned(tune, 1, again), blocks);
+    EXPECT_EQ(again.work, stats.work);
+    return blocks;
+  }
+
   // The stats against the graph, the budget against the start, balance and no empty block.
   void check(const std::vector<BlockID>& blocks, const BottleneckStats& stats) const {
     const Volumes after = graph_volumes(graph, blocks, k);
@@ -320,17 +338,11 @@ TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
 // partition at 1 and 2 threads.
 TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
   const CoraStart cora(32);
-  auto refine = [&](int cycles, int threads, BottleneckStats& stats) {
-    HgContext ctx = make_context(cora.options);
-    ctx.bottleneck.cycles = cycles;
-    return cora.refine(ctx, threads, stats);
-  };
+  auto cycles = [](int n) { return [n](BottleneckContext& b) { b.cycles = n; }; };
   BottleneckStats one;
   BottleneckStats four;
-  BottleneckStats again;
-  const std::vector<BlockID> single = refine(1, 2, one);
-  const std::vector<BlockID> blocks = refine(4, 2, four);
-  EXPECT_EQ(refine(4, 1, again), blocks);
+  const std::vector<BlockID> single = cora.refine_tuned(cycles(1), 2, one);
+  const std::vector<BlockID> blocks = cora.refine_deterministic(cycles(4), four);
   EXPECT_EQ(one.cycles, 1);
   EXPECT_GE(four.cycles, 1);
   EXPECT_LE(four.cycles, 4);
@@ -349,19 +361,16 @@ TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
 // 2 threads (the work is counted the same way at any thread count).
 TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
   const CoraStart cora(32);
-  auto refine = [&](double budget, int threads, BottleneckStats& stats) {
-    HgContext ctx = make_context(cora.options);
-    ctx.bottleneck.work_budget = budget;
-    ctx.bottleneck.cycles = 1;
-    return cora.refine(ctx, threads, stats);
+  auto budget = [](double work) {
+    return [work](BottleneckContext& b) {
+      b.work_budget = work;
+      b.cycles = 1;
+    };
   };
   BottleneckStats unbounded;
   BottleneckStats bounded;
-  BottleneckStats again;
-  const std::vector<BlockID> free_blocks = refine(0, 2, unbounded);
-  const std::vector<BlockID> blocks = refine(0.5, 2, bounded);
-  EXPECT_EQ(refine(0.5, 1, again), blocks);
-  EXPECT_EQ(again.work, bounded.work);
+  const std::vector<BlockID> free_blocks = cora.refine_tuned(budget(0), 2, unbounded);
+  const std::vector<BlockID> blocks = cora.refine_deterministic(budget(0.5), bounded);
   cora.check(free_blocks, unbounded);
   cora.check(blocks, bounded);
   EXPECT_LT(bounded.work, unbounded.work);
