@@ -13,10 +13,10 @@
 #   every partition (evaluate --cost), and OBJECTIVES may name epoch (partition --cost)
 # One CSV row per run on stdout and in CSV:
 #   commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,
-#   imbalance,wall_s,peak_rss_mb,predicted_epoch_s (empty without COST)
+#   imbalance,wall_s,peak_rss_mb,predicted_epoch_s (empty without COST),cpu_s (user + system)
 # At the end, on stderr: geometric means over (dataset, seed) per k and overall of max-volume /
 # km1 for the largest per-block send + receive volume (target <= 0.75) and the total volume
-# (target <= 1.05), and of the wall time (same sitting; quote with the load).
+# (target <= 1.05), and of the wall and CPU time (same sitting; quote with the load).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -39,7 +39,7 @@ source "$ROOT/scripts/bench_common.sh"
 bench_scratch objectives
 bench_commit
 
-HEADER="commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,imbalance,wall_s,peak_rss_mb,predicted_epoch_s"
+HEADER="commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,imbalance,wall_s,peak_rss_mb,predicted_epoch_s,cpu_s"
 echo "$HEADER" | tee "$CSV"
 for name in $DATASETS; do
   gz="$SHARED_DIR/datasets/$name.edges.gz"
@@ -55,6 +55,7 @@ for name in $DATASETS; do
         read -r wall rss < <(timed "$GNNPART" partition "$gz" -k "$k" -e "$EPS" --seed "$seed" \
           --threads "$THREADS" --model hypergraph --objective "$objective" -o "$part" -q \
           "${given[@]}")
+        cpu="$(last_cpu_s)"
         "$GNNPART" evaluate "$gz" "$part" -k "$k" --json -q "${cost[@]}" >"$WORK/eval.json"
         metrics="$(python3 -c '
 import json, sys
@@ -64,7 +65,7 @@ print(d["comm_volume"], d["max_block_volume"], d["max_send_volume"], d["max_recv
         epoch="$(python3 -c '
 import json, sys
 print(json.load(open(sys.argv[1])).get("cost", {}).get("predicted_epoch_s", ""))' "$WORK/eval.json")"
-        echo "$COMMIT,$name,$k,$seed,$THREADS,$objective,$metrics,$wall,$rss,$epoch" | tee -a "$CSV"
+        echo "$COMMIT,$name,$k,$seed,$THREADS,$objective,$metrics,$wall,$rss,$epoch,$cpu" | tee -a "$CSV"
       done
     done
   done
@@ -85,8 +86,8 @@ for (d, k, s, o), r in by.items():
         print(f"{d} k={k} seed={s}: predicted epoch {e:.6g} / {b:.6g} s = {e / b:.4f}")
     if o != "max-volume" or base is None:
         continue
-    for key in ("max_block_volume", "total_volume", "wall_s"):
-        b, v = float(base[key]), float(r[key])
+    for key in ("max_block_volume", "total_volume", "wall_s", "cpu_s"):
+        b, v = float(base.get(key) or 0), float(r.get(key) or 0)
         if b > 0 and v > 0:
             ratios[k][key].append(v / b)
             ratios["all"][key].append(v / b)
@@ -100,7 +101,8 @@ for k in sorted(ratios, key=lambda x: (x == "all", x)):
     if m["max_block_volume"]:
         print(f"k={k}: geometric mean max-volume / km1 over {len(m['max_block_volume'])} graphs: "
               f"max block volume {gm(m['max_block_volume']):.4f} (target <= 0.75), total volume "
-              f"{gm(m['total_volume']):.4f} (target <= 1.05), wall time {gm(m['wall_s']):.3f}")
+              f"{gm(m['total_volume']):.4f} (target <= 1.05), wall time {gm(m['wall_s']):.3f}, CPU "
+              f"time {gm(m['cpu_s']):.3f} (over {len(m['cpu_s'])} runs with both above 0)")
     if m["epoch"]:
         print(f"k={k}: geometric mean predicted epoch, epoch / km1 objective over "
               f"{len(m['epoch'])} graphs: {gm(m['epoch']):.4f}")

@@ -171,6 +171,142 @@ void BlockVolumes::delta(const PartitionedHypergraph& phg, std::span<const NodeI
   merge_pairs(out.pairs);
 }
 
+namespace {
+
+void add_change(VolumeChange& out, BlockID b, Weight v) {
+  if (out.listed[b] == 0) {
+    out.listed[b] = 1;
+    out.blocks.push_back(b);
+  }
+  out.by_block[b] += v;
+}
+
+} // namespace
+
+void BlockVolumes::start_volume_change(VolumeChange& out, BlockID k) {
+  if (out.by_block.size() != k) {
+    out.by_block.assign(k, 0);
+    out.listed.assign(k, 0);
+  } else {
+    for (const BlockID b : out.blocks) {
+      out.by_block[b] = 0;
+      out.listed[b] = 0;
+    }
+  }
+  out.blocks.clear();
+  out.total = 0;
+}
+
+void BlockVolumes::unit_nets(const Hypergraph& hg, NodeID u, std::vector<UnitNet>& out) const {
+  out.clear();
+  for (const NetID e : hg.incident_nets(u))
+    out.push_back({e, 1, owners_[e] == u});
+}
+
+void BlockVolumes::unit_nets(const Hypergraph& hg, std::span<const NodeID> group,
+                             std::vector<NetID>& scratch, std::vector<UnitNet>& out) const {
+  group_nets(hg, group, scratch);
+  out.clear();
+  for (std::size_t i = 0; i < scratch.size();) {
+    std::size_t j = i + 1;
+    while (j < scratch.size() && scratch[j] == scratch[i])
+      ++j;
+    const NetID e = scratch[i];
+    out.push_back({e, static_cast<std::uint32_t>(j - i),
+                   std::binary_search(group.begin(), group.end(), owners_[e])});
+    i = j;
+  }
+}
+
+// What a move of `moving` pins of net e (weight w, connectivity lambda) from `from` to `to`
+// changes: if its owner moves, `from` stops sending it to lambda - 1 blocks and `to` sends it
+// to lambda' - 1 (after the move); any other block receives it before and after, `from` starts
+// receiving it if pins stay there, `to` stops if it had pins. If its owner stays in block O: O
+// stops sending it to `from` when every pin there leaves (it "leaves"), and starts sending it
+// to `to` when none was there (it "reaches" `to`). The terms that do not depend on the target
+// go to `base`; a reach is added for every target (to_all, base) and taken back for the blocks
+// the net already touches (to_less, reaches, total_less): one pass over the nets for all
+// targets, the same sums as changes(delta(...)) for each.
+void BlockVolumes::price_all_targets(const PartitionedHypergraph& phg,
+                                     std::span<const UnitNet> nets, BlockID from,
+                                     AllTargets& out) const {
+  const Hypergraph& hg = phg.hypergraph();
+  start_volume_change(out.base, k_);
+  if (out.to_less.size() != k_) {
+    out.to_less.assign(k_, 0);
+    out.total_less.assign(k_, 0);
+    out.is_target.assign(k_, 0);
+    out.reach_end.assign(k_, 0);
+  } else {
+    for (const BlockID b : out.targets) {
+      out.to_less[b] = out.total_less[b] = 0;
+      out.is_target[b] = 0;
+      out.reach_end[b] = 0;
+    }
+  }
+  out.from = from;
+  out.targets.clear();
+  out.unsorted.clear();
+  out.to_all = 0;
+  Weight reach_total = 0;
+  for (const UnitNet& n : nets) {
+    const NetID e = n.net;
+    const Weight w = hg.net_weight(e);
+    const Weight leaves = phg.pin_count(e, from) == n.moving ? w : 0;
+    out.base.total -= leaves;
+    reach_total += w;
+    const BlockID owner = n.owner_moves ? from : phg.block(owners_[e]);
+    if (n.owner_moves) {
+      const auto lambda = static_cast<Weight>(phg.connectivity(e));
+      add_change(out.base, from, -w * (lambda - 1) + (w - leaves));
+      out.to_all += w * (lambda - 1) - leaves + w;
+    } else {
+      if (leaves != 0) {
+        add_change(out.base, owner, -w);
+        add_change(out.base, from, -w);
+      }
+      add_change(out.base, owner, w);
+      out.to_all += w;
+    }
+    phg.for_each_block(e, [&](BlockID x) {
+      if (x == from)
+        return;
+      if (out.is_target[x] == 0) {
+        out.is_target[x] = 1;
+        out.targets.push_back(x);
+      }
+      out.total_less[x] += w;
+      out.to_less[x] += n.owner_moves ? 2 * w : w;
+      if (!n.owner_moves)
+        out.unsorted.push_back({x, owner, w});
+    });
+  }
+  out.base.total += reach_total; // total_less takes back the nets a target already has
+  std::sort(out.targets.begin(), out.targets.end());
+  // Group the reaches by target (counting sort over the targets).
+  for (const AllTargets::Reach& r : out.unsorted)
+    ++out.reach_end[r.to];
+  std::uint32_t sum = 0;
+  for (const BlockID t : out.targets) {
+    const std::uint32_t count = out.reach_end[t];
+    out.reach_end[t] = sum; // the group's start until the scatter moves it to its end
+    sum += count;
+  }
+  out.reaches.resize(out.unsorted.size());
+  for (const AllTargets::Reach& r : out.unsorted)
+    out.reaches[out.reach_end[r.to]++] = r;
+}
+
+void BlockVolumes::volume_change_to(const AllTargets& all, BlockID to, VolumeChange& out) {
+  start_volume_change(out, static_cast<BlockID>(all.base.by_block.size()));
+  for (const BlockID b : all.base.blocks)
+    add_change(out, b, all.base.by_block[b]);
+  add_change(out, to, all.to_all - all.to_less[to]);
+  for (std::uint32_t i = all.reach_end[to]; i > 0 && all.reaches[i - 1].to == to; --i)
+    add_change(out, all.reaches[i - 1].owner, -all.reaches[i - 1].volume);
+  out.total = all.base.total - all.total_less[to];
+}
+
 void BlockVolumes::changes(const MoveDelta& delta, std::vector<BlockChange>& out) const {
   out.clear();
   auto entry = [&](BlockID b) -> BlockChange& {

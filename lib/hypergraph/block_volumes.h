@@ -45,6 +45,44 @@ struct BlockChange {
   std::int64_t recv_messages = 0;
 };
 
+// What a move changes of each block's send + receive volume and of the total: the max-volume
+// objective's part of a MoveDelta (changes() summed per block), without the pair table.
+struct VolumeChange {
+  std::vector<Weight> by_block; // k entries; nonzero only for blocks in `blocks`
+  std::vector<BlockID> blocks;  // the blocks a net of the move charged, first-touched order
+  std::vector<char> listed;     // k entries: b is in `blocks`
+  Weight total = 0;
+};
+
+// One net of a moving unit (a vertex or a group of one block): how many of its pins move, and
+// whether its owner is one of them.
+struct UnitNet {
+  NetID net = 0;
+  std::uint32_t moving = 1;
+  bool owner_moves = false;
+};
+
+// A unit's move priced to every block at once (BlockVolumes::price_all_targets): what every
+// target shares, and per target what differs because some of the unit's nets already touch it.
+struct AllTargets {
+  struct Reach {
+    BlockID to = 0;    // a target one of the nets touches
+    BlockID owner = 0; // that net's owner block, which then does not start sending it to `to`
+    Weight volume = 0;
+  };
+  BlockID from = 0;
+  std::vector<BlockID> targets; // the blocks the unit's nets touch, other than from; sorted
+  VolumeChange base;            // the changes of a target no net touches, the target's own aside
+  Weight to_all = 0;            // the target's own change if no net touches it
+  std::vector<Weight> to_less;  // per block (k): how much less when it is the target
+  std::vector<Weight> total_less;
+  std::vector<char> is_target; // per block (k)
+  // Grouped by target: target t's group ends at reach_end[t] (per block, k entries).
+  std::vector<Reach> reaches;
+  std::vector<std::uint32_t> reach_end;
+  std::vector<Reach> unsorted; // scratch
+};
+
 class BlockVolumes {
 public:
   // owners[e]: the pin of net e that owns it (for the column-net model, e itself). Throws
@@ -71,6 +109,16 @@ public:
   // The nets of a group's vertices, one entry per pin of the group, sorted.
   static void group_nets(const Hypergraph& hg, std::span<const NodeID> group,
                          std::vector<NetID>& nets);
+  // The nets of a unit with its pin counts and ownership (group: sorted, no repeats).
+  void unit_nets(const Hypergraph& hg, NodeID u, std::vector<UnitNet>& out) const;
+  void unit_nets(const Hypergraph& hg, std::span<const NodeID> group, std::vector<NetID>& scratch,
+                 std::vector<UnitNet>& out) const;
+  // Prices moving the unit with `nets`, all of whose pins in it are in block `from`, to every
+  // block at once: O(sum of the nets' connectivities), then volume_change_to for each target.
+  void price_all_targets(const PartitionedHypergraph& phg, std::span<const UnitNet> nets,
+                         BlockID from, AllTargets& out) const;
+  // The volume changes of moving that unit to `to` (any block but from): O(changed blocks).
+  static void volume_change_to(const AllTargets& all, BlockID to, VolumeChange& out);
   // The per-block changes of a delta (blocks in first-touched order).
   void changes(const MoveDelta& delta, std::vector<BlockChange>& out) const;
   // Takes a move priced by delta() in the state before it (call before or after phg.move).
@@ -96,6 +144,7 @@ private:
   // them if owner_moves).
   void net_delta(const PartitionedHypergraph& phg, NetID e, std::uint32_t moving, bool owner_moves,
                  MoveDelta& out) const;
+  static void start_volume_change(VolumeChange& out, BlockID k);
   void add_pair(BlockID sender, BlockID receiver, Weight volume);
   cost::BlockTraffic block_traffic(BlockID b) const;
 

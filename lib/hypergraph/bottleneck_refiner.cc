@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <ctime>
 #include <queue>
 #include <vector>
 
@@ -43,10 +45,13 @@ bool better(const Candidate& a, const Candidate& b) {
 
 struct Scratch {
   MoveDelta delta;
-  std::vector<BlockChange> changes;
+  VolumeChange volume; // max-volume pricing
+  AllTargets all;
+  std::vector<UnitNet> unit_nets;
   BlockVolumes::TrafficScratch traffic;
   std::vector<BlockID> targets;
   std::vector<NetID> nets;
+  std::uint64_t work = 0; // max-volume: nets priced (the refiner's unit of work)
 };
 
 class BottleneckSearch {
@@ -65,16 +70,26 @@ public:
   // Rounds on every level of `levels` (coarsest first), then on single vertices.
   BottleneckStats run(std::span<const MoveUnits> levels) {
     BottleneckStats stats;
+    const std::uint64_t start_work = work_;
     stats.start_max_volume = volumes_.max_volume();
     stats.start_total = volumes_.total();
     if (epoch_ != nullptr)
       stats.start_epoch_seconds = epoch_now_ = predict();
+    // Max-volume: each level may price work_budget / (levels + 1) times the input's pins.
+    level_work_ = ~std::uint64_t{0};
+    if (ctx_.work_budget > 0)
+      level_work_ = static_cast<std::uint64_t>(ctx_.work_budget *
+                                               static_cast<double>(phg_.hypergraph().num_pins()) /
+                                               static_cast<double>(levels.size() + 1));
     for (std::size_t level = 0; level <= levels.size(); ++level) {
       units_ = level < levels.size() ? &levels[level] : nullptr;
+      if (epoch_ == nullptr)
+        cache_level_nets();
       run_level(stats);
     }
     stats.max_volume = volumes_.max_volume();
     stats.total = volumes_.total();
+    stats.work = work_ - start_work;
     if (epoch_ != nullptr)
       stats.epoch_seconds = predict();
     return stats;
@@ -87,12 +102,29 @@ private:
     return units_ != nullptr ? units_->unit(u) : std::span<const NodeID>(&u, 1);
   }
 
+  // Max-volume: the nets of every unit of this level (they do not change as units move).
+  void cache_level_nets() {
+    level_net_offsets_.assign(1, 0);
+    level_nets_.clear();
+    if (units_ == nullptr)
+      return;
+    std::vector<NetID> scratch;
+    std::vector<UnitNet> nets;
+    for (NodeID u = 0; u < units_->size(); ++u) {
+      volumes_.unit_nets(phg_.hypergraph(), units_->unit(u), scratch, nets);
+      level_nets_.insert(level_nets_.end(), nets.begin(), nets.end());
+      level_net_offsets_.push_back(level_nets_.size());
+    }
+  }
+
   void run_level(BottleneckStats& stats) {
     std::vector<char> moved(num_units(), 0);
     std::vector<BlockID> saved;
     double best = objective_now();
     int stalled = 0;
-    for (int round = 0; round < ctx_.max_rounds && start_round(); ++round) {
+    const std::uint64_t start_work = work_;
+    for (int round = 0;
+         round < ctx_.max_rounds && work_ - start_work < level_work_ && start_round(); ++round) {
       ++stats.rounds;
       // First with blocks allowed over their limit by relaxed_slack, then rebalanced; kept if
       // balanced and better, else the round again within the limits.
@@ -107,8 +139,7 @@ private:
         mode_ = Mode::kImprove;
       }
       if (!is_balanced(phg_, max_weights_) || !(round_objective() < before)) {
-        phg_.assign(saved);
-        volumes_ = BlockVolumes(phg_, owners_);
+        revert(saved);
         if (epoch_ != nullptr)
           epoch_now_ = predict();
         limits_ = max_weights_;
@@ -135,6 +166,19 @@ private:
     }
   }
 
+  // Back to `saved`, the blocks before the round, vertex by vertex (O(the moved vertices'
+  // pins) instead of rebuilding the partition and the volumes).
+  void revert(std::span<const BlockID> saved) {
+    MoveDelta d;
+    for (NodeID v = 0; v < phg_.num_nodes(); ++v) {
+      if (phg_.block(v) == saved[v])
+        continue;
+      volumes_.delta(phg_, v, saved[v], d);
+      volumes_.apply(d);
+      phg_.move(v, saved[v], Objective::kKm1);
+    }
+  }
+
   double objective_now() const {
     return epoch_ != nullptr ? epoch_now_ : static_cast<double>(volumes_.max_volume());
   }
@@ -154,6 +198,7 @@ private:
       target_ = std::min(cap_ - 1, static_cast<Weight>(std::floor((1 - ctx_.target_step) * cap_)));
       for (BlockID b = 0; b < k; ++b)
         hot_[b] = volumes_.volume(b) > target_;
+      mark_relevant();
       return true;
     }
     const cost::EpochPrediction p =
@@ -166,6 +211,22 @@ private:
       hot_[b] =
           p.ranks[b].compute + p.ranks[b].exposed_comm >= (1 - ctx_.epoch_hot_fraction) * busiest;
     return busiest > 0;
+  }
+
+  // Max-volume: marks the vertices whose move can lower a hot block's volume, the others only
+  // raise it or leave it. A hot block B's receive volume drops only when pins leave B; its send
+  // volume only when a net B owns loses a block or changes hands, that is when one of that
+  // net's pins moves. So: the vertices of B and the pins of the nets B owns (B's neighbours, in
+  // the column-net model), instead of every vertex whose nets touch B (two hops).
+  void mark_relevant() {
+    const Hypergraph& hg = phg_.hypergraph();
+    relevant_.assign(hg.num_nodes(), 0);
+    for (NodeID u = 0; u < hg.num_nodes(); ++u)
+      relevant_[u] = hot_[phg_.block(u)];
+    for (NetID e = 0; e < hg.num_nets(); ++e)
+      if (hot_[phg_.block(owners_[e])] != 0)
+        for (const NodeID p : hg.pins(e))
+          relevant_[p] = 1;
   }
 
   BlockID lightest_block() const {
@@ -215,36 +276,47 @@ private:
       volumes_.delta(phg_, group, s.nets, to, s.delta);
   }
 
-  // The gain of moving unit u to `to` now, or an invalid candidate if the move is not allowed.
-  Candidate price(NodeID u, BlockID to, Scratch& s) const {
+  // Whether unit u may move to `to` (weight limits) and leave its block non-empty.
+  bool allowed(std::span<const NodeID> group, BlockID from, BlockID to) const {
+    return fits(group, to, mode_ == Mode::kImprove ? limits_ : max_weights_) &&
+           volumes_.rows(from) > static_cast<std::int64_t>(group.size());
+  }
+
+  // Max-volume: the gain of moving unit u to `to` with volume change v, or an invalid candidate
+  // if the move is not allowed (budget, a block above the round's maximum or, when regaining,
+  // above its target).
+  Candidate volume_candidate(NodeID u, BlockID to, const VolumeChange& v) const {
+    if (volumes_.total() + v.total > budget_)
+      return {};
+    Candidate c{0, v.total, u, to};
+    Weight gain = 0;
+    for (const BlockID b : v.blocks) {
+      const Weight before = volumes_.volume(b);
+      const Weight after = before + v.by_block[b];
+      if (after > before && (after > cap_ || (mode_ == Mode::kRegain && after > target_)))
+        return {};
+      gain += excess(before) - excess(after);
+    }
+    if (mode_ == Mode::kRegain) {
+      c.gain = static_cast<double>(-v.total);
+      return gain >= 0 && c.gain > 0 ? c : Candidate{};
+    }
+    if (gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
+      return {};
+    c.gain = static_cast<double>(gain);
+    return c;
+  }
+
+  // Epoch: the gain of moving unit u to `to` now, or an invalid candidate if the move is not
+  // allowed.
+  Candidate epoch_price(NodeID u, BlockID to, Scratch& s) const {
     const std::span<const NodeID> group = members(u);
-    const BlockID from = phg_.block(group.front());
-    if (!fits(group, to, mode_ == Mode::kImprove ? limits_ : max_weights_) ||
-        volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
+    if (!allowed(group, phg_.block(group.front()), to))
       return {};
     delta(group, to, s);
     if (volumes_.total() + s.delta.total > budget_)
       return {};
     Candidate c{0, s.delta.total, u, to};
-    if (epoch_ == nullptr) {
-      volumes_.changes(s.delta, s.changes);
-      Weight gain = 0;
-      for (const BlockChange& change : s.changes) {
-        const Weight before = volumes_.volume(change.block);
-        const Weight after = before + change.send + change.recv;
-        if (after > before && (after > cap_ || (mode_ == Mode::kRegain && after > target_)))
-          return {};
-        gain += excess(before) - excess(after);
-      }
-      if (mode_ == Mode::kRegain) {
-        c.gain = static_cast<double>(-s.delta.total);
-        return gain >= 0 && c.gain > 0 ? c : Candidate{};
-      }
-      if (gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
-        return {};
-      c.gain = static_cast<double>(gain);
-      return c;
-    }
     const auto& traffic = volumes_.traffic_after(s.delta, s.traffic);
     c.gain =
         epoch_now_ - cost::predict_epoch(traffic, epoch_->shape, epoch_->profile).epoch_seconds;
@@ -252,6 +324,45 @@ private:
         ctx_.max_moves_without_improvement == 0)
       return {};
     return c;
+  }
+
+  // Max-volume: unit u's best move, every target priced in one pass over its nets.
+  Candidate best_volume_move(NodeID u, std::span<const NodeID> group, BlockID from,
+                             Scratch& s) const {
+    if (mode_ == Mode::kImprove &&
+        std::none_of(group.begin(), group.end(), [&](NodeID v) { return relevant_[v] != 0; }))
+      return {};
+    if (volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
+      return {};
+    std::span<const UnitNet> nets;
+    if (units_ != nullptr) {
+      nets = std::span<const UnitNet>(level_nets_)
+                 .subspan(level_net_offsets_[u], level_net_offsets_[u + 1] - level_net_offsets_[u]);
+    } else {
+      volumes_.unit_nets(phg_.hypergraph(), u, s.unit_nets);
+      nets = s.unit_nets;
+    }
+    s.work += nets.size();
+    // Regaining needs a lower total: some net must leave `from` (else the total cannot drop).
+    if (mode_ == Mode::kRegain && std::none_of(nets.begin(), nets.end(), [&](const UnitNet& n) {
+          return phg_.pin_count(n.net, from) == n.moving;
+        }))
+      return {};
+    volumes_.price_all_targets(phg_, nets, from, s.all);
+    Candidate best;
+    auto consider = [&](BlockID to) {
+      if (to == from || !allowed(group, from, to))
+        return;
+      BlockVolumes::volume_change_to(s.all, to, s.volume);
+      const Candidate c = volume_candidate(u, to, s.volume);
+      if (c.valid() && (!best.valid() || better(c, best)))
+        best = c;
+    };
+    for (const BlockID to : s.all.targets)
+      consider(to);
+    if (mode_ == Mode::kRebalance && s.all.is_target[lightest_] == 0)
+      consider(lightest_);
+    return best;
   }
 
   // Unit u's best move, if it is on the boundary, not too large to price, and a net of it
@@ -266,13 +377,14 @@ private:
     if (degree > ctx_.max_vertex_degree)
       return {};
     const BlockID from = phg_.block(group.front());
-    if (mode_ == Mode::kRebalance) {
-      if (!phg_.overloaded(from, max_weights_))
-        return {};
+    if (mode_ == Mode::kRebalance && !phg_.overloaded(from, max_weights_))
+      return {};
+    if (epoch_ == nullptr)
+      return best_volume_move(u, group, from, s);
+    if (mode_ == Mode::kRebalance)
       s.targets.assign(1, lightest_); // besides the blocks u's nets touch
-    } else {
+    else
       s.targets.clear();
-    }
     bool touches_hot = hot_[from] != 0 || mode_ != Mode::kImprove;
     for (const NodeID v : group)
       for (const NetID e : hg.incident_nets(v))
@@ -291,7 +403,7 @@ private:
     for (const BlockID to : s.targets) {
       if (to == from)
         continue;
-      const Candidate c = price(u, to, s);
+      const Candidate c = epoch_price(u, to, s);
       if (c.valid() && (!best.valid() || better(c, best)))
         best = c;
     }
@@ -312,6 +424,8 @@ private:
           mine.push_back(c);
       }
     });
+    for (const Scratch& part : scratch)
+      work_ += part.work;
     std::vector<Candidate> candidates;
     for (const auto& part : found)
       candidates.insert(candidates.end(), part.begin(), part.end());
@@ -355,6 +469,7 @@ private:
         break;
       }
     }
+    work_ += s.work;
     if (mode_ == Mode::kRebalance)
       return log.size();
     while (log.size() > best_length) {
@@ -384,10 +499,16 @@ private:
   const EpochInput* epoch_;
   std::span<const NodeID> owners_;
   BlockVolumes volumes_;
-  const MoveUnits* units_ = nullptr; // this level's units; null: single vertices
-  std::vector<char> hot_;            // per block, this round
-  std::vector<Weight> relaxed_;      // max_weights plus relaxed_slack
-  std::span<const Weight> limits_;   // what improving moves may fill blocks to
+  const MoveUnits* units_ = nullptr;           // this level's units; null: single vertices
+  std::vector<char> hot_;                      // per block, this round
+  std::vector<char> relevant_;                 // max-volume: per vertex, this round (mark_relevant)
+  std::vector<std::size_t> level_net_offsets_; // max-volume: unit u's nets are level_nets_[
+  std::vector<UnitNet> level_nets_;            // offsets[u] .. offsets[u + 1]) on this level
+  std::vector<Weight> relaxed_;                // max_weights plus relaxed_slack
+  std::uint64_t work_ = 0;                     // max-volume: nets priced so far (Scratch::work)
+  std::uint64_t level_work_ = 0; // the most a level may add to work_ (ctx.work_budget)
+
+  std::span<const Weight> limits_; // what improving moves may fill blocks to
   Mode mode_ = Mode::kImprove;
   BlockID lightest_ = 0; // rebalancing: the fallback target of every move
   Weight budget_ = 0;    // the most total volume allowed
@@ -397,11 +518,14 @@ private:
   double epoch_now_ = 0; // epoch: the current prediction
 };
 
-// Whether a run lowered its objective, or kept it and lowered the total.
-bool improved(const BottleneckStats& s, Objective objective) {
+// Whether a run lowered its objective by at least min_gain of it, or (min_gain 0) kept it and
+// lowered the total.
+bool improved(const BottleneckStats& s, Objective objective, double min_gain) {
   const bool epoch = objective == Objective::kEpoch;
   const double start = epoch ? s.start_epoch_seconds : static_cast<double>(s.start_max_volume);
   const double end = epoch ? s.epoch_seconds : static_cast<double>(s.max_volume);
+  if (min_gain > 0)
+    return end <= (1 - min_gain) * start;
   return end < start || (end == start && s.total < s.start_total);
 }
 
@@ -427,7 +551,7 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
     // Better: a lower maximum (epoch), or the same with a lower total, whose budget the next
     // cycle may spend again (wing, k = 8: a second cycle lowered only the total, the third the
     // maximum).
-    const bool lowered = improved(s, ctx.objective);
+    const bool lowered = improved(s, ctx.objective, ctx.bottleneck.cycle_min_gain);
     if (cycle == 0) {
       stats = s;
     } else {
@@ -436,6 +560,7 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
       stats.epoch_seconds = s.epoch_seconds;
       stats.moves += s.moves;
       stats.rounds += s.rounds;
+      stats.work += s.work;
     }
     stats.cycles = cycle + 1;
     if (!lowered)

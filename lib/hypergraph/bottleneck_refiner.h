@@ -23,8 +23,15 @@
 // (move_units.h; clusters inside the start's blocks, coarsest first, each move priced exactly
 // on the input), then single vertices: the bottleneck gain at every level of a V-cycle.
 // Cycles: up to ctx.bottleneck.cycles such V-cycles, each on clusters of the current blocks
-// drawn with a new seed; the next runs only while the last lowered the maximum (epoch), or
-// kept it and lowered the total.
+// drawn with a new seed; the next runs only while the last lowered the maximum (epoch) by at
+// least ctx.bottleneck.cycle_min_gain of it (with 0: lowered it, or kept it and lowered the
+// total).
+// Cost (max-volume): a unit's moves to every block are priced in one pass over its nets
+// (BlockVolumes::price_all_targets); an improving round prices only the vertices of hot blocks
+// and the pins of the nets they own, the only moves that can lower a hot block; a regaining
+// round only units with a net that leaves their block. Work = nets priced; a level stops when
+// its round ends past ctx.bottleneck.work_budget / (levels + 1) times the input's pins, so a
+// V-cycle prices about work_budget times the pins.
 // Regain (max-volume): once the total has spent ctx.bottleneck.regain_fraction of its budget's
 // headroom, each round is followed by moves that lower the total and raise no block above the
 // round's target, so that later rounds can spend the budget again.
@@ -56,6 +63,9 @@ struct BottleneckStats {
   std::uint64_t moves = 0;
   int rounds = 0;
   int cycles = 0; // V-cycles run (ctx.bottleneck.cycles at most)
+  // Max-volume: nets priced (each unit's nets, once per pricing), the measure that
+  // ctx.bottleneck.work_budget bounds.
+  std::uint64_t work = 0;
 };
 
 // ctx.objective: kMaxVolume, or kEpoch with `epoch` given (else InvalidParameter). owners[e]:

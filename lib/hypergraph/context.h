@@ -148,9 +148,21 @@ struct BottleneckContext {
   Weight unit_weight_divisor = 20; // a cluster weighs at most the smallest limit / this
   // V-cycles: each clusters the current partition's blocks anew (another seed) and runs the
   // rounds on its levels and the single vertices; the next starts only if this one lowered the
-  // maximum (epoch), or kept it and lowered the total. Small graphs, k = 8 / 32 (seed 0): 3
-  // cycles 0.8304x the km1 largest block volume against 0.8580x with 1, 6 cycles 0.8265x.
+  // maximum (epoch) by cycle_min_gain. Small graphs, k = 8 / 32 (seed 0, before the work
+  // budget): 3 cycles 0.8304x the km1 largest block volume against 0.8580x with 1, 6 cycles
+  // 0.8265x.
   int cycles = 4;
+  // A V-cycle starts only if the last one lowered the maximum by at least this fraction of it
+  // (0: any improvement of (maximum, total) starts the next).
+  double cycle_min_gain = 0.005;
+  // Max-volume: a V-cycle prices about this many times the input's pins (nets priced, over all
+  // its levels; 0: no bound); a level stops when a round ends past its share. Unbounded, a run
+  // priced 27x (wing k = 32) to 117x (pubmed k = 8) the pins; cora, citeseer, pubmed, wing,
+  // ca-astroph at k = 8 / 32 (CPU against the km1 run, loaded): unbounded 0.7920x the km1
+  // largest block volume at 6.16x its time, 16 with cycle_min_gain 0.005 0.7946x at 4.46x,
+  // 8 without it 0.8026x at 3.73x, 4 with it 0.8101x at 3.22x; 8 with it (the default) on all
+  // 22 shared-graph runs 0.8269x at 3.13x the wall time (docs/hypergraph.md).
+  double work_budget = 8;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;
