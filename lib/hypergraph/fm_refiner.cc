@@ -3,9 +3,9 @@
 
 #include <tbb/task_arena.h>
 
+#include "core/indexed_heap.h"
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
-#include "core/indexed_heap.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/parallel_fm_refiner.h"
 #include "hypergraph/refinement.h"
@@ -179,8 +179,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
     }
     total += round_gain;
     current_objective -= round_gain;
-    if (round_gain <= 0 || static_cast<double>(round_gain) <=
-                               rc.fm_min_improvement * static_cast<double>(current_objective))
+    if (!fm_next_round(round_gain, current_objective, rc))
       break;
   }
   return total;

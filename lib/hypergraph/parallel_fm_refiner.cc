@@ -12,6 +12,7 @@
 #include "core/indexed_heap.h"
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
+#include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
 namespace {
@@ -460,8 +461,7 @@ Weight parallel_fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
     }
     total += round_gain;
     current_objective -= round_gain;
-    if (round_gain <= 0 || static_cast<double>(round_gain) <=
-                               rc.fm_min_improvement * static_cast<double>(current_objective))
+    if (!fm_next_round(round_gain, current_objective, rc))
       break;
   }
   return total;

@@ -26,6 +26,13 @@ Weight label_propagation_refine(PartitionedHypergraph& phg, const HgContext& ctx
 Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
                  std::span<const Weight> max_weights, std::uint64_t seed, Km1GainCache& cache);
 
+// True when k-way FM (sequential or parallel) runs another round after one that gained
+// round_gain and left the objective at `objective`.
+inline bool fm_next_round(Weight round_gain, Weight objective, const RefinementContext& rc) {
+  return round_gain > 0 &&
+         static_cast<double>(round_gain) > rc.fm_min_improvement * static_cast<double>(objective);
+}
+
 // Moves vertices out of overloaded blocks, best gain first, into blocks they fit. Returns true
 // when no block is over its limit afterwards.
 bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
