@@ -22,50 +22,75 @@ struct Move {
   BlockID to; // the target (in a search's prefix) or the block it came from (when applied)
 };
 
-// Small lists of (block, delta) per key (a net or a vertex), for the few keys one search
-// changes: a head per key, the entries in one array, forgotten in O(entries) by reset().
-class DeltaLists {
+// Deltas per (key, block), key a net or a vertex, for the few keys one search changes: an
+// open-addressing hash table (O(1) per update, also on hub nets at large k), forgotten in
+// O(entries) by reset().
+class DeltaMap {
 public:
-  explicit DeltaLists(std::size_t keys) : head_(keys, kNone) {}
-  bool any(std::size_t key) const { return head_[key] != kNone; }
+  DeltaMap(std::size_t keys, std::size_t blocks)
+      : blocks_(blocks), stamp_of_(keys, 0), table_(kInitialSize, {kEmpty, 0}) {}
+  bool any(std::size_t key) const { return stamp_of_[key] == stamp_; }
   std::int64_t get(std::size_t key, BlockID b) const {
-    for (std::uint32_t i = head_[key]; i != kNone; i = entries_[i].next)
-      if (entries_[i].block == b)
-        return entries_[i].delta;
-    return 0;
+    if (!any(key))
+      return 0;
+    const std::uint64_t x = key * blocks_ + b;
+    for (std::size_t i = home(x);; i = (i + 1) & (table_.size() - 1)) {
+      if (table_[i].key == x)
+        return table_[i].delta;
+      if (table_[i].key == kEmpty)
+        return 0;
+    }
   }
   // delta(key, b) += d; returns the new delta.
   std::int64_t add(std::size_t key, BlockID b, std::int64_t d) {
-    if (head_[key] == kNone)
-      changed_.push_back(key);
-    for (std::uint32_t i = head_[key]; i != kNone; i = entries_[i].next)
-      if (entries_[i].block == b)
-        return entries_[i].delta += d;
-    entries_.push_back({b, head_[key], d});
-    head_[key] = static_cast<std::uint32_t>(entries_.size() - 1);
-    return d;
-  }
-  template <typename F> void for_each(std::size_t key, F&& f) const {
-    for (std::uint32_t i = head_[key]; i != kNone; i = entries_[i].next)
-      f(entries_[i].block, entries_[i].delta);
+    stamp_of_[key] = stamp_;
+    if (2 * (used_.size() + 1) > table_.size())
+      grow();
+    return table_[find_or_insert(key * blocks_ + b)].delta += d;
   }
   void reset() {
-    for (std::size_t key : changed_)
-      head_[key] = kNone;
-    changed_.clear();
-    entries_.clear();
+    for (std::size_t i : used_)
+      table_[i].key = kEmpty;
+    used_.clear();
+    ++stamp_;
   }
 
 private:
-  static constexpr std::uint32_t kNone = ~std::uint32_t{0};
+  static constexpr std::uint64_t kEmpty = ~std::uint64_t{0};
+  static constexpr std::size_t kInitialSize = 1024;
   struct Entry {
-    BlockID block;
-    std::uint32_t next; // the key's next entry, or kNone
+    std::uint64_t key;
     std::int64_t delta;
   };
-  std::vector<std::uint32_t> head_;
-  std::vector<std::size_t> changed_;
-  std::vector<Entry> entries_;
+  std::size_t home(std::uint64_t x) const {
+    return static_cast<std::size_t>((x * 0x9E3779B97F4A7C15ull) >> (64 - log_size_));
+  }
+  std::size_t find_or_insert(std::uint64_t x) {
+    std::size_t i = home(x);
+    while (table_[i].key != x && table_[i].key != kEmpty)
+      i = (i + 1) & (table_.size() - 1);
+    if (table_[i].key == kEmpty) {
+      table_[i] = {x, 0};
+      used_.push_back(i);
+    }
+    return i;
+  }
+  void grow() {
+    std::vector<Entry> old(table_.size() * 2, {kEmpty, 0});
+    old.swap(table_);
+    ++log_size_;
+    used_.clear();
+    for (const Entry& e : old)
+      if (e.key != kEmpty)
+        table_[find_or_insert(e.key)].delta = e.delta;
+  }
+
+  std::uint64_t blocks_;
+  std::vector<std::uint32_t> stamp_of_; // == stamp_: the key has entries
+  std::uint32_t stamp_ = 1;
+  std::vector<Entry> table_;
+  unsigned log_size_ = 10; // table_.size() == 2^log_size_
+  std::vector<std::size_t> used_;
 };
 
 // A search's own view: the partition and the km1 gain cache as frozen at the batch's start,
@@ -78,9 +103,9 @@ public:
   LocalView(const PartitionedHypergraph& phg, const Km1GainCache& cache,
             std::span<const Weight> max_weights)
       : phg_(phg), hg_(phg.hypergraph()), cache_(cache), max_weights_(max_weights), k_(phg.k()),
-        local_block_(phg.num_nodes(), kInvalidBlockID), pins_(phg.hypergraph().num_nets()),
-        gains_(phg.num_nodes()), weight_delta_(static_cast<std::size_t>(phg.k()) * phg.ncon(), 0),
-        scratch_(static_cast<std::size_t>(phg.k()) + 1, 0) {}
+        local_block_(phg.num_nodes(), kInvalidBlockID), pins_(phg.hypergraph().num_nets(), phg.k()),
+        gains_(phg.num_nodes(), std::size_t{phg.k()} + 1),
+        weight_delta_(static_cast<std::size_t>(phg.k()) * phg.ncon(), 0) {}
 
   BlockID block(NodeID v) const {
     return local_block_[v] == kInvalidBlockID ? phg_.block(v) : local_block_[v];
@@ -99,14 +124,11 @@ public:
       });
       return finish(best, cache_.benefit(u) - cache_.incident(u));
     }
-    gains_.for_each(u, [&](BlockID b, std::int64_t d) { scratch_[b] = d; });
     cache_.for_each_conn(u, [&](BlockID t, Weight ct) {
       if (t != from)
-        consider(best, u, t, ct + scratch_[t]);
+        consider(best, u, t, ct + gains_.get(u, t));
     });
-    const Weight base = cache_.benefit(u) + scratch_[k_] - cache_.incident(u);
-    gains_.for_each(u, [&](BlockID b, std::int64_t) { scratch_[b] = 0; });
-    return finish(best, base);
+    return finish(best, cache_.benefit(u) + gains_.get(u, k_) - cache_.incident(u));
   }
 
   // u's best move after a move from -> to, given that `target` was its best before: as
@@ -247,10 +269,9 @@ private:
   BlockID k_;
   std::vector<BlockID> local_block_; // kInvalidBlockID: not moved by this search
   std::vector<NodeID> moved_;
-  DeltaLists pins_;                  // Phi(e, b) deltas
-  DeltaLists gains_;                 // conn(v, b) deltas, benefit(v) under b = k
+  DeltaMap pins_;                    // Phi(e, b) deltas
+  DeltaMap gains_;                   // conn(v, b) deltas, benefit(v) under b = k
   std::vector<Weight> weight_delta_; // k * ncon
-  std::vector<Weight> scratch_;      // k + 1: one vertex's gain deltas
 };
 
 // One thread's view and search state.

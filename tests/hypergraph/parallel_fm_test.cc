@@ -1,6 +1,6 @@
 // The hypergraph engine's parallel FM (parallel_fm_refiner.h): deterministic at 2 and 4 threads,
 // within the block limits, km1 not worse than the start and equal to an independent
-// recomputation, the gain cache still exact afterwards; and whole runs that take it (4 threads).
+// recomputation, the gain cache still exact afterwards; and whole runs that take it (8 threads).
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -126,12 +126,12 @@ TEST_P(ParallelFmTest, DeterministicBalancedAndNotWorse) {
 
 INSTANTIATE_TEST_SUITE_P(Blocks, ParallelFmTest, ::testing::Values(2u, 8u, 32u));
 
-// Whole runs at 4 threads take parallel FM (fm_parallel_min_threads = 4): balanced, km1 as
+// Whole runs at 8 threads take parallel FM (fm_parallel_min_threads = 8): balanced, km1 as
 // recomputed, the same partition twice.
-TEST(ParallelFm, PartitionerAtFourThreadsIsDeterministic) {
+TEST(ParallelFm, PartitionerAtEightThreadsIsDeterministic) {
   const Instance inst = make_instance(2000, 3000, 8, 7);
   for (BlockID k : {2u, 8u, 32u}) {
-    const PartitionOptions o = testing::options(k, 5, 4);
+    const PartitionOptions o = testing::options(k, 5, 8);
     const Partition a = partition_hypergraph(inst.hg, o);
     const Partition b = partition_hypergraph(inst.hg, o);
     EXPECT_EQ(a.blocks, b.blocks) << "k " << k;
