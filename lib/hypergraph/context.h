@@ -115,10 +115,11 @@ struct RefinementContext {
   // fm_parallel_min_threads threads (never below 2); sequential FM below. Its searches run in
   // batches on frozen views, so the result depends on the threads only through the batch size
   // max(fm_batch_searches, 2 x threads), with at least fm_min_batches batches per round.
-  // Why from 8: taken at 2 threads (2-core machine, 4 graphs x k = 8/32/128) the whole run cost
-  // 1.16x to 7.07x the CPU of sequential FM's (its searches explore past their best prefix and
-  // collide within a batch, work that sequential FM does once), so it can pay only where about
-  // that many threads share the searches; below, sequential FM is faster (docs/hypergraph.md).
+  // Why from 8: taken at 2 threads (2-core machine, 4 graphs x k = 8/32/128) a whole run cost
+  // 1.024x to 7.037x (geometric mean 1.758x) the CPU of the run with sequential FM, for 1.0202x
+  // its km1: the searches of a batch work on a frozen state and collide, and the work of the
+  // moves they explore is done again when applied. So it can pay only where several threads
+  // share the searches; below 8 sequential FM is cheaper (docs/hypergraph.md).
   int fm_parallel_min_threads = 8;
   int fm_batch_searches = 8;
   int fm_min_batches = 64;
