@@ -124,6 +124,18 @@ struct RefinementContext {
   // the best known) in 6% less time. 20: 1.0057x the volume in 17-24% less time.
   NodeID fm_max_moves_without_improvement = 30;
   NodeID max_update_net_size = 1000; // pins of larger nets are not re-rated after a move
+  // Parallel FM (parallel_fm_refiner.h) for km1 (and k = 2) when the run has at least
+  // fm_parallel_min_threads threads (never below 2); sequential FM below. Its searches run in
+  // batches on frozen views, so the result depends on the threads only through the batch size
+  // max(fm_batch_searches, 2 x threads), with at least fm_min_batches batches per round.
+  // Why from 8: taken at 2 threads (2-core machine, 4 graphs x k = 8/32/128) a whole run cost
+  // 1.024x to 7.037x (geometric mean 1.758x) the CPU of the run with sequential FM, for 1.0202x
+  // its km1: the searches of a batch work on a frozen state and collide, and the work of the
+  // moves they explore is done again when applied. So it can pay only where several threads
+  // share the searches; below 8 sequential FM is cheaper (docs/hypergraph.md).
+  int fm_parallel_min_threads = 8;
+  int fm_batch_searches = 8;
+  int fm_min_batches = 64;
   FlowContext flows;
 };
 

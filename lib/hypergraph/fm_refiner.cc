@@ -1,10 +1,13 @@
 #include <algorithm>
 #include <utility>
 
+#include <tbb/task_arena.h>
+
+#include "core/indexed_heap.h"
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
-#include "core/indexed_heap.h"
 #include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/parallel_fm_refiner.h"
 #include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
@@ -176,8 +179,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
     }
     total += round_gain;
     current_objective -= round_gain;
-    if (round_gain <= 0 || static_cast<double>(round_gain) <=
-                               rc.fm_min_improvement * static_cast<double>(current_objective))
+    if (!fm_next_round(round_gain, current_objective, rc))
       break;
   }
   return total;
@@ -192,6 +194,9 @@ Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
   // With two blocks, km1 = cut and soed = 2 cut: the km1 cache serves every objective.
   if (ctx.objective == Objective::kKm1 || phg.k() == 2) {
     if (cache.rebuild(phg)) {
+      if (tbb::this_task_arena::max_concurrency() >=
+          std::max(2, ctx.refinement.fm_parallel_min_threads))
+        return parallel_fm_refine(phg, ctx, max_weights, seed, cache);
       CachedKm1Oracle oracle(phg, cache);
       return fm_rounds(phg, oracle, ctx, max_weights, seed);
     }

@@ -47,6 +47,16 @@ public:
     const VertexGains& g = vertex_[u];
     return Weight{g.benefit} - g.incident + load(slot(u, to));
   }
+  Weight conn(NodeID u, BlockID t) const { return load(slot(u, t)); }
+  Weight benefit(NodeID u) const { return vertex_[u].benefit; }
+  Weight incident(NodeID u) const { return vertex_[u].incident; }
+  // f(t, conn(u, t)) for every block t in increasing order (read-only: threads may share it).
+  template <typename F> void for_each_conn(NodeID u, F&& f) const {
+    with_row(u, [&](auto row) {
+      for (BlockID t = 0; t < k_; ++t)
+        f(t, Weight{row.get(t)});
+    });
+  }
   // Best feasible target among blocks other than block(u). Ties: lighter block, lower id.
   MoveCandidate best_move(const PartitionedHypergraph& phg, NodeID u,
                           std::span<const Weight> max_weights) const;

@@ -20,9 +20,18 @@ Weight label_propagation_refine(PartitionedHypergraph& phg, const HgContext& ctx
 // pins re-rated when a move changes a net's pin counts in a way that matters (Phi(e, from)
 // drops to 0 or 1, Phi(e, to) rises to 1 or 2, or a net gets near uncut), negative moves
 // allowed, rollback to the best prefix of each search. Returns the objective decrease. For km1
-// (and any objective at k = 2) it rebuilds and uses `cache`, whose memory calls share.
+// (and any objective at k = 2) it rebuilds and uses `cache`, whose memory calls share; there,
+// with at least ctx.refinement.fm_parallel_min_threads threads, it runs parallel FM
+// (parallel_fm_refiner.h) instead.
 Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
                  std::span<const Weight> max_weights, std::uint64_t seed, Km1GainCache& cache);
+
+// True when k-way FM (sequential or parallel) runs another round after one that gained
+// round_gain and left the objective at `objective`.
+inline bool fm_next_round(Weight round_gain, Weight objective, const RefinementContext& rc) {
+  return round_gain > 0 &&
+         static_cast<double>(round_gain) > rc.fm_min_improvement * static_cast<double>(objective);
+}
 
 // Moves vertices out of overloaded blocks, best gain first, into blocks they fit. Returns true
 // when no block is over its limit afterwards.
