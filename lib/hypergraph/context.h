@@ -128,12 +128,14 @@ struct RefinementContext {
   // fm_parallel_min_threads threads (never below 2); sequential FM below. Its searches run in
   // batches on frozen views, so the result depends on the threads only through the batch size
   // max(fm_batch_searches, 2 x threads), with at least fm_min_batches batches per round.
-  // Why from 8: taken at 2 threads (2-core machine, 4 graphs x k = 8/32/128) a whole run cost
-  // 1.024x to 7.037x (geometric mean 1.758x) the CPU of the run with sequential FM, for 1.0202x
-  // its km1: the searches of a batch work on a frozen state and collide, and the work of the
-  // moves they explore is done again when applied. So it can pay only where several threads
-  // share the searches; below 8 sequential FM is cheaper (docs/hypergraph.md).
-  int fm_parallel_min_threads = 8;
+  // Off by default (kParallelFmOff): at 2 threads (2-core machine, 4 graphs x k = 8/32/128) a
+  // whole run cost 1.758x (geometric mean) the CPU of sequential FM for 1.0202x its km1, and on
+  // 16 cores (4 graphs x k = 32/128) parallel FM from 8 threads took 1.91x the wall time of
+  // sequential FM at 16 threads for 0.969x its volume: the searches of a batch work on a frozen
+  // state and collide, and the moves they explore are made again when applied
+  // (docs/hypergraph.md). Set it to a thread count to use it.
+  static constexpr int kParallelFmOff = 1 << 30;
+  int fm_parallel_min_threads = kParallelFmOff;
   int fm_batch_searches = 8;
   int fm_min_batches = 64;
   FlowContext flows;

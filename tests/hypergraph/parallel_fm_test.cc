@@ -5,11 +5,13 @@
 
 #include <vector>
 
+#include "core/block_limits.h"
 #include "core/parallel.h"
 #include "core/random.h"
 #include "hypergraph/context.h"
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/km1_gain_cache.h"
+#include "hypergraph/multilevel.h"
 #include "hypergraph/parallel_fm_refiner.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph_test_util.h"
@@ -126,14 +128,23 @@ TEST_P(ParallelFmTest, DeterministicBalancedAndNotWorse) {
 
 INSTANTIATE_TEST_SUITE_P(Blocks, ParallelFmTest, ::testing::Values(2u, 8u, 32u));
 
-// Whole runs at 8 threads take parallel FM (fm_parallel_min_threads = 8): balanced, km1 as
-// recomputed, the same partition twice.
-TEST(ParallelFm, PartitionerAtEightThreadsIsDeterministic) {
+// Whole multilevel runs at 8 threads with parallel FM switched on from 8 threads (it is off by
+// default): balanced, km1 as recomputed, the same partition twice.
+TEST(ParallelFm, MultilevelAtEightThreadsIsDeterministic) {
   const Instance inst = make_instance(2000, 3000, 8, 7);
   for (BlockID k : {2u, 8u, 32u}) {
     const PartitionOptions o = testing::options(k, 5, 8);
-    const Partition a = partition_hypergraph(inst.hg, o);
-    const Partition b = partition_hypergraph(inst.hg, o);
+    HgContext ctx = make_context(o);
+    ctx.refinement.fm_parallel_min_threads = 8;
+    const BlockLimits limits = uniform_limits(inst.hg, k, o.epsilon);
+    const auto run = [&] {
+      return run_with_threads(8, [&] {
+        Km1GainCache cache;
+        return multilevel_partition(inst.hg, ctx, limits, ctx.seed, cache);
+      });
+    };
+    const Partition a{k, run()};
+    const Partition b{k, run()};
     EXPECT_EQ(a.blocks, b.blocks) << "k " << k;
     testing::check(inst.hg, a, o);
   }
