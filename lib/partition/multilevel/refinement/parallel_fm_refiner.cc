@@ -8,6 +8,7 @@
 #include <tbb/parallel_for.h>
 #include <tbb/task_arena.h>
 
+#include "core/fm_batches.h"
 #include "core/random.h"
 #include "partition/multilevel/refinement/fm_search.h"
 #include "partition/multilevel/refinement/gain_cache.h"
@@ -245,24 +246,11 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
     const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, &cache);
     std::fill(locked.begin(), locked.end(), 0);
     Weight pass_gain = 0;
-    // At least fm_min_batches batches per pass, so that the searches of a batch rarely meet.
     const std::size_t batch_size =
-        std::clamp<std::size_t>(boundary.size() / seeds_per_search /
-                                    static_cast<std::size_t>(std::max(1, ctx.fm_min_batches)),
-                                1, max_batch);
-    for (std::size_t i = 0; i < boundary.size();) {
-      seeds.clear();
-      seeds_begin.assign(1, 0);
-      while (i < boundary.size() && seeds_begin.size() <= batch_size) {
-        while (i < boundary.size() && seeds.size() - seeds_begin.back() < seeds_per_search) {
-          const NodeID u = boundary[i++];
-          if (!locked[u])
-            seeds.push_back(u);
-        }
-        if (seeds.size() > seeds_begin.back())
-          seeds_begin.push_back(seeds.size());
-      }
-      const std::size_t searches = seeds_begin.size() - 1;
+        fm_batch_size(boundary.size(), seeds_per_search, ctx.fm_min_batches, max_batch);
+    for (std::size_t next = 0; next < boundary.size();) {
+      const std::size_t searches = next_fm_batch(boundary, next, locked, seeds_per_search,
+                                                 batch_size, seeds, seeds_begin);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, searches, 1), [&](const auto& r) {
         std::unique_ptr<Worker>& w = workers.local();
         if (!w)
