@@ -321,8 +321,7 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
       ->capture_default_str();
   cmd->add_option("--flows", args->flows,
                   "hypergraph models: flow refinement on block pairs; preset (strong: on; "
-                  "default: on for .hgr inputs, on graph models at k = 2 on the finest level "
-                  "only; fast: off), on or off")
+                  "default: on for .hgr inputs, off on graph models; fast: off), on or off")
       ->check(CLI::IsMember({"preset", "on", "off"}))
       ->capture_default_str();
   add_weight_flags(*cmd, args->weights);
