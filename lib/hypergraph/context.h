@@ -58,7 +58,12 @@ struct FlowContext {
   // 8 rounds on 16 graphs: 0.9843x at 1.115x (k = 2), 0.9881x / 0.9921x / 0.9948x at 1.248x /
   // 1.609x / 1.692x (k = 8 / 32 / 128). Coarser levels add nothing (every level: 0.9865x at
   // k = 2). One round: dblp-2010 k = 2 16744 -> 16002 at 1.45x its CPU, 8 rounds 15969 at 2.28x.
-  BlockID graph_start_flows_max_k = 2;
+  // Off by default (0): on the idle machine (bench_hypergraph.sh, 18c97da, k = 2, 21 graphs) the
+  // round gave 0.9970x the volume at 1.013x the wall time but 1.402x the peak RSS, up to 4.9x on
+  // the web graphs (cnr-2000 k = 2: 274552 KB against 55900 KB with --flows off): the flow
+  // network over a k = 2 region holds several times the column-net pins, far past issue #20's
+  // 3x-the-pins bound. Set to 2 to use it; next: a flow network bounded in memory.
+  BlockID graph_start_flows_max_k = 0;
   int graph_start_flow_rounds = 1;
   bool input_level_only = false; // flows only on a cycle's input level (set for the above)
   // Region of a pair: b0's side takes at most what b1 could hold at (1 + alpha * eps) times its

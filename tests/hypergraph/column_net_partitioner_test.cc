@@ -69,7 +69,7 @@ TEST(ColumnNetPartitioner, GraphStartFlowsByPresetAndK) {
     BlockID k;
     bool enabled, input_level_only;
   };
-  for (const Case c : {Case{Preset::kDefault, FlowRefinement::kPreset, 2, true, true},
+  for (const Case c : {Case{Preset::kDefault, FlowRefinement::kPreset, 2, false, false},
                        Case{Preset::kDefault, FlowRefinement::kPreset, 8, false, false},
                        Case{Preset::kDefault, FlowRefinement::kOff, 2, false, false},
                        Case{Preset::kDefault, FlowRefinement::kOn, 8, true, false},
@@ -88,6 +88,18 @@ TEST(ColumnNetPartitioner, GraphStartFlowsByPresetAndK) {
     EXPECT_EQ(f.input_level_only, c.input_level_only);
     EXPECT_EQ(f.max_rounds, c.input_level_only ? f.graph_start_flow_rounds : rounds);
     EXPECT_EQ(f.alpha, f.graph_start_alpha);
+  }
+  // With graph_start_flows_max_k = 2 (off in every preset), k = 2 runs one round of flows on
+  // the input level only, and k = 8 none.
+  for (const BlockID k : {2u, 8u}) {
+    HgContext ctx = make_context(options(k));
+    ctx.refinement.flows.graph_start_flows_max_k = 2;
+    use_graph_start_flows(ctx);
+    const FlowContext& f = ctx.refinement.flows;
+    EXPECT_EQ(f.enabled, k == 2) << "k " << k;
+    EXPECT_EQ(f.input_level_only, k == 2) << "k " << k;
+    if (k == 2)
+      EXPECT_EQ(f.max_rounds, f.graph_start_flow_rounds);
   }
 }
 
