@@ -19,13 +19,6 @@ namespace {
 
 constexpr std::size_t kGrain = 4096;
 
-// Exclusive prefix sum of counts[0, n) into offsets[0, n].
-void exclusive_prefix_sum(std::span<const EdgeID> counts, std::vector<EdgeID>& offsets) {
-  offsets.resize(counts.size() + 1);
-  gnnpart::exclusive_prefix_sum(
-      counts.size(), [&](std::size_t i) { return counts[i]; }, std::span<EdgeID>(offsets));
-}
-
 struct Validation {
   NodeID bad_id = 0;
   EdgeID bad_index = kInvalidEdgeID; // first offending input index
@@ -89,7 +82,7 @@ CsrGraph build_csr(const EdgeList& edges, const BuildOptions& options, BuildStat
 
   // Phase 2: prefix sum.
   std::vector<EdgeID> offsets;
-  exclusive_prefix_sum(degree, offsets);
+  offsets_from_counts<EdgeID>(degree, offsets);
   const EdgeID scattered = offsets[n];
 
   // Phase 3: scatter. Each vertex's cursor starts at its offset; the order inside a list
@@ -163,7 +156,7 @@ CsrGraph build_csr(const EdgeList& edges, const BuildOptions& options, BuildStat
 
   // Phase 5: compact into the final arrays.
   std::vector<EdgeID> final_offsets;
-  exclusive_prefix_sum(new_degree, final_offsets);
+  offsets_from_counts<EdgeID>(new_degree, final_offsets);
   const EdgeID kept = final_offsets[n];
   std::vector<NodeID> final_adjacency;
   std::vector<Weight> final_weights;

@@ -4,6 +4,7 @@
 // thread count or the schedule.
 #include <cstddef>
 #include <span>
+#include <vector>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_scan.h>
@@ -29,6 +30,15 @@ T exclusive_prefix_sum(std::size_t n, Count&& count, std::span<T> out) {
       [](T a, T b) { return a + b; });
   out[n] = total;
   return total;
+}
+
+// CSR offsets from per-row counts: offsets gets counts.size() + 1 elements, offsets[i] the sum of
+// counts[0, i).
+template <typename T>
+void offsets_from_counts(std::span<const T> counts, std::vector<T>& offsets) {
+  offsets.resize(counts.size() + 1);
+  exclusive_prefix_sum(
+      counts.size(), [&](std::size_t i) { return counts[i]; }, std::span<T>(offsets));
 }
 
 } // namespace gnnpart
