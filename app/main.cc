@@ -11,6 +11,7 @@
 #include <tbb/global_control.h>
 
 #include "command.h"
+#include "support.h"
 #include "core/errors.h"
 
 namespace gnnpart::app {
@@ -24,7 +25,6 @@ namespace {
 
 constexpr int kExitInput = 1;
 constexpr int kExitUsage = 2;
-constexpr std::size_t kMaxThreads = 4096; // oneTBB's limit for -t (its default: the cores)
 
 // One line on stderr, whatever the message holds.
 int fail(int code, std::string message) {
@@ -73,9 +73,7 @@ int run(int argc, char** argv) {
       return app.exit(e); // --help, --version
     return fail(kExitUsage, e.what());
   }
-  // -t may ask for more threads than the machine has: a partition depends on the thread count,
-  // so a user may reproduce one made on a larger machine. Let oneTBB start them, instead of
-  // running fewer and printing a warning on stderr.
+  // -t may exceed the cores (support.h, kMaxThreads).
   const tbb::global_control allow_threads(tbb::global_control::max_allowed_parallelism,
                                           kMaxThreads);
   for (auto& [command, runner] : runners) {

@@ -134,7 +134,7 @@ void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads) {
   if (with_threads)
     command.add_option("-t,--threads", flags.threads, "threads (0: all hardware threads)")
         ->capture_default_str()
-        ->check(CLI::Range(0, 1024));
+        ->check(CLI::Range(0, kMaxThreads));
 }
 
 io::ReadOptions read_options(const InputFlags& flags) {

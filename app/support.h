@@ -68,6 +68,11 @@ struct InputFlags {
   std::string label_map;
   int threads = GNNPART_DEFAULT_THREADS; // <= 0: all hardware threads
 };
+// The largest -t. The mains let oneTBB start this many threads (tbb::global_control): -t may
+// ask for more threads than the machine has, since a partition depends on the thread count
+// and a user may reproduce one made on a larger machine; without it oneTBB runs fewer and
+// prints a warning on stderr.
+inline constexpr int kMaxThreads = 1024;
 void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads = true);
 io::ReadOptions read_options(const InputFlags& flags);
 // Reads the graph with a progress line.

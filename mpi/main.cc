@@ -11,6 +11,7 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
+#include <tbb/global_control.h>
 #include <fmt/format.h>
 
 #include "../app/cmd_layout.h"
@@ -257,6 +258,9 @@ int run(const Comm& comm, int argc, char** argv) {
   o.threads = args.input.threads;
   if (o.threads <= 0)
     o.threads = 1;
+  // -t may exceed the cores (app/support.h, kMaxThreads).
+  const tbb::global_control allow_threads(tbb::global_control::max_allowed_parallelism,
+                                          app::kMaxThreads);
   return run_partition(comm, args);
 }
 
