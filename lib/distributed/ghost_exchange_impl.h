@@ -44,8 +44,8 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
       },
       [&](std::span<const Update> arrived) {
         for (const Update& update : arrived) {
-          const auto it = std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(),
-                                           update.global);
+          const auto it =
+              std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(), update.global);
           value[graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin())] =
               update.value;
         }

@@ -31,8 +31,9 @@ void route_rounds(const Comm& comm, std::uint64_t chunks, Emit&& emit, Consume&&
   for (std::uint64_t round = 0; round < rounds; ++round) {
     std::fill(counts.begin(), counts.end(), 0);
     if (round < chunks)
-      emit(round, [&](int rank, const T&) { ++counts[static_cast<std::size_t>(rank)]; },
-           RoutePass::kCount);
+      emit(
+          round, [&](int rank, const T&) { ++counts[static_cast<std::size_t>(rank)]; },
+          RoutePass::kCount);
     std::uint64_t sent = 0;
     for (std::size_t d = 0; d < p; ++d) {
       fill[d] = sent;
@@ -42,11 +43,12 @@ void route_rounds(const Comm& comm, std::uint64_t chunks, Emit&& emit, Consume&&
     }
     send_buffer.resize(sent);
     if (round < chunks)
-      emit(round,
-           [&](int rank, const T& item) {
-             send_buffer[fill[static_cast<std::size_t>(rank)]++] = item;
-           },
-           last);
+      emit(
+          round,
+          [&](int rank, const T& item) {
+            send_buffer[fill[static_cast<std::size_t>(rank)]++] = item;
+          },
+          last);
     const std::vector<std::uint64_t> arriving = exchange_counts(comm, counts);
     std::uint64_t received = 0;
     for (std::size_t d = 0; d < p; ++d) {

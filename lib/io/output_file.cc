@@ -77,9 +77,9 @@ void OutputFile::open_temporary(const std::string& target) {
   target_path_ = target;
   UniqueFile file = create_unique_file(target + ".tmp.", this);
   if (file.fd < 0) {
-    const std::string message =
-        errno == EEXIST ? path_ + ": cannot create a temporary output file"
-                        : system_message("cannot create output file", path_);
+    const std::string message = errno == EEXIST
+                                    ? path_ + ": cannot create a temporary output file"
+                                    : system_message("cannot create output file", path_);
     throw SystemError(message);
   }
   fd_ = file.fd;

@@ -21,7 +21,8 @@ std::string resolve_temp_dir(const std::string& dir) {
 }
 
 TempFile::TempFile(const std::string& dir, const std::string& tag) {
-  io::UniqueFile file = io::create_unique_file(resolve_temp_dir(dir) + "/gnnpart-" + tag + "-", this);
+  io::UniqueFile file =
+      io::create_unique_file(resolve_temp_dir(dir) + "/gnnpart-" + tag + "-", this);
   if (file.fd < 0)
     throw SystemError(file.path + ": cannot create temporary file: " + std::strerror(errno));
   ::close(file.fd);
