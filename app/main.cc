@@ -13,6 +13,7 @@
 #include "command.h"
 #include "support.h"
 #include "core/errors.h"
+#include "io/signal_cleanup.h"
 
 namespace gnnpart::app {
 
@@ -88,6 +89,9 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   using namespace gnnpart;
+  // Killed by SIGINT / SIGTERM / SIGHUP: scratch files (R-MAT buckets, sorted runs) and
+  // temporary outputs are removed before the process dies; error exits remove them on unwinding.
+  io::install_signal_cleanup();
   try {
     return app::run(argc, argv);
   } catch (const InvalidParameter& e) {

@@ -91,7 +91,9 @@ std::string gather_memory_trace(const Comm& comm) {
   return json + "]";
 }
 
-int run_partition(const Comm& comm, const Args& args) {
+int run_partition(const Comm& world, const Args& args) {
+  Comm comm = world;
+  comm.round_items = args.chunk_items;
   const auto start = std::chrono::steady_clock::now();
   const auto seconds_since = [](auto t) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - t).count();

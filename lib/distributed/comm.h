@@ -15,10 +15,16 @@
 
 namespace gnnpart::distributed {
 
+// Items per round of the streamed exchanges, from all ranks together (--chunk-items).
+inline constexpr std::uint64_t kDefaultChunkItems = std::uint64_t{1} << 18;
+
 struct Comm {
   MPI_Comm comm = MPI_COMM_WORLD;
   int rank = 0;
   int size = 1;
+  // Items a streamed exchange (ghost updates) brings one rank per round from all ranks together
+  // (--chunk-items); the results never depend on it.
+  std::uint64_t round_items = kDefaultChunkItems;
   static Comm world();
 };
 

@@ -4,6 +4,7 @@
 
 #include "core/options.h"
 #include "core/types.h"
+#include "distributed/comm.h"
 
 namespace gnnpart::distributed {
 
@@ -36,7 +37,7 @@ struct DistContext {
   // together: each rank sends chunks of chunk_items / P, one chunk's buffers held at a time
   // (text parsed in pieces of 16 bytes per item, binary read in blocks of that many records).
   // Results do not depend on it (--chunk-items, a test knob).
-  std::uint64_t chunk_items = std::uint64_t{1} << 18;
+  std::uint64_t chunk_items = kDefaultChunkItems;
   // Balance bound of the coarsest partition; < 0: partition.epsilon. A looser one leaves blocks
   // over the bound for the refinement and the balancer (--initial-epsilon, a test knob).
   double initial_epsilon = -1;

@@ -89,8 +89,18 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
           entries.push_back({cu, cv, static_cast<decltype(T::w)>(graph.edge_weight(e))});
       }
     }
-    std::sort(entries.begin(), entries.end(),
-              [](const T& a, const T& b) { return a.u != b.u ? a.u < b.u : a.v < b.v; });
+    // The fine vertices come in the order of their coarse vertex, so the entries are grouped
+    // by source already: sorting each source's run by target (a cluster's entries, a few
+    // hundred on R-MAT) orders them as one sort by (source, target) would, in fewer steps.
+    for (std::size_t begin = 0; begin < entries.size();) {
+      std::size_t end = begin + 1;
+      while (end < entries.size() && entries[end].u == entries[begin].u)
+        ++end;
+      std::sort(entries.begin() + static_cast<std::ptrdiff_t>(begin),
+                entries.begin() + static_cast<std::ptrdiff_t>(end),
+                [](const T& a, const T& b) { return a.v < b.v; });
+      begin = end;
+    }
     std::size_t kept = 0;
     for (std::size_t i = 0; i < entries.size();) {
       T merged = entries[i++];

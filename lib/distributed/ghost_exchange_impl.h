@@ -1,6 +1,9 @@
 #pragma once
 // Template bodies of update_ghosts / update_all_ghosts (included by dist_graph.h).
+#include <algorithm>
 #include <numeric>
+
+#include "distributed/route_rounds.h"
 
 namespace gnnpart::distributed {
 
@@ -11,27 +14,42 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
     NodeID global;
     T value;
   };
+  // comm.round_items / P changed vertices per round: each sends at most P - 1 updates, so a
+  // round sends and receives at most about round_items updates per rank however many vertices
+  // changed (one exchange of them all held 2 x 24 B per (vertex, ghost rank) pair of Jet's
+  // moves, the finest level's peak on R-MAT 10^7).
+  const std::size_t per_chunk = std::max<std::size_t>(
+      1, static_cast<std::size_t>(comm.round_items / static_cast<std::uint64_t>(comm.size)));
+  const std::uint64_t chunks = (changed.size() + per_chunk - 1) / per_chunk;
   std::vector<NodeID> last_sent(static_cast<std::size_t>(comm.size));
-  const std::vector<Update> arrived = route<Update>(comm, [&](auto&& send) {
-    std::fill(last_sent.begin(), last_sent.end(), kInvalidNodeID);
-    for (const NodeID u : changed) {
-      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        const NodeID v = graph.adjacency[e];
-        if (v < graph.n_local)
-          continue;
-        const int r = graph.owner(v);
-        if (last_sent[static_cast<std::size_t>(r)] != u) {
-          last_sent[static_cast<std::size_t>(r)] = u;
-          send(r, Update{graph.first() + u, value[u]});
+  route_rounds<Update>(
+      comm, chunks,
+      [&](std::uint64_t c, auto&& send, RoutePass) {
+        std::fill(last_sent.begin(), last_sent.end(), kInvalidNodeID);
+        const std::size_t begin = c * per_chunk;
+        const std::size_t end = std::min(changed.size(), begin + per_chunk);
+        for (std::size_t i = begin; i < end; ++i) {
+          const NodeID u = changed[i];
+          for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+            const NodeID v = graph.adjacency[e];
+            if (v < graph.n_local)
+              continue;
+            const int r = graph.owner(v);
+            if (last_sent[static_cast<std::size_t>(r)] != u) {
+              last_sent[static_cast<std::size_t>(r)] = u;
+              send(r, Update{graph.first() + u, value[u]});
+            }
+          }
         }
-      }
-    }
-  });
-  for (const Update& update : arrived) {
-    const auto it = std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(),
-                                     update.global);
-    value[graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin())] = update.value;
-  }
+      },
+      [&](std::span<const Update> arrived) {
+        for (const Update& update : arrived) {
+          const auto it =
+              std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(), update.global);
+          value[graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin())] =
+              update.value;
+        }
+      });
 }
 
 template <typename T>

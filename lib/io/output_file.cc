@@ -6,7 +6,6 @@
 #include <zlib.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <limits>
@@ -16,8 +15,8 @@
 #include <tbb/task_arena.h>
 
 #include "core/errors.h"
-#include "core/random.h"
 #include "io/output_target.h"
+#include "io/signal_cleanup.h"
 
 namespace gnnpart::io {
 
@@ -76,31 +75,16 @@ void OutputFile::open_direct(const OutputTarget& target) {
 
 void OutputFile::open_temporary(const std::string& target) {
   target_path_ = target;
-  // A name nobody else uses: mixed from the clock, the process and this object's address.
-  std::uint64_t seed =
-      static_cast<std::uint64_t>(std::chrono::steady_clock::now().time_since_epoch().count()) ^
-      (static_cast<std::uint64_t>(::getpid()) << 32) ^ reinterpret_cast<std::uintptr_t>(this);
-  static constexpr char kAlphabet[] = "abcdefghijklmnopqrstuvwxyz0123456789";
-  for (int attempt = 0; attempt < 100 && fd_ < 0; ++attempt) {
-    seed = splitmix64(seed + static_cast<std::uint64_t>(attempt));
-    std::string suffix(6, 'x');
-    std::uint64_t bits = seed;
-    for (char& c : suffix) {
-      c = kAlphabet[bits % 36];
-      bits /= 36;
-    }
-    temp_path_ = target + ".tmp." + suffix;
-    fd_ = ::open(temp_path_.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-    if (fd_ < 0 && errno != EEXIST) {
-      const std::string message = system_message("cannot create output file", path_);
-      temp_path_.clear();
-      throw SystemError(message);
-    }
+  UniqueFile file = create_unique_file(target + ".tmp.", this);
+  if (file.fd < 0) {
+    const std::string message = errno == EEXIST
+                                    ? path_ + ": cannot create a temporary output file"
+                                    : system_message("cannot create output file", path_);
+    throw SystemError(message);
   }
-  if (fd_ < 0) {
-    temp_path_.clear();
-    throw SystemError(path_ + ": cannot create a temporary output file");
-  }
+  fd_ = file.fd;
+  temp_path_ = std::move(file.path);
+  cleanup_slot_ = file.cleanup_slot;
 }
 
 OutputFile::~OutputFile() {
@@ -115,6 +99,8 @@ void OutputFile::discard() noexcept {
   if (!temp_path_.empty())
     ::unlink(temp_path_.c_str());
   temp_path_.clear();
+  unregister_cleanup_path(cleanup_slot_);
+  cleanup_slot_ = -1;
 }
 
 void OutputFile::write_raw(const char* bytes, std::size_t size) {
@@ -215,6 +201,8 @@ void OutputFile::commit() {
   if (::rename(temp_path_.c_str(), target_path_.c_str()) != 0)
     throw SystemError(system_message("cannot rename the temporary file onto", path_));
   committed_ = true;
+  unregister_cleanup_path(cleanup_slot_);
+  cleanup_slot_ = -1;
 }
 
 void write_parallel_blocks(

@@ -52,6 +52,7 @@ private:
   int fd_ = -1;
   bool compress_ = false;
   bool committed_ = false;
+  int cleanup_slot_ = -1; // the temporary file's registration (io/signal_cleanup.h)
   std::string buffer_;  // small writes gather here (streams write a record at a time)
   struct Deflater;
   std::unique_ptr<Deflater> deflater_;

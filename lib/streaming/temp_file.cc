@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "core/errors.h"
+#include "io/signal_cleanup.h"
 
 namespace gnnpart::streaming {
 
@@ -20,21 +21,25 @@ std::string resolve_temp_dir(const std::string& dir) {
 }
 
 TempFile::TempFile(const std::string& dir, const std::string& tag) {
-  std::string pattern = resolve_temp_dir(dir) + "/gnnpart-" + tag + "-XXXXXX";
-  const int fd = ::mkstemp(pattern.data());
-  if (fd < 0)
-    throw SystemError(pattern + ": cannot create temporary file: " + std::strerror(errno));
-  ::close(fd);
-  path_ = pattern;
+  io::UniqueFile file =
+      io::create_unique_file(resolve_temp_dir(dir) + "/gnnpart-" + tag + "-", this);
+  if (file.fd < 0)
+    throw SystemError(file.path + ": cannot create temporary file: " + std::strerror(errno));
+  ::close(file.fd);
+  path_ = std::move(file.path);
+  cleanup_slot_ = file.cleanup_slot;
 }
 
 TempFile::~TempFile() {
   if (!path_.empty())
     ::unlink(path_.c_str());
+  io::unregister_cleanup_path(cleanup_slot_);
 }
 
-TempFile::TempFile(TempFile&& other) noexcept : path_(std::move(other.path_)) {
+TempFile::TempFile(TempFile&& other) noexcept
+    : path_(std::move(other.path_)), cleanup_slot_(other.cleanup_slot_) {
   other.path_.clear();
+  other.cleanup_slot_ = -1;
 }
 
 } // namespace gnnpart::streaming

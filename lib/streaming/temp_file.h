@@ -9,7 +9,8 @@
 
 namespace gnnpart::streaming {
 
-// An empty file in a temporary directory, removed when the object dies.
+// An empty file in a temporary directory, removed when the object dies (and by the CLI's
+// signal handler, io/signal_cleanup.h, when the process is killed).
 class TempFile {
 public:
   // Creates the file in dir (empty: $TMPDIR or /tmp). Throws SystemError.
@@ -22,6 +23,7 @@ public:
 
 private:
   std::string path_;
+  int cleanup_slot_ = -1;
 };
 
 // The directory for scratch files: dir if set, else $TMPDIR, else /tmp.
