@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 #include <utility>
 
 #include <tbb/task_arena.h>
@@ -36,6 +37,7 @@ public:
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return gc_.best_move(phg_, u, objective_, max_weights);
   }
+  Weight gain_bound(NodeID) const { return std::numeric_limits<Weight>::max(); }
   MoveCandidate rerate(NodeID u, BlockID, BlockID, BlockID, std::span<const Weight> max_weights) {
     return best_move(u, max_weights);
   }
@@ -59,6 +61,8 @@ public:
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return cache_.best_move(phg_, u, max_weights);
   }
+  // At least the gain of every move of u (cheaper than best_move).
+  Weight gain_bound(NodeID u) const { return cache_.gain_bound(u, phg_.block(u)); }
   // u's best move after a move from -> to changed some of its nets, given that `target` was its
   // best before. Only conn(u, from), conn(u, to), benefit(u) and the weights of from and to
   // changed, so unless `target` was `from` (its connection may have dropped), the best is one of
@@ -117,7 +121,8 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
       heap.clear();
       for (int s = 0; s < rc.fm_seeds_per_search && next_seed < seeds.size(); ++next_seed) {
         const NodeID u = seeds[next_seed];
-        if (state[u].moved == stamp || heap.contains(u))
+        if (state[u].moved == stamp || heap.contains(u) ||
+            oracle.gain_bound(u) < rc.fm_min_seed_gain) // no move of u reaches the seed gain
           continue;
         const MoveCandidate mc = oracle.best_move(u, max_weights);
         if (mc.to == kInvalidBlockID || mc.gain < rc.fm_min_seed_gain)

@@ -98,6 +98,12 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   });
 }
 
+Weight Km1GainCache::gain_bound(NodeID u, BlockID from) const {
+  const VertexGains& g = vertex_[u];
+  return Weight{g.benefit} - g.incident +
+         with_row(u, [&](auto row) { return row.max_except(k_, from); });
+}
+
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
   return with_row(u, [&](auto row) { return best_move_in(row, phg, u, max_weights); });

@@ -57,6 +57,10 @@ public:
         f(t, Weight{row.get(t)});
     });
   }
+  // An upper bound of gain(u, t) over all blocks t != from = block(u), feasible or not:
+  // benefit(u) - incident(u) + the largest conn(u, t). One branch-free pass over u's row, where
+  // best_move weighs the blocks one by one: FM rejects most seed candidates with it.
+  Weight gain_bound(NodeID u, BlockID from) const;
   // Best feasible target among blocks other than block(u). Ties: lighter block, lower id.
   MoveCandidate best_move(const PartitionedHypergraph& phg, NodeID u,
                           std::span<const Weight> max_weights) const;
@@ -89,6 +93,15 @@ private:
     std::int32_t get(BlockID b) const { return static_cast<std::int32_t>(p[b]); }
     void add(BlockID b, std::int32_t w) const { p[b] = static_cast<T>(p[b] + w); }
     void clear(BlockID k) const { std::fill_n(p, k, T{0}); }
+    // The largest entry among blocks other than `skip`, in loops the compiler vectorises.
+    std::int32_t max_except(BlockID k, BlockID skip) const {
+      T top = 0;
+      for (BlockID b = 0; b < skip; ++b)
+        top = std::max(top, p[b]);
+      for (BlockID b = skip + 1; b < k; ++b)
+        top = std::max(top, p[b]);
+      return static_cast<std::int32_t>(top);
+    }
   };
   // A row of 4-bit entries, two per byte: block b in byte b / 2, the high half if b is odd.
   struct NibbleRow {
@@ -100,6 +113,19 @@ private:
       p[b / 2] = static_cast<std::uint8_t>((p[b / 2] & ~(15u << shift)) | (value << shift));
     }
     void clear(BlockID k) const { std::fill_n(p, (k + 1) / 2, std::uint8_t{0}); }
+    // The same for nibbles: both halves of every byte but skip's, then the other half of that
+    // one (the unused high half of an odd k's last byte is 0).
+    std::int32_t max_except(BlockID k, BlockID skip) const {
+      std::uint8_t top = 0;
+      const BlockID skipped = skip / 2, bytes = (k + 1) / 2;
+      for (BlockID i = 0; i < skipped; ++i)
+        top = std::max(
+            {top, static_cast<std::uint8_t>(p[i] & 15), static_cast<std::uint8_t>(p[i] >> 4)});
+      for (BlockID i = skipped + 1; i < bytes; ++i)
+        top = std::max(
+            {top, static_cast<std::uint8_t>(p[i] & 15), static_cast<std::uint8_t>(p[i] >> 4)});
+      return std::max(std::int32_t{top}, (skip ^ 1) < k ? get(skip ^ 1) : 0);
+    }
   };
   // Width classes 0-3: 4, 8, 16 or 32 bits per entry.
   static int width_class(std::int32_t incident) {

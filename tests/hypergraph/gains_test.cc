@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <limits>
 #include <vector>
 
 #include "core/random.h"
@@ -99,6 +100,16 @@ struct Km1CacheCase {
 
 class Km1GainCacheTest : public ::testing::TestWithParam<Km1CacheCase> {};
 
+// The largest km1 gain of v over every other block, fitting or not, recomputed from pin counts
+// (what Km1GainCache::gain_bound must equal).
+Weight best_gain_any_block(const PartitionedHypergraph& phg, GainComputer& gc, NodeID v) {
+  Weight best = std::numeric_limits<Weight>::min();
+  for (BlockID t = 0; t < phg.k(); ++t)
+    if (t != phg.block(v))
+      best = std::max(best, gc.gain(phg, v, t, Objective::kKm1));
+  return best;
+}
+
 TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
   // Random hypergraph with weighted nets of mixed sizes.
   const auto [k, scale, big_max] = GetParam();
@@ -147,6 +158,8 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
         const MoveCandidate among_all = cache.best_of(phg, v, all_blocks, limits);
         ASSERT_EQ(among_all.to, want.to) << "vertex " << v;
         ASSERT_EQ(among_all.gain, want.gain) << "vertex " << v;
+        ASSERT_EQ(cache.gain_bound(v, phg.block(v)), best_gain_any_block(phg, gc, v))
+            << "vertex " << v;
       }
     }
   }
@@ -207,6 +220,8 @@ TEST(Km1GainCache, EveryWidthAtItsLimits) {
         const MoveCandidate want = gc.best_move(phg, v, Objective::kKm1, roomy);
         ASSERT_EQ(got.to, want.to) << "vertex " << v;
         ASSERT_EQ(got.gain, want.gain) << "vertex " << v;
+        ASSERT_EQ(cache.gain_bound(v, phg.block(v)), best_gain_any_block(phg, gc, v))
+            << "k " << k << " vertex " << v;
       }
     }
   }
