@@ -6,6 +6,7 @@
 #include <exception>
 #include <new>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <tbb/global_control.h>
@@ -44,6 +45,20 @@ constexpr const char* kExamples = R"(Examples:
   gnnpart info graph.edges.gz
 Run 'gnnpart COMMAND --help' for the flags of a command.)";
 
+// The command the arguments name: the first one that is not a flag (the global flags take no
+// value, so only flags can come before it). Empty when there is none, or when a flag before it
+// asks for the whole program's help or version.
+std::string_view named_command(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help" || arg == "--version" || arg == "--")
+      return {};
+    if (!arg.starts_with('-'))
+      return arg;
+  }
+  return {};
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"gnnpart: graph and hypergraph partitioning for distributed GNN training",
                "gnnpart"};
@@ -58,8 +73,16 @@ int run(int argc, char** argv) {
   auto& registry = command_registry();
   std::stable_sort(registry.begin(), registry.end(),
                    [](const CommandEntry& a, const CommandEntry& b) { return a.order < b.order; });
+  // Only the named command builds its flags: building all of them took 0.44 ms (CPU, median) of
+  // a 6 ms run on a small graph. With no known command named, all of them are built, for the
+  // program's --help and CLI11's own message about an unknown command.
+  const std::string_view named = named_command(argc, argv);
+  const bool known = std::any_of(registry.begin(), registry.end(),
+                                 [&](const CommandEntry& entry) { return entry.name == named; });
   std::vector<std::pair<CLI::App*, CommandRunner>> runners;
   for (const CommandEntry& entry : registry) {
+    if (known && entry.name != named)
+      continue;
     const std::size_t before = app.get_subcommands({}).size();
     CommandRunner runner = entry.setup(app, flags);
     const auto subcommands = app.get_subcommands({});

@@ -2,11 +2,8 @@
 // Pieces the subcommands share: input flags, vertex-weight flags, progress on stderr, a flat
 // JSON writer, and the text/JSON renderings of partition metrics.
 #include <chrono>
-#include <condition_variable>
 #include <cstdint>
-#include <mutex>
 #include <string>
-#include <thread>
 #include <utility>
 #include <vector>
 
@@ -31,9 +28,13 @@ Logger make_logger(const GlobalFlags& flags);
 void note(const GlobalFlags& flags, const std::string& text);
 void warn(const GlobalFlags& flags, const std::string& text);
 
+class PhaseWatcher;
+
 // Progress of one long phase on stderr: announced at once with -v, or once it has run for
 // about a second otherwise, then a line every 5 s with the elapsed time and resident memory;
-// silent with --quiet. finish() (or the destructor) ends it.
+// silent with --quiet. finish() (or the destructor) ends it. One thread of the process watches
+// every phase (support.cc, PhaseWatcher); a phase started inside another is the one watched
+// until it ends.
 class Progress {
 public:
   Progress(const GlobalFlags& flags, std::string what);
@@ -46,17 +47,18 @@ public:
   ProgressStatus* status() { return &status_; }
 
 private:
+  friend class PhaseWatcher;
   void announce();
   void heartbeat(); // elapsed time and resident memory, every few seconds
+  // When the watcher prints next: the announcement a second after the start, then a heartbeat
+  // every 5 s (guarded by the watcher's mutex once watched).
+  std::chrono::steady_clock::time_point next_report_;
 
   std::string what_;
   std::chrono::steady_clock::time_point start_;
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool finished_ = false;
+  bool watched_ = false;
   bool announced_ = false;
   double seconds_ = 0;
-  std::thread watcher_;
   ProgressStatus status_;
 };
 

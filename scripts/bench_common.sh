@@ -1,10 +1,18 @@
 # Sourced by scripts/bench_*.sh. Needs ROOT, BUILD_DIR and SHARED_DIR set (GNNPART for
 # bench_random_partition).
-#   bench_scratch NAME       WORK = a scratch directory removed on exit
+#   bench_scratch NAME       WORK = a scratch directory removed on exit; calibrates `timed`
 #   bench_commit [PATHS...]  COMMIT = short hash, "+dirty" when PATHS (default lib app) changed
 #   bench_evalpart           EVALPART = the independent checker, built into BUILD_DIR if missing
 #   timed CMD...             runs CMD under /usr/bin/time -v; prints "wall_s peak_rss_mb"
 #   last_cpu_s               user + sys seconds of the last `timed` command
+#   Clocks: /usr/bin/time -v gives the peak RSS and the CPU time (user + sys, printed to
+#   0.01 s). Its own wall clock prints to 0.01 s too, which rounds most runs on small graphs,
+#   so wall_s comes from bash's $EPOCHREALTIME (microseconds) read just before and after
+#   /usr/bin/time, less what /usr/bin/time itself adds (its exec and fork, about 0.8 ms on the
+#   2-core machine): TIMER_OVERHEAD_US, measured once per run of a script by bench_scratch as
+#   the median of 21 `/usr/bin/time -v /bin/true` minus the median of 21 `/bin/true`, both
+#   timed the same way. wall_s is then the time bash would measure around CMD alone (its fork,
+#   exec, run and exit), the same clock for every tool a script compares.
 #   dataset NAME             the path of datasets/NAME (the repository's, else shared/'s), or ""
 #   bench_side_files NAME    SIDE = (--labels F --train F ...) for the side files of graph NAME
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
@@ -44,6 +52,30 @@ bench_side_files() {
 bench_scratch() {
   WORK="$(mktemp -d "/tmp/gnnpart_bench_$1.XXXXXX")"
   trap 'rm -rf "$WORK"' EXIT
+  bench_timer_overhead
+}
+
+# Median microseconds of 21 runs of CMD... timed the way `timed` times, output discarded.
+# ${EPOCHREALTIME/[.,]/}: the clock in microseconds (its decimal point follows the locale),
+# read without a subshell.
+median_wall_us() {
+  local i t0 t1 times=()
+  for i in $(seq 21); do
+    t0=${EPOCHREALTIME/[.,]/}
+    "$@" >/dev/null 2>&1
+    t1=${EPOCHREALTIME/[.,]/}
+    times+=($((10#$t1 - 10#$t0)))
+  done
+  printf '%s\n' "${times[@]}" | sort -n | sed -n 11p
+}
+
+bench_timer_overhead() {
+  local bare wrapped
+  bare="$(median_wall_us /bin/true)"
+  wrapped="$(median_wall_us /usr/bin/time -v /bin/true)"
+  TIMER_OVERHEAD_US=$((wrapped > bare ? wrapped - bare : 0))
+  echo "timer: wall_s = \$EPOCHREALTIME around /usr/bin/time -v less its own ${TIMER_OVERHEAD_US} us" \
+       "(median of 21: ${wrapped} us with it, ${bare} us without, around /bin/true)" >&2
 }
 
 bench_commit() {
@@ -63,16 +95,19 @@ bench_evalpart() {
 }
 
 timed() {
-  local log="$WORK/time.txt"
+  local log="$WORK/time.txt" t0 t1 us
+  t0=${EPOCHREALTIME/[.,]/}
   if ! /usr/bin/time -v "$@" >"$WORK/stdout.txt" 2>"$log"; then
     echo "command failed: $*" >&2
     tail -5 "$log" >&2
     return 1
   fi
-  awk -F': ' '
-    /Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]}
+  t1=${EPOCHREALTIME/[.,]/}
+  us=$((10#$t1 - 10#$t0 - ${TIMER_OVERHEAD_US:-0}))
+  [ "$us" -lt 1 ] && us=1
+  awk -F': ' -v us="$us" '
     /Maximum resident set size/ {rss = $2 / 1024}
-    END {printf "%.2f %.1f\n", s, rss}' "$log"
+    END {printf "%.6f %.1f\n", us / 1e6, rss}' "$log"
 }
 
 last_cpu_s() {
@@ -157,7 +192,7 @@ wall = {}
 for r in csv.reader(open(rows_file)):
     r = dict(zip(header, r))
     if r["tool"] == "gnnpart":
-        wall[tuple(r[k] for k in keys) + (r["threads"],)] = max(float(r["wall_s"]), 0.01)
+        wall[tuple(r[k] for k in keys) + (r["threads"],)] = max(float(r["wall_s"]), 1e-6)
 speedups = defaultdict(list)
 for key, w in wall.items():
     one = wall.get(key[:-1] + ("1",))

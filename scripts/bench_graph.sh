@@ -11,9 +11,12 @@
 # BUILD_DIR/bench_cache; both tools read that file. Every partition is evaluated by evalpart
 # (built from ../shared/tools/evalpart). One CSV row per run on stdout and in CSV:
 #   commit,dataset,k,seed,threads,tool,preset,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores,cpu_s
-# wall_s / peak_rss_mb / cpu_s (user + sys) come from /usr/bin/time -v around the whole process
-# (read, partition, write); cores is the machine's core count. On a loaded machine compare
-# cpu_s of 1-thread runs rather than wall_s. At the end, geometric means of gnnpart/gpmetis per
+# peak_rss_mb / cpu_s (user + sys, to 0.01 s) come from /usr/bin/time -v around the whole
+# process (read, partition, write); wall_s is the same process's wall time to the microsecond
+# (bash's $EPOCHREALTIME around /usr/bin/time less /usr/bin/time's own start, measured at the
+# start of each run: `timed` in bench_common.sh), the same clock for gpmetis and gnnpart; cores
+# is the machine's core count. On a loaded machine compare cpu_s of 1-thread runs rather than
+# wall_s. At the end, geometric means of gnnpart/gpmetis per
 # metric and thread count (paired by dataset, k, seed), and gnnpart's speedup over 1 thread per
 # graph size (edges), go to stderr.
 set -euo pipefail
@@ -87,7 +90,7 @@ for r in rows:
     if r["tool"] != "gnnpart": continue
     m = metis.get((r["dataset"], r["k"], r["seed"]))
     if not m: continue
-    for key, floor in (("edge_cut", 1), ("comm_volume", 1), ("wall_s", 0.01), ("cpu_s", 0.01), ("peak_rss_mb", 0.1)):
+    for key, floor in (("edge_cut", 1), ("comm_volume", 1), ("wall_s", 1e-6), ("cpu_s", 0.01), ("peak_rss_mb", 0.1)):
         a, b = max(float(r[key]), floor), max(float(m[key]), floor)
         ratios[(r["preset"], r["threads"])][key].append(a / b)
 for (preset, threads), d in sorted(ratios.items(), key=lambda x: (x[0][0], int(x[0][1]))):

@@ -55,6 +55,48 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_EQ(r.out.rfind("gnnpart ", 0), 0u) << r.out;
 }
 
+// Only the command named builds its flags (main.cc); each command's help still lists its own,
+// and flags before the command name (-q, -v) still reach it.
+TEST(Cli, EveryCommandsHelp) {
+  for (const char* command :
+       {"partition", "stream", "evaluate", "convert", "info", "layout", "generate", "export"}) {
+    SCOPED_TRACE(command);
+    const Result r = gnnpart(std::string("-q ") + command + " --help");
+    EXPECT_EQ(r.code, 0) << r.err;
+    EXPECT_NE(r.out.find(std::string("Usage: gnnpart ") + command), std::string::npos) << r.out;
+  }
+  const Result help = gnnpart("-v --help");
+  EXPECT_EQ(help.code, 0);
+  for (const char* command : {"stream", "evaluate", "layout", "generate", "export"})
+    EXPECT_NE(help.out.find(command), std::string::npos) << command;
+  const Result late = gnnpart("-v --help partition");
+  EXPECT_EQ(late.code, 0);
+  EXPECT_NE(late.out.find("Usage: gnnpart partition"), std::string::npos) << late.out;
+}
+
+// With -v every phase is announced and ends with "done", one after another, on one watcher
+// thread for the whole run (support.cc); without it a short run prints nothing on stderr.
+TEST(Cli, PhasesAnnouncedWithVerbose) {
+  TempDir dir;
+  const std::string graph = dir.file("g.txt");
+  write_file(graph, to_edge_list(random_graph(200, 0, 800, 3)));
+  const Result r = gnnpart("-v partition " + graph + " -k 4 -o " + dir.file("p"));
+  ASSERT_EQ(r.code, 0) << r.err;
+  std::size_t at = 0;
+  for (const std::string& line :
+       {"gnnpart: reading " + graph + " ...", "gnnpart: reading " + graph + ": done in ",
+        std::string("gnnpart: partitioning into 4 blocks"), std::string(": done in "),
+        "gnnpart: writing " + dir.file("p") + " ...",
+        "gnnpart: writing " + dir.file("p") + ": done in "}) {
+    const std::size_t found = r.err.find(line, at);
+    ASSERT_NE(found, std::string::npos) << line << "\n" << r.err;
+    at = found + line.size();
+  }
+  const Result quiet = gnnpart("partition " + graph + " -k 4 -o " + dir.file("q"));
+  ASSERT_EQ(quiet.code, 0) << quiet.err;
+  EXPECT_EQ(quiet.err, "") << quiet.err;
+}
+
 TEST(Cli, UsageErrorsExitWithTwo) {
   for (const char* args :
        {"", "partition", "frobnicate", "partition g.txt -k 2 --no-such-flag",

@@ -61,20 +61,30 @@ TEST(IoMalformed, EdgeListOneBasedZero) {
 }
 
 TEST(IoMalformed, Metis) {
-  check_all({{"metis_too_few_lines.graph", 5, "declares n = 4 vertices but the file has 3"},
-             {"metis_edge_count.graph", 3, "m = 3 edges but the adjacency lists hold 4"},
-             {"metis_neighbour_range.graph", 4, "out of range 1..3"},
-             {"metis_self_loop.graph", 3, "vertex 2 has a self loop"},
-             {"metis_asymmetric.graph", 4, "asymmetric adjacency: vertex 2 lists 3"},
-             {"metis_weight_asymmetric.graph", 3, "different edge weight"},
-             {"metis_duplicate.graph", 2, "more than once"},
-             {"metis_non_numeric.graph", 3, "found 'three'"},
-             {"metis_bad_fmt.graph", 1, "fmt code 2 is invalid"},
-             {"metis_extra_lines.graph", 4, "more vertex lines than the header's n = 2"},
-             {"metis_missing_edge_weight.graph", 3, "an edge weight, found end of line"},
-             {"metis_wide.graph", 1, kWideIdHint},
-             {"metis_empty.graph", 0, "no METIS header"}},
-            [](const std::string& path) { read_graph(path); });
+  const std::vector<Case> cases{
+      {"metis_too_few_lines.graph", 5, "declares n = 4 vertices but the file has 3"},
+      {"metis_edge_count.graph", 3, "m = 3 edges but the adjacency lists hold 4"},
+      {"metis_neighbour_range.graph", 4, "out of range 1..3"},
+      {"metis_self_loop.graph", 3, "vertex 2 has a self loop"},
+      {"metis_asymmetric.graph", 4, "asymmetric adjacency: vertex 2 lists 3"},
+      {"metis_weight_asymmetric.graph", 3, "different edge weight"},
+      {"metis_duplicate.graph", 2, "more than once"},
+      {"metis_non_numeric.graph", 3, "found 'three'"},
+      {"metis_bad_fmt.graph", 1, "fmt code 2 is invalid"},
+      {"metis_extra_lines.graph", 4, "more vertex lines than the header's n = 2"},
+      {"metis_missing_edge_weight.graph", 3, "an edge weight, found end of line"},
+      {"metis_wide.graph", 1, kWideIdHint},
+      {"metis_empty.graph", 0, "no METIS header"}};
+  // 1 thread parses the rows in file order, more threads in parallel chunks (metis_reader.cc):
+  // every fixture goes through both.
+  for (int threads : {1, 2}) {
+    SCOPED_TRACE(threads);
+    check_all(cases, [threads](const std::string& path) {
+      ReadOptions options;
+      options.threads = threads;
+      read_graph(path, options);
+    });
+  }
 }
 
 TEST(IoMalformed, Hmetis) {

@@ -14,10 +14,15 @@ using enum Refiner;
 // figures in the report of issue #3's fast target):
 // - a single initial try lost up to 8x on web graphs (cnr-2000, k = 2); three tries on the top
 //   two levels of recursive bisection and two below fix that at little cost;
-// - a coarsest graph of about 30 k vertices (not 160 k), with clusters up to 1.5 W / (30 k)
+// - a coarsest graph of about 20 k vertices (not 160 k), with clusters up to 1.5 W / (20 k)
 //   so that graphs with few vertices per block get there, makes recursive bisection cheaper at
 //   large k at the same cut (3 seeds, all 21 graphs: 1.035x gpmetis's cut at 0.60x its time
-//   against 1.031x at 0.69x with 60 k, 1 thread);
+//   with 30 k against 1.031x at 0.69x with 60 k, 1 thread). Its cost grows with the coarsest
+//   graph's C k vertices (tries x bisection levels), while uncoarsening gets back most of what
+//   a coarser start loses. 20 k against 30 k (issue #20, session 12; seed 0, 21 graphs x k in
+//   {2, 8, 32, 128}, CPU time in two sittings): 0.9988x the cut (k = 2: 0.973x, 8 / 32 / 128:
+//   1.007x / 1.008x / 1.008x) at 0.936x / 0.942x the CPU time; 15 k: 1.026x at 0.906x; 10 k:
+//   1.068x at 0.879x;
 // - 32 label-propagation batches per coarsening round (not 8) let later batches see earlier
 //   moves, so fewer vertices move back and forth in later rounds;
 // - one FM pass that gives up after 3 non-improving moves, without label propagation before
@@ -26,7 +31,7 @@ const MultilevelContext kFast{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .lp_rounds = 3,
                    .batches_per_round = 32,
-                   .contraction_limit = 30,
+                   .contraction_limit = 20,
                    .cluster_weight_factor = 1.5},
     .initial = {.tries = 3, .deep_tries = 2, .fm_passes = 2, .fm_max_bad = 40},
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance},
