@@ -50,6 +50,7 @@ const MultilevelContext kDefault{
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
                    .lp_rounds = 0,
                    .fm_passes = 1,
+                   .fm_walk_alpha = 2,
                    .fm_parallel = true,
                    .relaxed_fm_slack = 0.03,
                    .relaxed_fm_passes = 1},
