@@ -47,7 +47,7 @@ const MultilevelContext kFast{
 //   gains, as a random walk, may still recover (alpha 2: the deficit is under 1.41 standard
 //   deviations of the walk). A hub's move comes after negative moves of its neighbours, so
 //   R-MAT k = 8 needs that tail (104472 -> 101097 on the generated rmat); 8 shared graphs x k
-//   8/32/128: 0.9953x the cut at 1.018x the CPU time (docs/generalisation.md).
+//   8/32/128: 0.9953x the cut at 1.018-1.025x the CPU time (docs/generalisation.md).
 const MultilevelContext kDefault{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .contraction_limit = 40,
