@@ -12,35 +12,12 @@
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/partitioned_graph.h"
 #include "partition/multilevel/refinement/fm_search.h"
+#include "plain_fm_view.h"
 
 namespace gnnpart {
 namespace {
 
-// The partition itself, connections counted from the adjacency (FmSearch's View).
-class PlainView {
-public:
-  PlainView(ml::PartitionedGraph& p, const BlockLimits& limits) : p_(p), limits_(limits) {}
-  BlockID block(NodeID v) const { return p_.block(v); }
-  Weight block_weight(BlockID b) const { return p_.block_weight(b); }
-  bool fits(NodeID u, BlockID b) const { return p_.fits(u, b, limits_); }
-  bool cheap_conn() const { return false; }
-  Weight conn(NodeID v, BlockID b) const {
-    Weight sum = 0;
-    for (NodeID w : p_.graph().neighbors(v))
-      sum += p_.block(w) == b ? 1 : 0;
-    return sum;
-  }
-  template <typename F> void for_each(NodeID v, F&& f) const {
-    for (BlockID b = 0; b < p_.k(); ++b)
-      if (const Weight c = conn(v, b); c > 0)
-        f(b, c);
-  }
-  void move(NodeID u, BlockID to) { p_.move(u, to); }
-
-private:
-  ml::PartitionedGraph& p_;
-  const BlockLimits& limits_;
-};
+using ml_test::PlainView;
 
 TEST(FmLocking, OnlyTheKeptPrefixStaysLocked) {
   // Path 0-1-...-7; vertex 3 sits in block 1 between two block-0 vertices: moving it gains 2,

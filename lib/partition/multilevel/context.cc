@@ -47,7 +47,12 @@ const MultilevelContext kFast{
 // - a coarsest graph of 40 k vertices, not 160 k (clusters may weigh 1.5 W / (40 k)), makes
 //   recursive bisection cheap where it dominated (k >= 32: 50-90% of the time) at the same cut;
 // - one strict FM pass and one relaxed pass (3% overload, then rebalancing) beat three strict
-//   passes: 0.936x instead of 0.963x gpmetis's cut, at 0.92x instead of 1.08x its time.
+//   passes: 0.936x instead of 0.963x gpmetis's cut, at 0.92x instead of 1.08x its time;
+// - issue #20: a localized search goes past its 10 non-improving moves, up to 20, while their
+//   gains, as a random walk, may still recover (alpha 2: the deficit is under 1.41 standard
+//   deviations of the walk). A hub's move comes after negative moves of its neighbours, so
+//   R-MAT k = 8 needs that tail (104472 -> 101097 on the generated rmat); 8 shared graphs x k
+//   8/32/128: 0.9953x the cut at 1.018-1.025x the CPU time (docs/generalisation.md).
 const MultilevelContext kDefault{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .contraction_limit = 40,
@@ -55,6 +60,7 @@ const MultilevelContext kDefault{
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance, kRelaxedFm},
                    .lp_rounds = 0,
                    .fm_passes = 1,
+                   .fm_walk_alpha = 2,
                    .fm_parallel = true,
                    .relaxed_fm_slack = 0.03,
                    .relaxed_fm_passes = 1},

@@ -68,7 +68,13 @@ struct RefinementContext {
   // sets it: on the generated graphs and the shared ones alike the second pass still gains 1-5%
   // of the cut, so it buys cut for time everywhere (docs/generalisation.md).
   double fm_min_pass_gain = 0;
-  int fm_max_bad = 10;         // a localized search stops after this many non-improving moves
+  // A localized search stops after fm_max_bad non-improving moves, unless fm_walk_alpha > 0 and
+  // the gains of those moves, as a random walk, may still recover their deficit
+  // (S^2 < alpha * p * var); then it goes on, up to fm_walk_max_bad of them
+  // (refinement/fm_stop_rule.h; 0: off).
+  int fm_max_bad = 10;
+  double fm_walk_alpha = 0;
+  int fm_walk_max_bad = 20;
   int fm_seeds = 32;           // boundary vertices that start one localized search together
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   // Parallel FM (parallel_fm_refiner.h) when the run has at least fm_parallel_min_threads

@@ -2,9 +2,9 @@
 // One localized k-way FM search, over a view of the partition. The search starts from a few
 // boundary seeds, repeatedly applies the best move (max edge-cut gain into a block with room) of
 // the vertices around it, lets the gains go negative and records every move; the caller keeps
-// the best prefix (moves()[0, best_len())). Each vertex of a search sits once in an addressable
-// max-heap keyed by its best gain; a move re-rates its neighbours (three candidate blocks when
-// the old target stays valid and the view's conn() is cheap).
+// the best prefix (moves()[0, best_len())); when it stops is FmStopRule's. Each vertex of a search
+// sits once in an addressable max-heap keyed by its best gain; a move re-rates its neighbours
+// (three candidate blocks when the old target stays valid and the view's conn() is cheap).
 //
 // A View provides: block(v); block_weight(b) (constraint 0, for ties); fits(u, b); conn(v, b);
 // for_each(v, f) calling f(block, conn) for every block v is connected to (its own included);
@@ -18,6 +18,7 @@
 #include "core/graph.h"
 #include "core/indexed_heap.h"
 #include "partition/multilevel/context.h"
+#include "partition/multilevel/refinement/fm_stop_rule.h"
 
 namespace gnnpart::ml {
 
@@ -45,8 +46,8 @@ public:
         insert(s);
     Weight gain_sum = 0, best_sum = 0;
     best_len_ = 0;
-    int bad = 0;
-    while (!heap_.empty() && bad < ctx_.fm_max_bad) {
+    FmStopRule stop(ctx_);
+    while (!heap_.empty() && !stop.stops()) {
       const Weight key = heap_.top_key();
       const NodeID u = heap_.top();
       // The key is exact for u's connections, but its target may have filled up since.
@@ -69,9 +70,9 @@ public:
       if (gain_sum > best_sum) {
         best_sum = gain_sum;
         best_len_ = moves_.size();
-        bad = 0;
+        stop.improved();
       } else {
-        ++bad;
+        stop.add(actual);
       }
       for (NodeID v : g_.neighbors(u)) {
         if (state_[v] == kMoved || locked_[v] || g_.degree(v) > ctx_.fm_max_degree)
