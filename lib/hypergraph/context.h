@@ -179,9 +179,11 @@ struct BottleneckContext {
   // priced 27x (wing k = 32) to 117x (pubmed k = 8) the pins; cora, citeseer, pubmed, wing,
   // ca-astroph at k = 8 / 32 (CPU against the km1 run, loaded): unbounded 0.7920x the km1
   // largest block volume at 6.16x its time, 16 with cycle_min_gain 0.005 0.7946x at 4.46x,
-  // 8 without it 0.8026x at 3.73x, 4 with it 0.8101x at 3.22x; 8 with it (the default) on all
-  // 22 shared-graph runs 0.8269x at 3.13x the wall time (docs/hypergraph.md).
-  double work_budget = 8;
+  // 8 without it 0.8026x at 3.73x, 4 with it 0.8101x at 3.22x; 8 with it on all 22
+  // shared-graph runs 0.8269x at 3.13x the wall time. With the spread term and the priced total
+  // (below) the budget spends less and the rounds go further: 12 on the 22 runs
+  // (docs/hypergraph.md).
+  double work_budget = 12;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;
