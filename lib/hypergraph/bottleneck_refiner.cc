@@ -196,6 +196,12 @@ private:
       if (cap_ == 0)
         return false;
       target_ = std::min(cap_ - 1, static_cast<Weight>(std::floor((1 - ctx_.target_step) * cap_)));
+      average_ = 2 * volumes_.total() / k;
+      // The price of a unit of total volume: total_price times the share of the budget's
+      // headroom spent so far (all of it when there is none).
+      const double room = static_cast<double>(budget_ - start_total_);
+      const double spent = static_cast<double>(volumes_.total() - start_total_);
+      total_price_ = ctx_.total_price * (room > 0 ? std::clamp(spent / room, 0.0, 1.0) : 1.0);
       for (BlockID b = 0; b < k; ++b)
         hot_[b] = volumes_.volume(b) > target_;
       mark_relevant();
@@ -245,13 +251,25 @@ private:
     if (epoch_ != nullptr)
       return epoch_now_;
     Weight sum = 0;
-    for (BlockID b = 0; b < phg_.k(); ++b)
+    Weight spread = 0;
+    for (BlockID b = 0; b < phg_.k(); ++b) {
       sum += excess(volumes_.volume(b));
-    return static_cast<double>(sum);
+      spread += above_average(volumes_.volume(b));
+    }
+    return score(sum, spread, volumes_.total());
   }
 
   // Excess of a block's volume over the round's target.
   Weight excess(Weight volume) const { return std::max<Weight>(0, volume - target_); }
+  // A block's volume above the round's average block volume (2 total / k).
+  Weight above_average(Weight volume) const { return std::max<Weight>(0, volume - average_); }
+  // Max-volume's round objective, or a move's gain from the changes of its three terms: the
+  // excess over the target, plus spread_weight times the volume above the average (so that the
+  // next blocks do not become the bottleneck at once), plus the total at its price.
+  double score(Weight excess_sum, Weight spread, Weight total) const {
+    return static_cast<double>(excess_sum) + ctx_.spread_weight * static_cast<double>(spread) +
+           total_price_ * static_cast<double>(total);
+  }
 
   bool fits(std::span<const NodeID> group, BlockID to, std::span<const Weight> limits) const {
     if (group.size() == 1)
@@ -290,20 +308,22 @@ private:
       return {};
     Candidate c{0, v.total, u, to};
     Weight gain = 0;
+    Weight spread = 0;
     for (const BlockID b : v.blocks) {
       const Weight before = volumes_.volume(b);
       const Weight after = before + v.by_block[b];
       if (after > before && (after > cap_ || (mode_ == Mode::kRegain && after > target_)))
         return {};
       gain += excess(before) - excess(after);
+      spread += above_average(before) - above_average(after);
     }
     if (mode_ == Mode::kRegain) {
       c.gain = static_cast<double>(-v.total);
       return gain >= 0 && c.gain > 0 ? c : Candidate{};
     }
-    if (gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
+    c.gain = score(gain, spread, -v.total);
+    if (c.gain <= 0 && mode_ == Mode::kImprove && ctx_.max_moves_without_improvement == 0)
       return {};
-    c.gain = static_cast<double>(gain);
     return c;
   }
 
@@ -513,9 +533,11 @@ private:
   BlockID lightest_ = 0; // rebalancing: the fallback target of every move
   Weight budget_ = 0;    // the most total volume allowed
   Weight start_total_ = 0;
-  Weight cap_ = 0;       // max-volume: no block may rise above this in the round
-  Weight target_ = 0;    // max-volume: the round lowers every block to this
-  double epoch_now_ = 0; // epoch: the current prediction
+  Weight cap_ = 0;         // max-volume: no block may rise above this in the round
+  Weight target_ = 0;      // max-volume: the round lowers every block to this
+  double epoch_now_ = 0;   // epoch: the current prediction
+  Weight average_ = 0;     // max-volume: the round's average block volume, 2 total / k
+  double total_price_ = 0; // max-volume: the round's price of a unit of total volume
 };
 
 // Whether a run lowered its objective by at least min_gain of it, or (min_gain 0) kept it and

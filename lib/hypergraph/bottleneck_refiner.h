@@ -9,12 +9,14 @@
 // one's time), prices the best move of every boundary vertex whose nets touch a hot block
 // (parallel, one slot per vertex), and takes moves best first from a priority queue, each
 // re-priced exactly before it is taken (lazy greedy). Gain: max-volume: the decrease of the
-// volume above the target summed over blocks, no block rising above the round's maximum; epoch:
-// the decrease of the predicted epoch. Ties: smaller km1 increase, then vertex and block id.
-// Like FM, a round takes the best move even when it does not pay, goes on
-// max_moves_without_improvement moves past its best state and returns to it (wing, k = 32: the
-// largest volume 0.935x the km1 start's instead of 0.949x without). A round's moves may first
-// fill blocks up to relaxed_slack over their limit; then moves out of the overloaded blocks
+// volume above the target summed over blocks, no block rising above the round's maximum, plus
+// ctx.bottleneck.spread_weight times the decrease of the volume above the average block volume,
+// minus the total's increase at a price that grows with the share of the budget spent
+// (ctx.bottleneck.total_price); epoch: the decrease of the predicted epoch. Ties: smaller km1
+// increase, then vertex and block id. Like FM, a round takes the best move even when it does not
+// pay, goes on max_moves_without_improvement moves past its best state and returns to it (wing, k =
+// 32: the largest volume 0.935x the km1 start's instead of 0.949x without). A round's moves may
+// first fill blocks up to relaxed_slack over their limit; then moves out of the overloaded blocks
 // (least harm first, to a block the vertex's nets touch or the lightest) restore the balance,
 // and the round is kept only if balanced and better, else run again within the limits. The
 // relaxed rounds matter where the km1 partition's blocks are full (ca-astroph, k = 32: 0.583x

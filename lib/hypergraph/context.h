@@ -179,12 +179,23 @@ struct BottleneckContext {
   // priced 27x (wing k = 32) to 117x (pubmed k = 8) the pins; cora, citeseer, pubmed, wing,
   // ca-astroph at k = 8 / 32 (CPU against the km1 run, loaded): unbounded 0.7920x the km1
   // largest block volume at 6.16x its time, 16 with cycle_min_gain 0.005 0.7946x at 4.46x,
-  // 8 without it 0.8026x at 3.73x, 4 with it 0.8101x at 3.22x; 8 with it (the default) on all
-  // 22 shared-graph runs 0.8269x at 3.13x the wall time (docs/hypergraph.md).
-  double work_budget = 8;
+  // 8 without it 0.8026x at 3.73x, 4 with it 0.8101x at 3.22x; 8 with it on all 22
+  // shared-graph runs 0.8269x at 3.13x the wall time. With the spread term and the priced total
+  // (below) the budget spends less and the rounds go further: 12 on the 22 runs
+  // (docs/hypergraph.md).
+  double work_budget = 12;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;
+  // Max-volume: a move's gain is the excess it removes, plus spread_weight times the volume
+  // above the average block volume it removes, minus its total-volume increase priced at
+  // total_price times the share of the budget's headroom already spent (free at the start, full
+  // price once the budget is spent). On cora, citeseer, pubmed, wing, twitch-de, ca-astroph and
+  // soc-brightkite at k = 8 / 32 (seed 0): the largest block volume 0.9830x that of both at 0,
+  // total 1.0272x the km1 start's instead of 1.0366x, 0.957x the CPU; spread 0.3: 0.9913x,
+  // 0.2: 0.9863x; price 0.5 without spread: 0.9940x, a constant price 0.25: 1.0007x.
+  double total_price = 0.5;
+  double spread_weight = 0.1;
 };
 
 struct HgContext {

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "bottleneck_test_util.h"
@@ -191,6 +193,18 @@ TEST(BottleneckRefiner, DeterministicForSeedAndThreads) {
   EXPECT_NE(first, start.blocks); // the refiner moved something
 }
 
+// The refiner's stats against the volumes recomputed from the graph before and after, its bound
+// (never a larger maximum) and its total-volume budget.
+void expect_refined(const BottleneckStats& stats, const Volumes& before, const Volumes& after,
+                    double budget) {
+  EXPECT_EQ(stats.start_max_volume, before.max());
+  EXPECT_EQ(stats.start_total, before.total);
+  EXPECT_EQ(stats.max_volume, after.max());
+  EXPECT_EQ(stats.total, after.total);
+  EXPECT_LE(after.max(), before.max());
+  EXPECT_LE(after.total, static_cast<Weight>(budget * static_cast<double>(before.total)));
+}
+
 // The refiner alone, on a random start: its own budget and the tracker's accounting.
 TEST(BottleneckRefiner, RandomStartKeepsBudgetAndBalance) {
   const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
@@ -211,15 +225,69 @@ TEST(BottleneckRefiner, RandomStartKeepsBudgetAndBalance) {
   const BottleneckStats stats = run_with_threads(
       2, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
   const Volumes after = graph_volumes(graph, phg.blocks(), k);
-  EXPECT_EQ(stats.start_max_volume, before.max());
-  EXPECT_EQ(stats.start_total, before.total);
-  EXPECT_EQ(stats.max_volume, after.max());
-  EXPECT_EQ(stats.total, after.total);
+  expect_refined(stats, before, after, 1.01);
   EXPECT_LT(after.max(), before.max());
-  EXPECT_LE(after.total, static_cast<Weight>(1.01 * static_cast<double>(before.total)));
   for (BlockID b = 0; b < k; ++b)
     EXPECT_LE(phg.block_weight(b), limits.max(b, 0));
   EXPECT_GT(stats.moves, 0u);
+}
+
+// The max-volume gain's terms (the excess over the round's target, the volume above the average
+// block volume at spread_weight, the total at a price growing to total_price as the budget is
+// spent), off, at the defaults and heavy: every run checked from the graph's row split alone.
+// The largest block volume never above the start's, the total within the budget, every block
+// within its limit and non-empty, the stats equal to the recomputed volumes, the same blocks at
+// 1 and 2 threads.
+TEST(BottleneckRefiner, GainTermsKeepTheInvariantsFromTheGraph) {
+  for (const auto& [name, k] : {std::pair{"cora", 8u}, std::pair{"citeseer", 32u}}) {
+    const CsrGraph graph =
+        testing::read_edges_gz(std::string(GNNPART_SHARED_DIR "/datasets/") + name + ".edges.gz");
+    const Hypergraph model = build_column_net(graph);
+    const PartitionOptions o = bottleneck_options(k, 5, 1, Objective::kMaxVolume);
+    const Partition start = partition_column_net(graph, model, km1_options(o));
+    const Volumes before = graph_volumes(graph, start.blocks, k);
+    const BlockLimits limits = uniform_limits(model, k, o.epsilon);
+    std::vector<NodeID> owners(model.num_nets());
+    std::iota(owners.begin(), owners.end(), NodeID{0});
+    std::vector<Weight> maxima;
+    for (const auto& [price, spread] :
+         {std::pair{0.0, 0.0}, std::pair{0.5, 0.1}, std::pair{4.0, 1.0}}) {
+      SCOPED_TRACE(::testing::Message()
+                   << name << " k = " << k << " price " << price << " spread " << spread);
+      HgContext ctx = make_context(o);
+      ctx.bottleneck.total_price = price;
+      ctx.bottleneck.spread_weight = spread;
+      std::vector<BlockID> first;
+      for (const int threads : {1, 2}) {
+        PartitionedHypergraph phg(model, k);
+        phg.assign(start.blocks);
+        const BottleneckStats stats = run_with_threads(threads, [&] {
+          return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr);
+        });
+        const std::vector<BlockID> blocks(phg.blocks().begin(), phg.blocks().end());
+        const Volumes after = graph_volumes(graph, blocks, k);
+        expect_refined(stats, before, after, 1.05);
+        std::vector<Weight> rows(k, 0);
+        for (const BlockID b : blocks)
+          rows[b] += 1;
+        for (BlockID b = 0; b < k; ++b) {
+          EXPECT_GT(rows[b], 0) << "block " << b;
+          EXPECT_LE(rows[b], limits.max(b, 0)) << "block " << b;
+        }
+        // Each row sent is received once: the blocks' volumes sum to twice the total.
+        EXPECT_EQ(std::accumulate(after.send.begin(), after.send.end(), Weight{0}) +
+                      std::accumulate(after.recv.begin(), after.recv.end(), Weight{0}),
+                  2 * after.total);
+        if (first.empty())
+          first = blocks;
+        EXPECT_EQ(blocks, first) << threads << " threads";
+      }
+      maxima.push_back(graph_volumes(graph, first, k).max());
+    }
+    // The refiner lowers the bottleneck with every setting of the terms.
+    for (const Weight m : maxima)
+      EXPECT_LT(m, before.max());
+  }
 }
 
 cost::CostProfile slow_network_profile() {
