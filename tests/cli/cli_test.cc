@@ -109,6 +109,14 @@ TEST(Cli, UsageErrorsExitWithTwo) {
   }
 }
 
+TEST(Cli, UnknownCommandIsNamed) {
+  const Result r = gnnpart("partitoin g.txt -k 2");
+  EXPECT_EQ(r.code, 2);
+  expect_one_line_error(r);
+  EXPECT_NE(r.err.find("unknown command 'partitoin'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("partition, stream"), std::string::npos) << r.err;
+}
+
 class CliFailures : public ::testing::Test {
 protected:
   void SetUp() override {
