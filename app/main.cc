@@ -45,20 +45,6 @@ constexpr const char* kExamples = R"(Examples:
   gnnpart info graph.edges.gz
 Run 'gnnpart COMMAND --help' for the flags of a command.)";
 
-// The command the arguments name: the first one that is not a flag (the global flags take no
-// value, so only flags can come before it). Empty when there is none, or when a flag before it
-// asks for the whole program's help or version.
-std::string_view named_command(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    const std::string_view arg = argv[i];
-    if (arg == "-h" || arg == "--help" || arg == "--version" || arg == "--")
-      return {};
-    if (!arg.starts_with('-'))
-      return arg;
-  }
-  return {};
-}
-
 int run(int argc, char** argv) {
   CLI::App app{"gnnpart: graph and hypergraph partitioning for distributed GNN training",
                "gnnpart"};
@@ -77,20 +63,14 @@ int run(int argc, char** argv) {
   // a 6 ms run on a small graph. With no command named, all of them are built, for the
   // program's --help.
   const std::string_view named = named_command(argc, argv);
-  const bool known = std::any_of(registry.begin(), registry.end(),
-                                 [&](const CommandEntry& entry) { return entry.name == named; });
-  // A word where the command goes that names none (a typo): say so, rather than CLI11's
-  // "A subcommand is required".
-  if (!named.empty() && !known) {
-    std::string names;
-    for (const CommandEntry& entry : registry)
-      names += (names.empty() ? "" : ", ") + std::string(entry.name);
-    return fail(kExitUsage, "unknown command '" + std::string(named) + "' (commands: " + names +
-                                "; see gnnpart --help)");
-  }
+  std::vector<std::string> names;
+  for (const CommandEntry& entry : registry)
+    names.push_back(entry.name);
+  if (const std::string error = unknown_command_error(named, names, "gnnpart"); !error.empty())
+    return fail(kExitUsage, error);
   std::vector<std::pair<CLI::App*, CommandRunner>> runners;
   for (const CommandEntry& entry : registry) {
-    if (known && entry.name != named)
+    if (!named.empty() && entry.name != named)
       continue;
     const std::size_t before = app.get_subcommands({}).size();
     CommandRunner runner = entry.setup(app, flags);

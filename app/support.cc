@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <condition_variable>
 #include <cstdio>
 #include <filesystem>
@@ -389,6 +390,27 @@ std::string graph_name_of(const std::string& path) {
     name.resize(name.size() - 3);
   const auto dot = name.find('.');
   return dot == std::string::npos || dot == 0 ? name : name.substr(0, dot);
+}
+
+std::string_view named_command(int argc, char** argv) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    if (arg == "-h" || arg == "--help" || arg == "--version" || arg == "--")
+      return {};
+    if (!arg.starts_with('-'))
+      return arg;
+  }
+  return {};
+}
+
+std::string unknown_command_error(std::string_view named, const std::vector<std::string>& commands,
+                                  std::string_view program) {
+  if (named.empty() || std::find(commands.begin(), commands.end(), named) != commands.end())
+    return {};
+  std::string names;
+  for (const std::string& command : commands)
+    names += (names.empty() ? "" : ", ") + command;
+  return fmt::format("unknown command '{}' (commands: {}; see {} --help)", named, names, program);
 }
 
 } // namespace gnnpart::app

@@ -4,6 +4,7 @@
 #include <chrono>
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -76,6 +77,16 @@ struct InputFlags {
 // prints a warning on stderr.
 inline constexpr int kMaxThreads = 1024;
 void add_input_flags(CLI::App& command, InputFlags& flags, bool with_threads = true);
+
+// The command the arguments name: the first one that is not a flag (the mains' global flags
+// take no value, so only flags can come before it). Empty when there is none, or when a flag
+// before it asks for the whole program's help or version.
+std::string_view named_command(int argc, char** argv);
+// "unknown command 'X' (commands: A, B; see PROGRAM --help)" when named is not empty and not
+// one of commands (a typo where the command goes, which CLI11 would report as "A subcommand is
+// required"); empty otherwise.
+std::string unknown_command_error(std::string_view named, const std::vector<std::string>& commands,
+                                  std::string_view program);
 io::ReadOptions read_options(const InputFlags& flags);
 // Reads the graph with a progress line.
 CsrGraph read_graph_with_progress(const std::string& path, const InputFlags& flags,

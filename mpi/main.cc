@@ -250,6 +250,10 @@ int run(const Comm& comm, int argc, char** argv) {
                 "contracting them again (faster, more memory; the same result)");
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
+  if (const std::string error =
+          app::unknown_command_error(app::named_command(argc, argv), {"partition"}, "gnnpart-mpi");
+      !error.empty())
+    return comm.rank == 0 ? fail(kExitUsage, error) : kExitUsage;
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
