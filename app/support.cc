@@ -106,7 +106,10 @@ private:
         continue;
       }
       Progress* phase = phases_.back();
-      const bool changed = cv_.wait_until(lock, phase->next_report_, [&] {
+      // A copy: wait_until reads its deadline again after waking, when an unwatched phase may
+      // already be gone (its owner destroys it once unwatch has returned).
+      const std::chrono::steady_clock::time_point due = phase->next_report_;
+      const bool changed = cv_.wait_until(lock, due, [&] {
         return stop_ || phases_.empty() || phases_.back() != phase;
       });
       if (changed)
