@@ -17,7 +17,10 @@ namespace gnnpart::io {
 
 namespace {
 
-constexpr int kSlots = 1024;
+// Room for every scratch file one process holds at once: `generate rmat` keeps up to 4096 bucket
+// files (rmat_stream.cc, kMaxBuckets), plus outputs and the sorted runs of an external sort.
+// The table is static (8 MiB of paths), but only the slots in use are ever written.
+constexpr int kSlots = 8192;
 constexpr std::size_t kMaxPath = 1024;
 
 enum SlotState : int { kFree = 0, kWriting = 1, kReady = 2 };
