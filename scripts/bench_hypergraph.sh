@@ -153,7 +153,7 @@ for model in ("hypergraph", "graph"):
         m = metis.get((r["dataset"], r["k"], r["seed"]))
         if not m: continue
         vol.append(float(r["km1"]) / max(float(m["km1"]), 1))
-        time.append(max(float(r["wall_s"]), 0.01) / max(float(m["wall_s"]), 0.01))
+        time.append(max(float(r["wall_s"]), 1e-6) / max(float(m["wall_s"]), 1e-6))
     if vol:
         print(f"gnnpart {model} ({t} threads) / gpmetis: volume {gm(vol):.3f}, time {gm(time):.2f} ({len(vol)} pairs)")
     if over: print(f"gnnpart {model} ({t} threads): {over} runs over epsilon")

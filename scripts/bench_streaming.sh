@@ -40,6 +40,9 @@ GENERATED="${GENERATED-10m 100m}"
 if [[ -z "${DATASETS+x}" ]]; then
   DATASETS="$(cd "$SHARED/datasets" && ls *.edges.gz | sed 's/\.edges\.gz$//' | tr '\n' ' ')"
 fi
+SHARED_DIR="$SHARED"
+source "$ROOT/scripts/bench_common.sh"
+bench_scratch streaming  # WORK and the `timed` clock (microseconds) for gpmetis's wall time
 mkdir -p "$CACHE"
 [[ -x "$GNNPART" ]] || { echo "no $GNNPART (build first)" >&2; exit 1; }
 EVALPART="$BUILD_DIR/tests/evalpart"
@@ -94,18 +97,18 @@ metis_run() {
     "$EVALPART" "$input" ${n:+--n "$n"} --write-metis "$graph.tmp" >/dev/null
     mv "$graph.tmp" "$graph"
   fi
-  local tv="$CACHE/metis_time.$$" ufactor
+  local ufactor wall rss
   ufactor=$(awk -v e="$EPSILON" 'BEGIN {printf "%d", e * 1000 + 0.5}')
   cp "$graph" "$CACHE/metis_in.$$"
-  if ! /usr/bin/time -v gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" -seed="$SEED" \
-      "$CACHE/metis_in.$$" "$k" >/dev/null 2>"$tv"; then
+  if ! read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
+      -seed="$SEED" "$CACHE/metis_in.$$" "$k"); then
     echo "gpmetis failed on $dataset k=$k" >&2
     rm -f "$CACHE/metis_in.$$"*
     return
   fi
-  METIS_WALL=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, p, ":"); s = 0; for (i = 1; i <= n; ++i) s = s * 60 + p[i]; printf "%.2f", s}' "$tv")
+  METIS_WALL=$wall
   METIS_VOLUME=$(json_field <("$EVALPART" -k "$k" "$graph" "$CACHE/metis_in.$$.part.$k") comm_volume)
-  rm -f "$CACHE/metis_in.$$"* "$tv"
+  rm -f "$CACHE/metis_in.$$"*
 }
 
 run_one() {  # dataset input algo k evaluate(0/1) evalgraph
@@ -191,7 +194,7 @@ for r in csv.reader(open(sys.argv[1])):
         acc[r["algo"]]["volume"].append(float(r["comm_volume_vs_metis"]))
     if r["metis_wall_s"]:
         own = float(r["sort_s"] or 0) + float(r["partition_s"] or 0)
-        acc[r["algo"]]["time"].append(max(own, 0.01) / max(float(r["metis_wall_s"]), 0.01))
+        acc[r["algo"]]["time"].append(max(own, 1e-6) / max(float(r["metis_wall_s"]), 1e-6))
 for algo, d in acc.items():
     parts = ["%s %.3f (max %.3f)" % (key, math.exp(sum(map(math.log, v)) / len(v)), max(v))
              for key, v in d.items() if v]

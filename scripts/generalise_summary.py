@@ -42,7 +42,7 @@ def main():
             continue
         metric = "edge_cut" if r["model"] == "graph" else "comm_volume"
         q = max(float(r[metric]), 1) / max(float(m[metric]), 1)
-        t = max(float(r["wall_s"]), 0.01) / max(float(m["wall_s"]), 0.01)
+        t = max(float(r["wall_s"]), 1e-6) / max(float(m["wall_s"]), 1e-6)
         groups = [r["family"], "k=" + r["k"], "all"]
         if r["family"] not in RMAT_FAMILIES:
             groups.append("all but R-MAT")
