@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <string>
 
 #include "core/errors.h"
 #include "core/parallel.h"
@@ -18,7 +19,8 @@
 namespace gnnpart::streaming {
 namespace {
 
-constexpr std::size_t kBufferKeys = std::size_t{1} << 15; // 256 KiB of keys per bucket
+constexpr std::size_t kMaxBufferKeys = std::size_t{1} << 15; // 256 KiB of keys per bucket
+constexpr std::size_t kMinBufferKeys = 512;                  // 4 KiB: one write per 512 draws
 constexpr std::uint64_t kSampleEdges = std::uint64_t{1} << 20;
 constexpr std::uint64_t kGroupChunks = 16; // chunks drawn at once: 32 MiB of keys
 constexpr std::uint32_t kMaxBuckets = 4096;
@@ -72,8 +74,8 @@ struct Bucket {
 
 class BucketSet {
 public:
-  BucketSet(std::vector<std::uint64_t> bounds, const std::string& temp_dir)
-      : bounds_(std::move(bounds)) {
+  BucketSet(std::vector<std::uint64_t> bounds, std::size_t buffer_keys, const std::string& temp_dir)
+      : bounds_(std::move(bounds)), buffer_keys_(buffer_keys) {
     buckets_.reserve(bounds_.size() + 1);
     for (std::size_t b = 0; b <= bounds_.size(); ++b)
       buckets_.push_back(Bucket{TempFile(temp_dir, "rmat-bucket"), 0, 0, {}});
@@ -86,9 +88,9 @@ public:
         std::upper_bound(bounds_.begin(), bounds_.end(), key) - bounds_.begin());
     Bucket& bucket = buckets_[b];
     if (bucket.buffer.capacity() == 0)
-      bucket.buffer.reserve(kBufferKeys);
+      bucket.buffer.reserve(buffer_keys_);
     bucket.buffer.push_back(key);
-    if (bucket.buffer.size() == kBufferKeys)
+    if (bucket.buffer.size() == buffer_keys_)
       flush(bucket);
   }
 
@@ -142,6 +144,7 @@ private:
   }
 
   std::vector<std::uint64_t> bounds_;
+  std::size_t buffer_keys_;
   std::vector<Bucket> buckets_;
 };
 
@@ -207,8 +210,23 @@ StreamedGeneration generate_to_file(const GeneratorOptions& options, const std::
     const std::uint64_t bucket_keys = std::max<std::uint64_t>(
         kMinBucketKeys, memory_bytes / (2 * sizeof(std::uint64_t)) / threads);
     const std::uint64_t wanted = (options.m + options.m / 4 + bucket_keys - 1) / bucket_keys;
-    result.buckets = static_cast<std::uint32_t>(std::clamp<std::uint64_t>(wanted, 1, kMaxBuckets));
-    BucketSet buckets(bucket_bounds(options, params, permutation, result.buckets), temp_dir);
+    if (wanted > kMaxBuckets) {
+      // More buckets would mean more open scratch files than a process may hold; fewer would
+      // sort more keys at once than the limit allows.
+      const std::uint64_t keys = (options.m + options.m / 4 + kMaxBuckets - 1) / kMaxBuckets;
+      const std::uint64_t needed =
+          std::max(keys, kMinBucketKeys) * 2 * sizeof(std::uint64_t) * threads;
+      throw InvalidParameter("generate: a memory limit of " + std::to_string(memory_bytes >> 20) +
+                             " MiB is too small for " + std::to_string(options.m) + " edges on " +
+                             std::to_string(threads) + " threads; R-MAT needs at least " +
+                             std::to_string((needed + (1 << 20) - 1) >> 20) + " MiB");
+    }
+    result.buckets = static_cast<std::uint32_t>(std::max<std::uint64_t>(wanted, 1));
+    // The buckets' write buffers share the limit too (they are freed before the sorting).
+    const std::size_t buffer_keys = std::clamp<std::size_t>(
+        memory_bytes / sizeof(std::uint64_t) / result.buckets, kMinBufferKeys, kMaxBufferKeys);
+    BucketSet buckets(bucket_bounds(options, params, permutation, result.buckets), buffer_keys,
+                      temp_dir);
     std::uint64_t distinct = 0;
     for (std::uint64_t round = 0; distinct < options.m; ++round) {
       if (round == kRmatMaxRounds)

@@ -140,5 +140,22 @@ TEST(RmatStream, RejectsWhatCannotStreamAndLeavesNoFile) {
   EXPECT_FALSE(std::filesystem::exists(path));
 }
 
+// More than 4096 buckets would be needed to sort within the limit: a clear error, no file.
+TEST(RmatStream, RejectsAMemoryLimitTooSmallForM) {
+  GeneratorOptions options;
+  options.n = 1 << 20;
+  options.m = 4000000;
+  options.threads = 1;
+  const std::string path = temp_path("small_limit.bin");
+  try {
+    generate_to_file(options, path, GeneratedFormat::kBinary, {}, 1 << 10, "");
+    ADD_FAILURE() << "no error";
+  } catch (const InvalidParameter& error) {
+    EXPECT_NE(std::string(error.what()).find("too small for 4000000 edges"), std::string::npos)
+        << error.what();
+  }
+  EXPECT_FALSE(std::filesystem::exists(path));
+}
+
 } // namespace
 } // namespace gnnpart::streaming
