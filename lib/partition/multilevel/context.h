@@ -75,7 +75,11 @@ struct RefinementContext {
   int fm_max_bad = 10;
   double fm_walk_alpha = 0;
   int fm_walk_max_bad = 20;
-  int fm_seeds = 32;           // boundary vertices that start one localized search together
+  int fm_seeds = 32; // boundary vertices that start one localized search together
+  // Whether a move brings the neighbours in its target block into the search (they only lost
+  // gain by it; fm_search.h). Off, a search rates about a third fewer vertices
+  // (docs/generalisation.md).
+  bool fm_expand_target = true;
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   // Parallel FM (parallel_fm_refiner.h) when the run has at least fm_parallel_min_threads
   // threads: the searches of a batch run in parallel on frozen views, then are applied in

@@ -5,6 +5,9 @@
 // the best prefix (moves()[0, best_len())); when it stops is FmStopRule's. Each vertex of a search
 // sits once in an addressable max-heap keyed by its best gain; a move re-rates its neighbours
 // (three candidate blocks when the old target stays valid and the view's conn() is cheap).
+// Without ctx.fm_expand_target, a move does not bring its neighbours in its target block into
+// the search: their own block gained the edge, so every gain of theirs fell (by w, or 2w back to
+// the move's source); they still enter as seeds or as neighbours of a move from their side.
 //
 // A View provides: block(v); block_weight(b) (constraint 0, for ties); fits(u, b); conn(v, b);
 // for_each(v, f) calling f(block, conn) for every block v is connected to (its own included);
@@ -85,7 +88,7 @@ public:
             heap_.update(v, gain);
             target_[v] = t;
           }
-        } else {
+        } else if (ctx_.fm_expand_target || view_.block(v) != to) {
           insert(v);
         }
       }
