@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <iostream>
 #include <new>
 #include <optional>
 #include <string>
@@ -15,9 +16,9 @@
 #include <tbb/task_arena.h>
 
 #include "command.h"
-#include "support.h"
 #include "core/errors.h"
 #include "io/signal_cleanup.h"
+#include "support.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -137,6 +138,7 @@ int run_command(int argc, char** argv) {
 // thread): 0.25-0.5 ms of CPU, about 6% of a run on a small graph (docs/graph.md). Sanitizer
 // builds exit normally, so that LeakSanitizer still checks the process at exit.
 [[noreturn]] void exit_now(int code) {
+  std::cout.flush(); // synchronised with stdio unless someone turned that off
   std::fflush(nullptr);
 #if defined(__SANITIZE_ADDRESS__) || defined(GNNPART_HAS_ASAN)
   std::exit(code);
