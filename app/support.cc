@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <condition_variable>
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -61,29 +62,41 @@ void warn(const GlobalFlags& flags, const std::string& text) {
 // The one thread that prints the announcements and heartbeats of every phase. The phases of a
 // command come one after another, and a thread per phase cost about 0.1 ms of CPU each to start
 // and end (its stack, its malloc arena), a few percent of a run on a small graph (cora: 3
-// phases, 0.25-0.5 ms of about 7 ms). Started by the first phase, joined at exit.
+// phases, 0.25-0.5 ms of about 7 ms). Started by the first phase; joined at exit in sanitizer
+// builds, left waiting by the others (main's exit_now runs no destructors).
 class PhaseWatcher {
 public:
   static PhaseWatcher& get() {
     static PhaseWatcher watcher;
     return watcher;
   }
+  // The thread is woken only when the innermost phase is due before the moment it waits for:
+  // otherwise it finds the change when that moment comes. A run on a small graph then wakes it
+  // at most once (each wake-up is two context switches).
   void watch(Progress* phase) {
+    bool wake = false;
     {
       std::lock_guard lock(mutex_);
       phases_.push_back(phase);
+      ++changes_;
       if (!thread_.joinable())
         thread_ = std::thread([this] { run(); });
+      wake = phase->next_report_ < waiting_until_;
     }
-    cv_.notify_all();
+    if (wake)
+      cv_.notify_all();
   }
   // Once this returns, the thread no longer touches the phase.
   void unwatch(Progress* phase) {
+    bool wake = false;
     {
       std::lock_guard lock(mutex_);
       std::erase(phases_, phase);
+      ++changes_;
+      wake = !phases_.empty() && phases_.back()->next_report_ < waiting_until_;
     }
-    cv_.notify_all();
+    if (wake)
+      cv_.notify_all();
   }
   ~PhaseWatcher() {
     {
@@ -97,21 +110,24 @@ public:
 
 private:
   PhaseWatcher() = default;
-  // Reports the innermost phase when it is due; a phase ending or starting wakes it.
+  // Reports the innermost phase when it is due. After any change to the phases it starts over
+  // from the innermost one; the change counter (not the phase's address, which a new phase may
+  // reuse) tells it that the phase it waited for may be gone.
   void run() {
     std::unique_lock lock(mutex_);
     while (!stop_) {
       if (phases_.empty()) {
+        waiting_until_ = kNever;
         cv_.wait(lock, [this] { return stop_ || !phases_.empty(); });
         continue;
       }
       Progress* phase = phases_.back();
+      const std::uint64_t seen = changes_;
       // A copy: wait_until reads its deadline again after waking, when an unwatched phase may
       // already be gone (its owner destroys it once unwatch has returned).
       const std::chrono::steady_clock::time_point due = phase->next_report_;
-      const bool changed = cv_.wait_until(lock, due, [&] {
-        return stop_ || phases_.empty() || phases_.back() != phase;
-      });
+      waiting_until_ = due;
+      const bool changed = cv_.wait_until(lock, due, [&] { return stop_ || changes_ != seen; });
       if (changed)
         continue;
       if (phase->announced_)
@@ -122,9 +138,14 @@ private:
     }
   }
 
+  static constexpr std::chrono::steady_clock::time_point kNever =
+      std::chrono::steady_clock::time_point::max();
+
   std::mutex mutex_;
   std::condition_variable cv_;
   std::vector<Progress*> phases_;
+  std::uint64_t changes_ = 0;                                    // watch and unwatch calls
+  std::chrono::steady_clock::time_point waiting_until_ = kNever; // the thread's wait
   bool stop_ = false;
   std::thread thread_;
 };

@@ -55,6 +55,30 @@ TEST(Cli, HelpAndVersion) {
   EXPECT_EQ(r.out.rfind("gnnpart ", 0), 0u) << r.out;
 }
 
+// main ends the process without running destructors (exit_now): stdout redirected to a file is
+// fully buffered, and everything printed must still reach it, up to the last line, through
+// stdio (the summary) and through std::cout (CLI11's help).
+TEST(Cli, OutputCompleteAtExit) {
+  TempDir dir;
+  write_file(dir.file("g.txt"), to_edge_list(random_graph(60, 2, 150, 9)));
+  const std::string part = dir.file("g.part");
+  Result r = gnnpart("partition " + dir.file("g.txt") + " -k 4 -t 1 -o " + part);
+  ASSERT_EQ(r.code, 0) << r.err;
+  const std::string last = "  written to      " + part + "\n";
+  ASSERT_GE(r.out.size(), last.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - last.size()), last) << r.out;
+  EXPECT_EQ(read_blocks(part).size(), 60u);
+  r = gnnpart("--help");
+  ASSERT_EQ(r.code, 0);
+  const std::string footer = "Run 'gnnpart COMMAND --help' for the flags of a command.\n";
+  ASSERT_GE(r.out.size(), footer.size());
+  EXPECT_EQ(r.out.substr(r.out.size() - footer.size()), footer) << r.out;
+  // An error exit also goes through exit_now: one line on stderr.
+  r = gnnpart("partition " + dir.file("missing.txt") + " -k 2 -o " + part);
+  EXPECT_EQ(r.code, 1);
+  expect_one_line_error(r);
+}
+
 // Only the command named builds its flags (main.cc); each command's help still lists its own,
 // and flags before the command name (-q, -v) still reach it.
 TEST(Cli, EveryCommandsHelp) {
