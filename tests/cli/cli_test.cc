@@ -141,6 +141,19 @@ TEST(Cli, UnknownCommandIsNamed) {
   EXPECT_NE(r.err.find("partition, stream"), std::string::npos) << r.err;
 }
 
+// CLI11 checks required arguments first: without this, "--k is required" hid the typo.
+TEST(Cli, UnknownFlagIsNamedBeforeMissingArguments) {
+  for (const char* args : {"partition --no-such-flag", "partition g.txt --no-such-flag"}) {
+    SCOPED_TRACE(args);
+    const Result r = gnnpart(args);
+    EXPECT_EQ(r.code, 2);
+    expect_one_line_error(r);
+    EXPECT_NE(r.err.find("not expected: --no-such-flag"), std::string::npos) << r.err;
+  }
+  const Result missing = gnnpart("partition g.txt");
+  EXPECT_NE(missing.err.find("--k is required"), std::string::npos) << missing.err;
+}
+
 class CliFailures : public ::testing::Test {
 protected:
   void SetUp() override {
