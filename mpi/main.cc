@@ -52,6 +52,7 @@ struct Args {
   int jet_rounds = DistContext{}.jet_rounds;
   double gather_fraction = DistContext{}.gather_fraction;
   bool keep_levels = DistContext{}.keep_levels;
+  std::string temp_dir;
   bool quiet = false;
   bool memory_trace = false;
 };
@@ -108,12 +109,13 @@ int run_partition(const Comm& world, const Args& args) {
   ctx.jet_rounds = args.jet_rounds;
   ctx.gather_fraction = args.gather_fraction;
   ctx.keep_levels = args.keep_levels;
+  ctx.temp_dir = args.temp_dir;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
   if (args.memory_trace)
     enable_memory_trace();
-  const DistGraph graph =
+  DistGraph graph =
       read_distributed_graph(comm, args.graph, app::read_options(args.input), ctx.chunk_items);
   mark_memory_phase("input");
   const double read_seconds = seconds_since(start);
@@ -247,7 +249,11 @@ int run(const Comm& comm, int argc, char** argv) {
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--keep-levels", args.keep_levels,
                 "keep the coarse levels during the initial partitioning instead of freeing and "
-                "contracting them again (faster, more memory; the same result)");
+                "contracting them again, and the finest graph in memory throughout (faster, "
+                "more memory; the same result)");
+  cmd->add_option("--temp-dir", args.temp_dir,
+                  "directory for the finest graph's adjacency while the coarser levels are "
+                  "worked on (4 bytes per local entry per rank; default: $TMPDIR or /tmp)");
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   if (const std::string error =

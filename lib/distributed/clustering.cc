@@ -26,12 +26,15 @@ void cluster_singletons_by_favourite(const Comm& comm, const DistGraph& graph, W
                                      Clustering& result) {
   std::vector<std::pair<NodeID, NodeID>> by_favourite; // (favourite cluster, vertex)
   std::vector<std::pair<NodeID, Weight>> ratings;
+  RowReader row(graph, true);
   for (NodeID u = 0; u < graph.n_local; ++u) {
     if (result.labels[u] != graph.first() + u || result.owned_size[u] != 1)
       continue;
     ratings.clear();
-    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-      ratings.emplace_back(result.labels[graph.adjacency[e]], graph.edge_weight(e));
+    const std::span<const NodeID> neighbours = row(u);
+    for (std::size_t j = 0; j < neighbours.size(); ++j)
+      ratings.emplace_back(result.labels[neighbours[j]],
+                           graph.edge_weight(graph.first_edge(u) + j));
     std::sort(ratings.begin(), ratings.end());
     NodeID favourite = kInvalidNodeID;
     Weight best = 0;
@@ -92,6 +95,7 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
   std::vector<Weight> added; // weight this rank added to a known cluster in this batch
   std::vector<Weight> rating;
   std::vector<std::uint32_t> touched;
+  RowReader row(graph, true); // each batch visits its rows in order, twice
   for (int round = 0; round < ctx.cluster_rounds; ++round) {
     std::uint64_t moved_round = 0;
     for (int batch = 0; batch < ctx.batches; ++batch) {
@@ -101,8 +105,8 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
       known.clear();
       for (NodeID u = begin; u < end; ++u) {
         known.push_back(labels[u]);
-        for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-          known.push_back(labels[graph.adjacency[e]]);
+        for (const NodeID v : row(u))
+          known.push_back(labels[v]);
       }
       sort_unique_labels(known, known_scratch);
       known_weight = fetch<Weight>(comm, graph.vtxdist, known,
@@ -116,11 +120,12 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
       for (NodeID u = begin; u < end; ++u) {
         const Weight w = graph.vertex_weight(u);
         touched.clear();
-        for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-          const std::uint32_t c = index(labels[graph.adjacency[e]]);
+        const std::span<const NodeID> neighbours = row(u);
+        for (std::size_t j = 0; j < neighbours.size(); ++j) {
+          const std::uint32_t c = index(labels[neighbours[j]]);
           if (rating[c] == 0)
             touched.push_back(c);
-          rating[c] += graph.edge_weight(e);
+          rating[c] += graph.edge_weight(graph.first_edge(u) + j);
         }
         const std::uint32_t current = index(labels[u]);
         std::uint32_t best = current;

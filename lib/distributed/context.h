@@ -1,6 +1,7 @@
 #pragma once
 // Options of one distributed run, validated once at the entry point and passed down.
 #include <cstdint>
+#include <string>
 
 #include "core/options.h"
 #include "core/types.h"
@@ -45,6 +46,10 @@ struct DistContext {
   // copy; false: free them and contract them again after (the same graphs, less memory at the
   // initial partitioning, one more contraction per level; --keep-levels).
   bool keep_levels = false;
+  // Scratch directory (empty: $TMPDIR, else /tmp) for the finest graph's adjacency, which waits
+  // on disk from its first clustering to its refinement unless keep_levels (--temp-dir; 4 B per
+  // local entry of disk per rank).
+  std::string temp_dir;
 };
 
 } // namespace gnnpart::distributed

@@ -77,16 +77,19 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
     chunk_begin.push_back(n_local);
   std::vector<T> entries;
   std::uint64_t held = ~std::uint64_t{0};
+  RowReader row(graph, false); // the finest graph's rows are read from its spill
   const auto build_chunk = [&](std::uint64_t c) {
     if (held == c)
       return;
     entries.clear();
     for (NodeID i = chunk_begin[c]; i < chunk_begin[c + 1]; ++i) {
       const NodeID u = order[i], cu = coarse_label[u];
-      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        const NodeID cv = coarse_label[graph.adjacency[e]];
+      const std::span<const NodeID> neighbours = row(u);
+      for (std::size_t j = 0; j < neighbours.size(); ++j) {
+        const NodeID cv = coarse_label[neighbours[j]];
         if (cu != cv)
-          entries.push_back({cu, cv, static_cast<decltype(T::w)>(graph.edge_weight(e))});
+          entries.push_back(
+              {cu, cv, static_cast<decltype(T::w)>(graph.edge_weight(graph.first_edge(u) + j))});
       }
     }
     // The fine vertices come in the order of their coarse vertex, so the entries are grouped

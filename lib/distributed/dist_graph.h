@@ -6,11 +6,13 @@
 // of both endpoints, so the ghosts of a rank are exactly the off-range ends of its edges.
 #include <algorithm>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <vector>
 
 #include "core/types.h"
 #include "distributed/comm.h"
+#include "distributed/spilled_adjacency.h"
 
 namespace gnnpart::distributed {
 
@@ -19,7 +21,9 @@ struct DistGraph {
   int rank = 0;
   NodeID n_local = 0;
   std::vector<EdgeID> offsets{0};    // n_local + 1
-  std::vector<NodeID> adjacency;     // local ids (owned or ghost)
+  std::vector<NodeID> adjacency;     // local ids (owned or ghost); empty while spilled
+  // Set while the adjacency lives in a scratch file (spill_adjacency): read rows by RowReader.
+  std::shared_ptr<const SpilledAdjacency> spilled;
   // Edge weights: 64-bit (weighted input), or 32-bit on contracted levels whose total edge
   // weight fits (edge_weights32); both empty: unit. At most one is set, the same on every rank.
   std::vector<Weight> edge_weights;
@@ -47,7 +51,7 @@ struct DistGraph {
     return edge_weights.empty() ? 1 : edge_weights[e];
   }
   Weight vertex_weight(NodeID u) const { return vertex_weights.empty() ? 1 : vertex_weights[u]; }
-  EdgeID local_entries() const { return adjacency.size(); }
+  EdgeID local_entries() const { return offsets[n_local]; }
 };
 
 // Rank owning global vertex v under vtxdist.

@@ -22,6 +22,7 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
       1, static_cast<std::size_t>(comm.round_items / static_cast<std::uint64_t>(comm.size)));
   const std::uint64_t chunks = (changed.size() + per_chunk - 1) / per_chunk;
   std::vector<NodeID> last_sent(static_cast<std::size_t>(comm.size));
+  RowReader row(graph, true); // the rows of a spilled graph, read ahead
   route_rounds<Update>(
       comm, chunks,
       [&](std::uint64_t c, auto&& send, RoutePass) {
@@ -30,8 +31,7 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
         const std::size_t end = std::min(changed.size(), begin + per_chunk);
         for (std::size_t i = begin; i < end; ++i) {
           const NodeID u = changed[i];
-          for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-            const NodeID v = graph.adjacency[e];
+          for (const NodeID v : row(u)) {
             if (v < graph.n_local)
               continue;
             const int r = graph.owner(v);

@@ -107,8 +107,7 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph
 
 } // namespace
 
-DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
-                                    const DistContext& ctx) {
+DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const DistContext& ctx) {
   check_vertex_weights(comm, graph, ctx);
   const std::uint64_t limit = std::max<std::uint64_t>(
       std::uint64_t{ctx.coarse_per_block} * ctx.partition.k, ctx.coarse_min);
@@ -116,6 +115,12 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
   const auto current = [&]() -> const DistGraph& {
     return levels.empty() ? graph : levels.back().graph;
   };
+  // From here to its refinement the finest graph is only read row by row, in order or nearly
+  // (its clustering, the contractions of the first coarse level, ghost updates): its adjacency
+  // waits in a scratch file, so that it does not sit under the clustering, the coarse levels,
+  // the copy of the coarsest and the engine.
+  if (graph.global_n > limit && !ctx.keep_levels)
+    run_phase(comm, [&] { spill_adjacency(graph, ctx.temp_dir); });
   while (current().global_n > limit) {
     const DistGraph& fine = current();
     Contraction contraction = contract(
@@ -129,6 +134,9 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     if (stalled)
       break;
   }
+
+  if (levels.empty())
+    run_phase(comm, [&] { restore_adjacency(graph); }); // the finest graph is the coarsest
 
   // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
   const auto gather_limit = static_cast<std::uint64_t>(
@@ -181,6 +189,7 @@ DistPartition partition_distributed(const Comm& comm, const DistGraph& graph,
     blocks = std::move(fine_blocks);
     mark_memory_phase("project");
   }
+  run_phase(comm, [&] { restore_adjacency(graph); });
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
   // As in the shared-memory engine, the volume objective acts on the finest level only.

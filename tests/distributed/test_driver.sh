@@ -27,6 +27,10 @@
 #       partitioning (and, with --gather-fraction 1, around every gathered refinement) and
 #       contracted again (the default) give the partition file of --keep-levels, on a graph
 #       with several levels
+#   test_driver.sh spill NAME K FORMAT P...   the finest graph's adjacency in a scratch file
+#       (--temp-dir) gives the partition of --keep-levels (in memory) and leaves no file; a
+#       missing --temp-dir gives one error line, every rank fails and no output is left; a graph
+#       that is not coarsened never uses it
 #   test_driver.sh weights NAME K P...   the METIS graph with every edge weighing 2^33 (coarse
 #       edge weights past 32 bits: the 64-bit path of the contraction): deterministic, valid,
 #       evalpart's cut of the unweighted graph and 2^33 times it as the weighted cut
@@ -216,6 +220,38 @@ print(sum(p["phase"] == "recontract" for p in json.load(open(sys.argv[1]))["memo
 print(sum(p["phase"] == "gathered" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.gathered.json")
     [ "$gathered" -ge 2 ] || { echo "P=$p: $gathered levels gathered, expected >= 2" >&2; exit 1; }
     echo "P=$p: the same partition with the finer levels freed around $gathered gathered levels"
+  done
+  ;;
+spill)
+  name=$1 k=$2 format=$3
+  shift 3
+  graph=$(input "$name" "$format")
+  for p in "$@"; do
+    base="$WORK/$name.spill.$format.$k.$p"
+    # The finest graph's adjacency waits in --temp-dir while the coarse levels are worked on:
+    # the same partition as with it in memory (--keep-levels), and the file is gone after.
+    rm -rf "$base.tmp" && mkdir -p "$base.tmp"
+    run=("$graph" -k "$k" --seed 5 --coarse-per-block 20 --coarse-min 200 --temp-dir "$base.tmp")
+    same_result "$p" "$base" "the spilled adjacency" --keep-levels
+    [ -z "$(ls -A "$base.tmp")" ] || { echo "P=$p: scratch files left in --temp-dir" >&2; exit 1; }
+    # A directory that cannot hold it: one error line, every rank fails, no output left.
+    rm -f "$base.bad.part"*
+    if mpi "$p" partition "${run[@]:0:9}" --temp-dir "$base.none" -o "$base.bad.part" \
+      2> "$base.stderr"; then
+      echo "P=$p: a missing --temp-dir was accepted" >&2
+      exit 1
+    fi
+    got=$(grep -c "^gnnpart: error: $base.none: cannot create a scratch file" \
+      "$base.stderr" || true)
+    [ "$got" = 1 ] || { echo "P=$p: expected one error line:" >&2; cat "$base.stderr" >&2; exit 1; }
+    if ls "$base".bad.part* 2>/dev/null | grep -q .; then
+      echo "P=$p: output left behind" >&2
+      exit 1
+    fi
+    # A graph that is not coarsened keeps its adjacency in memory: --temp-dir is not used.
+    mpi "$p" partition "$(input cora plain)" -k 4 --temp-dir "$base.none" -o "$base.cora.part" \
+      --quiet
+    echo "P=$p: the same partition with the adjacency spilled; missing --temp-dir reported"
   done
   ;;
 layout)

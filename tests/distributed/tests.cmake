@@ -30,6 +30,8 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(rmat.chunks.bin chunks rmat-small 8 bin 4)
   distributed_test(pubmed.keeplevels keeplevels pubmed 16 plain 1 3)  # levels contracted again
   distributed_test(rmat.keeplevels keeplevels rmat 8 bin 4)
+  distributed_test(pubmed.spill spill pubmed 16 plain 1 4)  # adjacency in a scratch file
+  distributed_test(citeseer.spill.metis spill citeseer 8 metis 3)
   distributed_test(malformed.plain malformed plain 1 2 3 4)
   distributed_test(malformed.metis malformed metis 2 4)
   distributed_test(malformed.gz malformed gz 3)
