@@ -302,6 +302,15 @@ int main(int argc, char** argv) {
     code = mpi_app::kExitInput;
   } catch (const InvalidParameter& e) {
     code = report(mpi_app::kExitUsage, e.what());
+  } catch (const SystemError& e) {
+    if (!distributed::reported_here()) {
+      // Raised outside a phase that agrees on failures (e.g. a scratch file that cannot be read
+      // back in the middle of a contraction): the other ranks may wait in a collective for this
+      // one, so end them all rather than leave them hanging.
+      mpi_app::fail(mpi_app::kExitInput, e.what());
+      MPI_Abort(comm.comm, mpi_app::kExitInput);
+    }
+    code = report(mpi_app::kExitInput, e.what());
   } catch (const std::bad_alloc&) {
     code = report(mpi_app::kExitInput, "out of memory");
   } catch (const std::exception& e) {
