@@ -112,6 +112,10 @@ struct RefinementContext {
   // 106541, a second one 91197 in 1.7x the time, a third 90586). Most graphs gain 1.1-1.5x in
   // the first V-cycle and no more than 1-2% in a second one, at twice the time.
   double graph_start_extra_vcycle_factor = 2.0;
+  // ... and only when its refinement updated and re-rated at most this many gain-cache entries
+  // per input pin (Km1GainCache::work): the next cycle costs about as much again (or more:
+  // uk-2007-05-100k k = 32 67 then 88), and the run's time is proportional to that work.
+  double graph_start_extra_vcycle_max_work = 40;
   int graph_start_max_vcycles = 3;
   int lp_rounds = 2;
   int vcycle_lp_rounds = 0; // LP rounds in V-cycles: FM finds what LP would in a refined start
@@ -123,6 +127,11 @@ struct RefinementContext {
   double relaxed_fm_slack = 0.03;
   int fm_seeds_per_search = 8;
   Weight fm_min_seed_gain = 0; // searches start only from vertices with at least this gain
+  // After a round that pays, the next one seeds only from the vertices whose gains its kept
+  // moves changed (the moved vertices and the pins re-rated after their moves); when such a
+  // round does not pay, a round from every boundary vertex decides whether FM goes on. A round
+  // from unchanged vertices mostly repeats searches that failed (90% of moves are rolled back).
+  bool fm_active_seeds = true;
   // A search stops after this many moves past its best prefix. 30 instead of 50: the same
   // volume on 21 graphs x 4 k (0.9961x on the 13 larger, 1.0106x on the 8 smaller) in 10-18%
   // less time on the larger ones (2 threads); ISPD98/Titan23 the same km1 (1.0717x vs 1.0716x

@@ -18,6 +18,7 @@ namespace {
 struct Move {
   NodeID u;
   BlockID from;
+  std::uint32_t nets_end; // the move's re-rated nets end here in the search's list
 };
 
 // True when a pin-count change on a net can change the gain of its other pins.
@@ -37,6 +38,7 @@ public:
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return gc_.best_move(phg_, u, objective_, max_weights);
   }
+  void add_work(std::uint64_t) {}
   Weight gain_bound(NodeID) const { return std::numeric_limits<Weight>::max(); }
   MoveCandidate rerate(NodeID u, BlockID, BlockID, BlockID, std::span<const Weight> max_weights) {
     return best_move(u, max_weights);
@@ -58,6 +60,7 @@ private:
 class CachedKm1Oracle {
 public:
   CachedKm1Oracle(PartitionedHypergraph& phg, Km1GainCache& cache) : phg_(phg), cache_(cache) {}
+  void add_work(std::uint64_t pins) { cache_.add_work(pins); }
   MoveCandidate best_move(NodeID u, std::span<const Weight> max_weights) {
     return cache_.best_move(phg_, u, max_weights);
   }
@@ -95,23 +98,26 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
   IndexedMaxHeap heap(n);
   // Per vertex in one record, so that visiting a pin touches one cache line, not three.
   struct VertexState {
-    std::uint32_t moved = 0; // == round stamp: moved in this round
-    std::uint32_t rated = 0; // == move stamp: re-rated after this move
-    BlockID target = 0;      // of vertices in the heap: their best block when rated
+    std::uint32_t moved = 0;  // == round stamp: moved in this round
+    std::uint32_t rated = 0;  // == move stamp: re-rated after this move
+    BlockID target = 0;       // of vertices in the heap: their best block when rated
+    std::uint32_t active = 0; // == round stamp: a seed candidate of that round (rounds > 0)
   };
   std::vector<VertexState> state(n);
   std::uint32_t move_stamp = 0;
   std::vector<NetID> touched;
   std::vector<Move> moves;
+  std::vector<NetID> search_nets; // the re-rated nets of a search's moves, in move order
   std::vector<NodeID> seeds;
   Weight total = 0;
   Weight current_objective = phg.objective(ctx.objective);
 
+  bool all_seeds = true; // every boundary vertex a seed candidate (else the active ones)
   for (int round = 0; round < rc.fm_rounds; ++round) {
     const std::uint32_t stamp = static_cast<std::uint32_t>(round + 1);
     seeds.clear();
     for (NodeID u = 0; u < n; ++u)
-      if (phg.is_boundary(u))
+      if (phg.is_boundary(u) && (all_seeds || state[u].active == stamp))
         seeds.push_back(u);
     Rng rng(derive_seed(seed, 0xF3, round));
     std::shuffle(seeds.begin(), seeds.end(), rng);
@@ -134,6 +140,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
       if (heap.empty())
         continue;
       moves.clear();
+      search_nets.clear();
       Weight current = 0, best = 0;
       std::size_t best_length = 0;
       while (!heap.empty()) {
@@ -150,7 +157,8 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
         touched.clear();
         current += oracle.move(u, mc.to, rc.max_update_net_size, touched);
         state[u].moved = stamp;
-        moves.push_back({u, from});
+        search_nets.insert(search_nets.end(), touched.begin(), touched.end());
+        moves.push_back({u, from, static_cast<std::uint32_t>(search_nets.size())});
         if (current > best) {
           best = current;
           best_length = moves.size();
@@ -159,6 +167,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
         }
         ++move_stamp;
         for (NetID e : touched) {
+          oracle.add_work(hg.net_size(e));
           for (NodeID v : hg.pins(e)) {
             VertexState& sv = state[v];
             if (sv.moved == stamp || sv.rated == move_stamp)
@@ -180,12 +189,27 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
         touched.clear();
         oracle.move(moves[i - 1].u, moves[i - 1].from, 0, touched);
       }
+      if (rc.fm_active_seeds && best_length > 0) {
+        // The next round's seeds (unless it takes every boundary vertex): the kept moves'
+        // vertices and the pins re-rated after them, whose gains those moves changed (the
+        // pins of nets above max_update_net_size aside, as in the search).
+        const Move& last = moves[best_length - 1];
+        for (std::size_t i = 0; i < best_length; ++i)
+          state[moves[i].u].active = stamp + 1;
+        for (std::size_t i = 0; i < last.nets_end; ++i)
+          for (NodeID v : hg.pins(search_nets[i]))
+            state[v].active = stamp + 1;
+      }
       round_gain += best;
     }
     total += round_gain;
     current_objective -= round_gain;
-    if (!fm_next_round(round_gain, current_objective, rc))
+    // Rounds from the active vertices while they pay; when one does not, a round from every
+    // boundary vertex decides whether to go on (FM stops where a full round does not pay).
+    const bool next = fm_next_round(round_gain, current_objective, rc);
+    if (!next && all_seeds)
       break;
+    all_seeds = !rc.fm_active_seeds || !next;
   }
   return total;
 }

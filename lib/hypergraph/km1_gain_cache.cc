@@ -19,7 +19,9 @@ bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
 }
 
 void Km1GainCache::release() {
+  const std::uint64_t work = work_;
   *this = Km1GainCache();
+  work_ = work;
 }
 
 Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
@@ -168,6 +170,7 @@ void Km1GainCache::add_to_pins(std::span<const NodeID> pins, BlockID b, std::int
     row_bytes[c] = classes_[c].row_bytes;
     delta[c] = static_cast<std::uint32_t>(w) << (bit % 8);
   }
+  work_ += pins.size();
   for (NodeID v : pins) {
     const std::uint32_t x = rows[v];
     const unsigned c = x & 3;

@@ -75,6 +75,11 @@ public:
   Weight move(PartitionedHypergraph& phg, NodeID u, BlockID to, NodeID max_touch_size,
               std::vector<NetID>& touched_nets);
 
+  // Work counted since construction (release() keeps it): pins updated by move() plus what
+  // callers add (pins they re-rate). Deterministic, a measure of refinement time.
+  std::uint64_t work() const { return work_; }
+  void add_work(std::uint64_t pins) { work_ += pins; }
+
 private:
   // Per vertex in one record: a gain reads both.
   struct VertexGains {
@@ -219,6 +224,7 @@ private:
   Rows<std::uint16_t> rows16_;
   Rows<std::int32_t> rows32_;
   RowClass classes_[4];
+  std::uint64_t work_ = 0;
 };
 
 } // namespace gnnpart::hg

@@ -1,5 +1,7 @@
 #include "hypergraph/multilevel.h"
 
+#include <algorithm>
+
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "hypergraph/initial_bisection.h"
@@ -43,6 +45,8 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
       [&](std::size_t level, std::vector<BlockID> blocks) {
         const Hypergraph& hg = h.unpark(level);
         report_level(in.ctx.timer, levels - level, levels, hg.num_nodes());
+        const auto level_phase =
+            scoped_phase(in.ctx.timer, level == 0 ? "input level" : "coarse levels");
         PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
         refine_level(phg, level == 0 ? in.ctx : coarse_ctx, in.limits,
@@ -94,11 +98,17 @@ int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockL
     if (may_extend && before < 0)
       before = objective();
     const auto phase = scoped_phase(ctx.timer, "v-cycle");
+    const std::uint64_t work_before = cache.work();
     blocks = vcycle(hg, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
     if (!may_extend)
       continue;
     const double after = objective();
-    if (before >= rc.graph_start_extra_vcycle_factor * after)
+    // Pins the cycle's refinement updated and re-rated, per input pin (the same for any thread
+    // count: FM is sequential).
+    const double work = static_cast<double>(cache.work() - work_before) /
+                        static_cast<double>(std::max<EdgeID>(hg.num_pins(), 1));
+    if (before >= rc.graph_start_extra_vcycle_factor * after &&
+        work <= rc.graph_start_extra_vcycle_max_work)
       ++vcycles;
     before = after;
   }

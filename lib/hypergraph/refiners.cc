@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/random.h"
+#include "core/timer.h"
 #include "hypergraph/flow_refiner.h"
 #include "hypergraph/refinement.h"
 
@@ -29,6 +30,22 @@ void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLim
   fm_refine(phg, ctx, relaxed, seed, cache);
   if (!rebalance(phg, ctx, limits.max_weight) || phg.objective(ctx.objective) >= before)
     phg.assign(saved);
+}
+
+const char* refiner_name(Refiner refiner) {
+  switch (refiner) {
+  case Refiner::kRebalance:
+    return "rebalance";
+  case Refiner::kLabelPropagation:
+    return "label propagation";
+  case Refiner::kFm:
+    return "fm";
+  case Refiner::kRelaxedFm:
+    return "relaxed fm";
+  case Refiner::kFlows:
+    return "flows";
+  }
+  return "refiner";
 }
 
 } // namespace
@@ -57,8 +74,10 @@ void run_refiner(Refiner refiner, PartitionedHypergraph& phg, const HgContext& c
 
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                   std::uint64_t seed, Km1GainCache& cache) {
-  for (const Refiner refiner : ctx.refinement.algorithms)
+  for (const Refiner refiner : ctx.refinement.algorithms) {
+    const auto phase = scoped_phase(ctx.timer, refiner_name(refiner));
     run_refiner(refiner, phg, ctx, limits, seed, cache);
+  }
 }
 
 } // namespace gnnpart::hg

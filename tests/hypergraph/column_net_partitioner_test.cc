@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <limits>
+#include <utility>
 
 #include "core/errors.h"
 #include "core/metrics.h"
@@ -123,8 +124,9 @@ TEST(ColumnNetPartitioner, KeepsEveryConstraint) {
 }
 
 // A start far from what the hypergraph finds (here a round-robin one) gets more V-cycles than
-// the context's graph_start_vcycles, up to graph_start_max_vcycles; with an unreachable factor,
-// exactly graph_start_vcycles run. Every result is balanced and below half the start's km1.
+// the context's graph_start_vcycles, up to graph_start_max_vcycles, when the work allows it;
+// with an unreachable factor, or no work allowed, exactly graph_start_vcycles run. Every result
+// is balanced and below half the start's km1.
 TEST(ColumnNetPartitioner, MoreVCyclesOnlyAfterALargeGain) {
   const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
   const Hypergraph model = build_column_net(graph, ColumnNetWeights::kUnit);
@@ -137,16 +139,18 @@ TEST(ColumnNetPartitioner, MoreVCyclesOnlyAfterALargeGain) {
   HgContext ctx = make_context(o);
   ASSERT_EQ(ctx.refinement.graph_start_vcycles, 1);
   ASSERT_GE(ctx.refinement.graph_start_max_vcycles, 2);
-  for (double factor :
-       {ctx.refinement.graph_start_extra_vcycle_factor, std::numeric_limits<double>::infinity()}) {
-    SCOPED_TRACE(factor);
+  const double inf = std::numeric_limits<double>::infinity();
+  const double factor0 = ctx.refinement.graph_start_extra_vcycle_factor;
+  for (auto [factor, max_work] : {std::pair{factor0, inf}, {inf, inf}, {factor0, 0.0}}) {
+    SCOPED_TRACE(::testing::Message() << factor << " " << max_work);
     ctx.refinement.graph_start_extra_vcycle_factor = factor;
+    ctx.refinement.graph_start_extra_vcycle_max_work = max_work;
     std::vector<BlockID> blocks = start;
     const int ran = run_with_threads(o.threads, [&] {
       Km1GainCache cache;
       return graph_start_vcycles(model, ctx, limits, blocks, cache);
     });
-    if (std::isinf(factor))
+    if (std::isinf(factor) || max_work == 0)
       EXPECT_EQ(ran, 1);
     else
       EXPECT_GE(ran, 2);

@@ -1,6 +1,7 @@
 // The hypergraph engine's parallel FM (parallel_fm_refiner.h): deterministic at 2 and 4 threads,
 // within the block limits, km1 not worse than the start and equal to an independent
 // recomputation, the gain cache still exact afterwards; and whole runs that take it (8 threads).
+// The same checks for sequential FM with and without active seeds.
 #include <gtest/gtest.h>
 
 #include <vector>
@@ -14,6 +15,7 @@
 #include "hypergraph/multilevel.h"
 #include "hypergraph/parallel_fm_refiner.h"
 #include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph/refinement.h"
 #include "hypergraph_test_util.h"
 
 namespace gnnpart::hg {
@@ -127,6 +129,50 @@ TEST_P(ParallelFmTest, DeterministicBalancedAndNotWorse) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Blocks, ParallelFmTest, ::testing::Values(2u, 8u, 32u));
+
+// Sequential FM (fm_refine below the parallel threshold), with rounds after the first seeded
+// from the vertices the last round's kept moves changed (fm_active_seeds, the default) and from
+// every boundary vertex: the returned gain is the km1 decrease recomputed from scratch, blocks
+// stay within their limits, the cache stays exact, and the same seed gives the same partition
+// and the same work count.
+TEST_P(ParallelFmTest, SequentialRoundsWithAndWithoutActiveSeeds) {
+  const BlockID k = GetParam();
+  for (bool active : {true, false}) {
+    for (std::uint64_t seed : {1, 2}) {
+      SCOPED_TRACE(::testing::Message() << "active " << active << " seed " << seed);
+      const Instance inst = make_instance(600, 900, k, seed);
+      const Weight start_km1 = brute_km1(inst.hg, inst.start, k);
+      HgContext ctx;
+      ctx.k = k;
+      ctx.refinement.fm_active_seeds = active;
+      FmResult runs[2];
+      std::uint64_t work[2] = {0, 0};
+      for (int i = 0; i < 2; ++i) {
+        PartitionedHypergraph phg(inst.hg, k);
+        phg.assign(inst.start);
+        Km1GainCache cache;
+        runs[i].gain = fm_refine(phg, ctx, inst.max_weights, seed, cache);
+        work[i] = cache.work();
+        GainComputer gc(k);
+        for (NodeID v = 0; v < phg.num_nodes(); ++v)
+          for (BlockID t = 0; t < k; ++t)
+            if (t != phg.block(v)) {
+              ASSERT_EQ(cache.gain(v, t), gc.gain(phg, v, t, Objective::kKm1));
+            }
+        runs[i].blocks.assign(phg.blocks().begin(), phg.blocks().end());
+      }
+      EXPECT_EQ(runs[0].blocks, runs[1].blocks);
+      EXPECT_EQ(work[0], work[1]);
+      EXPECT_GT(work[0], 0u);
+      EXPECT_GT(runs[0].gain, 0) << "a random start leaves gains to find";
+      EXPECT_EQ(start_km1 - brute_km1(inst.hg, runs[0].blocks, k), runs[0].gain);
+      Partition p{k, runs[0].blocks};
+      const auto m = testing::brute_force_metrics(inst.hg, p);
+      for (BlockID blk = 0; blk < k; ++blk)
+        EXPECT_LE(m.block_weights[blk], inst.max_weights[blk]) << "block " << blk;
+    }
+  }
+}
 
 // Whole multilevel runs at 8 threads with parallel FM switched on from 8 threads (it is off by
 // default): balanced, km1 as recomputed, the same partition twice.
