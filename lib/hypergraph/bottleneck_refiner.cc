@@ -131,20 +131,14 @@ private:
       saved.assign(phg_.blocks().begin(), phg_.blocks().end());
       const double before = round_objective();
       limits_ = relaxed_;
-      bool by_vertices = false; // rebalanced by single vertices (rebalance_vertices)
       std::uint64_t taken = run_round(moved);
       if (!is_balanced(phg_, max_weights_)) {
         lightest_ = lightest_block();
         mode_ = Mode::kRebalance;
         taken += run_round(moved);
-        if (!is_balanced(phg_, max_weights_) && units_ != nullptr && ctx_.vertex_rebalance) {
-          taken += rebalance_vertices();
-          by_vertices = is_balanced(phg_, max_weights_);
-        }
         mode_ = Mode::kImprove;
       }
       if (!is_balanced(phg_, max_weights_) || !(round_objective() < before)) {
-        by_vertices = false;
         revert(saved);
         if (epoch_ != nullptr)
           epoch_now_ = predict();
@@ -152,7 +146,6 @@ private:
         taken = run_round(moved);
       }
       stats.moves += taken;
-      stats.vertex_rebalanced += by_vertices;
       // Max-volume with most of the budget spent: moves that lower the total, so that later
       // rounds can spend it again on the hot blocks.
       const double headroom = static_cast<double>(budget_ - start_total_);
@@ -171,18 +164,6 @@ private:
       if (taken == 0 || stalled >= ctx_.max_stalled_rounds)
         break;
     }
-  }
-
-  // On a cluster level: what the clusters could not rebalance (a cluster of up to a 20th of a
-  // block's limit fits nowhere when every block but one is full), single vertices do; the round
-  // is kept if that balances it.
-  std::uint64_t rebalance_vertices() {
-    const MoveUnits* units = units_;
-    units_ = nullptr;
-    std::vector<char> moved(phg_.num_nodes(), 0);
-    const std::uint64_t taken = run_round(moved);
-    units_ = units;
-    return taken;
   }
 
   // Back to `saved`, the blocks before the round, vertex by vertex (O(the moved vertices'
@@ -601,7 +582,6 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
       stats.epoch_seconds = s.epoch_seconds;
       stats.moves += s.moves;
       stats.rounds += s.rounds;
-      stats.vertex_rebalanced += s.vertex_rebalanced;
       stats.work += s.work;
     }
     stats.cycles = cycle + 1;

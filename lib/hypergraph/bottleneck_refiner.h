@@ -20,9 +20,7 @@
 // (least harm first, to a block the vertex's nets touch or the lightest) restore the balance,
 // and the round is kept only if balanced and better, else run again within the limits. The
 // relaxed rounds matter where the km1 partition's blocks are full (ca-astroph, k = 32: 0.583x
-// instead of 0.815x with strict rounds, before the FM tail; 0.543x with it). On a cluster level,
-// what the clusters cannot rebalance (none fits into the few blocks with room) single vertices
-// do before the round is given up (ctx.bottleneck.vertex_rebalance).
+// instead of 0.815x with strict rounds, before the FM tail; 0.543x with it).
 // Levels: the rounds first move whole clusters of ctx.bottleneck.unit_levels coarser levels
 // (move_units.h; clusters inside the start's blocks, coarsest first, each move priced exactly
 // on the input), then single vertices: the bottleneck gain at every level of a V-cycle.
@@ -67,9 +65,6 @@ struct BottleneckStats {
   std::uint64_t moves = 0;
   int rounds = 0;
   int cycles = 0; // V-cycles run (ctx.bottleneck.cycles at most)
-  // Rounds on a cluster level kept after single vertices rebalanced what the clusters could
-  // not (ctx.bottleneck.vertex_rebalance).
-  int vertex_rebalanced = 0;
   // Max-volume: nets priced (each unit's nets, once per pricing), the measure that
   // ctx.bottleneck.work_budget bounds.
   std::uint64_t work = 0;

@@ -157,10 +157,6 @@ struct BottleneckContext {
   // A round may first overload blocks by this fraction of their limit, then rebalances; it is
   // kept if balanced and better, else done again within the limits.
   double relaxed_slack = 0.05;
-  // On a cluster level, what the clusters leave overloaded is rebalanced with single vertices
-  // before the round is given up (citeseer k = 8: 0.7786x the km1 largest block volume instead
-  // of 0.8643x).
-  bool vertex_rebalance = true;
   // A round goes on this many moves past its best state (then returns to it); 0: only moves
   // that pay.
   std::uint64_t max_moves_without_improvement = 50;

@@ -2,13 +2,11 @@
 // receive volumes recomputed by brute force (and lib/cost's traffic of the graph), and the
 // clusters of move_unit_levels (every vertex in one unit per level, units inside one block,
 // nested, within the weight limit, the same for any thread count). The refiner with and without
-// the cluster levels, and with and without single vertices rebalancing a cluster level's round:
-// the bound, the budget and the balance, each checked from the graph.
+// the cluster levels: the bound, the budget and the balance, each checked from the graph.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <numeric>
-#include <string>
 #include <vector>
 
 #include "bottleneck_test_util.h"
@@ -258,12 +256,10 @@ TEST(MoveUnits, NestedClustersInsideBlocks) {
   }
 }
 
-// One km1 start of a shared graph (cora unless named) for the refiner's runs, and checks of a
-// result from the graph.
+// One km1 start of cora for the refiner's runs, and checks of a result from the graph.
 struct CoraStart {
-  explicit CoraStart(BlockID k_, const std::string& name = "cora")
-      : k(k_), graph(testing::read_edges_gz(std::string(GNNPART_SHARED_DIR "/datasets/") + name +
-                                            ".edges.gz")),
+  explicit CoraStart(BlockID k_)
+      : k(k_), graph(testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz")),
         model(build_column_net(graph)), options(testing::options(k, 1, 2)),
         start(partition_column_net(graph, model, options)),
         limits(uniform_limits(model, k, options.epsilon)), owners(identity_owners(model)),
@@ -379,26 +375,6 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
   cora.check(blocks, bounded);
   EXPECT_LT(bounded.work, unbounded.work);
   EXPECT_GT(bounded.work, 0U);
-}
-
-// Rebalancing a cluster level's round with single vertices (citeseer, k = 8: the clusters of
-// a round overload blocks that no cluster can leave, every other block being full): with it,
-// rounds are kept that were given up without it; both runs keep the bound, the budget, the
-// balance and non-empty blocks (checked from the graph), and the same partition at 1 and 2
-// threads.
-TEST(BottleneckRefiner, SingleVerticesRebalanceClusterRounds) {
-  const CoraStart citeseer(8, "citeseer");
-  auto rebalance = [](bool on) { return [on](BottleneckContext& b) { b.vertex_rebalance = on; }; };
-  BottleneckStats off;
-  BottleneckStats on;
-  const std::vector<BlockID> without = citeseer.refine_deterministic(rebalance(false), off);
-  const std::vector<BlockID> with = citeseer.refine_deterministic(rebalance(true), on);
-  citeseer.check(without, off);
-  citeseer.check(with, on);
-  EXPECT_EQ(off.vertex_rebalanced, 0);
-  EXPECT_GT(on.vertex_rebalanced, 0);
-  EXPECT_NE(with, without);
-  EXPECT_LT(on.max_volume, on.start_max_volume);
 }
 
 } // namespace
