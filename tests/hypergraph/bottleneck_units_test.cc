@@ -271,8 +271,8 @@ struct CoraStart {
   std::vector<BlockID> refine(const HgContext& ctx, int threads, BottleneckStats& stats) const {
     PartitionedHypergraph phg(model, k);
     phg.assign(start.blocks);
-    stats = run_with_threads(
-        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+    stats = run_with_threads(threads,
+                             [&] { return bottleneck_refine(phg, owners, ctx, limits, nullptr); });
     return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
   }
 
@@ -338,7 +338,12 @@ TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
 // partition at 1 and 2 threads.
 TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
   const CoraStart cora(32);
-  auto cycles = [](int n) { return [n](BottleneckContext& b) { b.cycles = n; }; };
+  auto cycles = [](int n) {
+    return [n](BottleneckContext& b) {
+      b.cycles = n;
+      b.km1_vcycles = 0;
+    };
+  };
   BottleneckStats one;
   BottleneckStats four;
   const std::vector<BlockID> single = cora.refine_tuned(cycles(1), 2, one);
@@ -365,6 +370,7 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
     return [work](BottleneckContext& b) {
       b.work_budget = work;
       b.cycles = 1;
+      b.km1_vcycles = 0;
     };
   };
   BottleneckStats unbounded;
@@ -375,6 +381,33 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
   cora.check(blocks, bounded);
   EXPECT_LT(bounded.work, unbounded.work);
   EXPECT_GT(bounded.work, 0U);
+}
+
+// Restarts (a km1 V-cycle from the refiner's result, then the refiner again within the km1
+// start's budget): the result is never worse than the run without them (the same first run,
+// the better one kept), the stats match the graph, the budget and balance hold against the
+// km1 start, and the partition is the same at 1 and 2 threads.
+TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
+  for (const BlockID k : {8U, 32U}) {
+    SCOPED_TRACE(k);
+    const CoraStart cora(k);
+    auto restarts = [](int n) { return [n](BottleneckContext& b) { b.km1_vcycles = n; }; };
+    BottleneckStats none;
+    BottleneckStats two;
+    const std::vector<BlockID> without = cora.refine_tuned(restarts(0), 2, none);
+    const std::vector<BlockID> with = cora.refine_deterministic(restarts(2), two);
+    cora.check(without, none);
+    cora.check(with, two);
+    EXPECT_EQ(none.restarts, 0);
+    EXPECT_EQ(two.restarts, 2);
+    EXPECT_GT(two.cycles, none.cycles);
+    EXPECT_GT(two.work, none.work);
+    EXPECT_LE(two.max_volume, none.max_volume);
+    if (two.max_volume == none.max_volume)
+      EXPECT_LE(two.total, none.total);
+    else
+      EXPECT_NE(with, without);
+  }
 }
 
 } // namespace
