@@ -619,6 +619,8 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
   // then the refiner runs again from there with the km1 start's budget. The best result is kept.
   HgContext km1 = ctx;
   km1.objective = Objective::kKm1;
+  use_graph_start_flows(km1); // as the km1 run's V-cycles from its graph start
+  km1.timer = nullptr;
   Km1GainCache cache;
   std::vector<BlockID> best(phg.blocks().begin(), phg.blocks().end());
   const Weight budget = static_cast<Weight>(
