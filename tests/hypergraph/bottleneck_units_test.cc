@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "bottleneck_test_util.h"
@@ -294,6 +295,18 @@ struct CoraStart {
     return blocks;
   }
 
+  // refine_tuned(first) at 2 threads and refine_deterministic(second), both checked; their
+  // partitions.
+  template <typename First, typename Second>
+  std::pair<std::vector<BlockID>, std::vector<BlockID>>
+  refine_both(First&& first, Second&& second, BottleneckStats& a, BottleneckStats& b) const {
+    std::vector<BlockID> one = refine_tuned(first, 2, a);
+    std::vector<BlockID> two = refine_deterministic(second, b);
+    check(one, a);
+    check(two, b);
+    return {std::move(one), std::move(two)};
+  }
+
   // The stats against the graph, the budget against the start, balance and no empty block.
   void check(const std::vector<BlockID>& blocks, const BottleneckStats& stats) const {
     const Volumes after = graph_volumes(graph, blocks, k);
@@ -375,10 +388,7 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
   };
   BottleneckStats unbounded;
   BottleneckStats bounded;
-  const std::vector<BlockID> free_blocks = cora.refine_tuned(budget(0), 2, unbounded);
-  const std::vector<BlockID> blocks = cora.refine_deterministic(budget(0.5), bounded);
-  cora.check(free_blocks, unbounded);
-  cora.check(blocks, bounded);
+  cora.refine_both(budget(0), budget(0.5), unbounded, bounded);
   EXPECT_LT(bounded.work, unbounded.work);
   EXPECT_GT(bounded.work, 0U);
 }
@@ -394,10 +404,7 @@ TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
     auto restarts = [](int n) { return [n](BottleneckContext& b) { b.km1_vcycles = n; }; };
     BottleneckStats none;
     BottleneckStats two;
-    const std::vector<BlockID> without = cora.refine_tuned(restarts(0), 2, none);
-    const std::vector<BlockID> with = cora.refine_deterministic(restarts(2), two);
-    cora.check(without, none);
-    cora.check(with, two);
+    const auto [without, with] = cora.refine_both(restarts(0), restarts(2), none, two);
     EXPECT_EQ(none.restarts, 0);
     EXPECT_EQ(two.restarts, 2);
     EXPECT_GT(two.cycles, none.cycles);
