@@ -13,7 +13,9 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "hypergraph/block_volumes.h"
+#include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/move_units.h"
+#include "hypergraph/multilevel.h"
 #include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
@@ -57,14 +59,16 @@ struct Scratch {
 class BottleneckSearch {
 public:
   BottleneckSearch(PartitionedHypergraph& phg, std::span<const NodeID> owners, const HgContext& ctx,
-                   std::span<const Weight> max_weights, const EpochInput* epoch)
+                   std::span<const Weight> max_weights, const EpochInput* epoch,
+                   Weight reference_total)
       : phg_(phg), ctx_(ctx.bottleneck), max_weights_(max_weights), epoch_(epoch), owners_(owners),
         volumes_(phg, owners), hot_(phg.k(), 0), relaxed_(max_weights.begin(), max_weights.end()) {
     for (Weight& w : relaxed_)
       w += static_cast<Weight>(std::ceil(ctx_.relaxed_slack * static_cast<double>(w)));
-    const double budget = ctx_.total_budget * static_cast<double>(volumes_.total());
-    budget_ = std::max(volumes_.total(), static_cast<Weight>(std::floor(budget)));
-    start_total_ = volumes_.total();
+    const Weight reference = reference_total > 0 ? reference_total : volumes_.total();
+    const double budget = ctx_.total_budget * static_cast<double>(reference);
+    budget_ = std::max(reference, static_cast<Weight>(std::floor(budget)));
+    start_total_ = std::min(reference, volumes_.total());
   }
 
   // Rounds on every level of `levels` (coarsest first), then on single vertices.
@@ -553,15 +557,14 @@ bool improved(const BottleneckStats& s, Objective objective, double min_gain) {
 
 } // namespace
 
-BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
-                                  const HgContext& ctx, std::span<const Weight> max_weights,
-                                  const EpochInput* epoch) {
-  if (ctx.objective != Objective::kMaxVolume && ctx.objective != Objective::kEpoch)
-    throw InvalidParameter("bottleneck refinement needs objective max-volume or epoch");
-  if (ctx.objective == Objective::kEpoch && epoch == nullptr)
-    throw InvalidParameter("--objective epoch needs a machine profile (--cost PROFILE.json)");
+namespace {
+
+// The refiner's V-cycles from phg (the budget: total_budget times reference_total, or phg's).
+BottleneckStats refine_cycles(PartitionedHypergraph& phg, std::span<const NodeID> owners,
+                              const HgContext& ctx, std::span<const Weight> max_weights,
+                              const EpochInput* epoch, Weight reference_total) {
   BottleneckSearch search(phg, owners, ctx, max_weights,
-                          ctx.objective == Objective::kEpoch ? epoch : nullptr);
+                          ctx.objective == Objective::kEpoch ? epoch : nullptr, reference_total);
   BottleneckStats stats;
   for (int cycle = 0; cycle < std::max(1, ctx.bottleneck.cycles); ++cycle) {
     // Clusters inside the current blocks, from a fresh seed each cycle (the first cycle's is
@@ -589,6 +592,64 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
       break;
   }
   return stats;
+}
+
+// Whether a is a better result than b: a lower maximum (epoch), then a lower total.
+bool better_result(const BottleneckStats& a, const BottleneckStats& b, Objective objective) {
+  if (objective == Objective::kEpoch)
+    return a.epoch_seconds < b.epoch_seconds;
+  return a.max_volume < b.max_volume || (a.max_volume == b.max_volume && a.total < b.total);
+}
+
+} // namespace
+
+BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
+                                  const HgContext& ctx, const BlockLimits& limits,
+                                  const EpochInput* epoch) {
+  if (ctx.objective != Objective::kMaxVolume && ctx.objective != Objective::kEpoch)
+    throw InvalidParameter("bottleneck refinement needs objective max-volume or epoch");
+  if (ctx.objective == Objective::kEpoch && epoch == nullptr)
+    throw InvalidParameter("--objective epoch needs a machine profile (--cost PROFILE.json)");
+  const std::span<const Weight> max_weights = limits.max_weight;
+  BottleneckStats stats = refine_cycles(phg, owners, ctx, max_weights, epoch, 0);
+  if (ctx.objective != Objective::kMaxVolume || ctx.bottleneck.km1_vcycles <= 0)
+    return stats;
+  // Restarts: a km1 V-cycle of the engine from the last result lowers its total (the rounds'
+  // moves spent the budget on the hot blocks; a V-cycle's coarse levels find what they cannot),
+  // then the refiner runs again from there with the km1 start's budget. The best result is kept.
+  HgContext km1 = ctx;
+  km1.objective = Objective::kKm1;
+  use_graph_start_flows(km1); // as the km1 run's V-cycles from its graph start
+  km1.timer = nullptr;
+  Km1GainCache cache;
+  std::vector<BlockID> best(phg.blocks().begin(), phg.blocks().end());
+  const Weight budget = static_cast<Weight>(
+      std::floor(ctx.bottleneck.total_budget * static_cast<double>(stats.start_total)));
+  BottleneckStats best_stats = stats;
+  for (int restart = 0; restart < ctx.bottleneck.km1_vcycles; ++restart) {
+    std::vector<BlockID> start(phg.blocks().begin(), phg.blocks().end());
+    std::vector<BlockID> cycled =
+        vcycle(phg.hypergraph(), km1, limits, std::move(start),
+               derive_seed(ctx.seed, 0xB08, static_cast<std::uint64_t>(restart)), cache);
+    phg.assign(cycled);
+    if (!is_balanced(phg, max_weights))
+      break;
+    const BottleneckStats s =
+        refine_cycles(phg, owners, ctx, max_weights, epoch, stats.start_total);
+    best_stats.moves += s.moves;
+    best_stats.rounds += s.rounds;
+    best_stats.cycles += s.cycles;
+    best_stats.work += s.work;
+    ++best_stats.restarts;
+    if (s.total <= budget && is_balanced(phg, max_weights) &&
+        better_result(s, best_stats, ctx.objective)) {
+      best_stats.max_volume = s.max_volume;
+      best_stats.total = s.total;
+      best.assign(phg.blocks().begin(), phg.blocks().end());
+    }
+  }
+  phg.assign(best);
+  return best_stats;
 }
 
 } // namespace gnnpart::hg

@@ -42,6 +42,7 @@
 #include <cstdint>
 #include <span>
 
+#include "core/block_limits.h"
 #include "cost/epoch_model.h"
 #include "cost/profile.h"
 #include "hypergraph/context.h"
@@ -64,7 +65,8 @@ struct BottleneckStats {
   double epoch_seconds = 0;
   std::uint64_t moves = 0;
   int rounds = 0;
-  int cycles = 0; // V-cycles run (ctx.bottleneck.cycles at most)
+  int cycles = 0;   // the refiner's V-cycles run (ctx.bottleneck.cycles at most per start)
+  int restarts = 0; // km1 V-cycles + refiner runs after the first (ctx.bottleneck.km1_vcycles)
   // Max-volume: nets priced (each unit's nets, once per pricing), the measure that
   // ctx.bottleneck.work_budget bounds.
   std::uint64_t work = 0;
@@ -73,8 +75,12 @@ struct BottleneckStats {
 // ctx.objective: kMaxVolume, or kEpoch with `epoch` given (else InvalidParameter). owners[e]:
 // the pin owning net e (column-net model: e). phg must be balanced under max_weights. The total
 // volume stays at most ctx.bottleneck.total_budget times phg's.
+// Max-volume, then ctx.bottleneck.km1_vcycles restarts: a km1 V-cycle of the engine from the
+// result (it lowers the total that the moves spent), the refiner again from there within the
+// same budget (total_budget times phg's start total); the best result (maximum, then total)
+// is left in phg.
 BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
-                                  const HgContext& ctx, std::span<const Weight> max_weights,
+                                  const HgContext& ctx, const BlockLimits& limits,
                                   const EpochInput* epoch);
 
 } // namespace gnnpart::hg

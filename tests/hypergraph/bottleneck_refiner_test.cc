@@ -184,7 +184,7 @@ TEST(BottleneckRefiner, DeterministicForSeedAndThreads) {
     PartitionedHypergraph phg(model, o.k);
     phg.assign(start.blocks);
     run_with_threads(
-        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits, nullptr); });
     const std::vector<BlockID> blocks(phg.blocks().begin(), phg.blocks().end());
     if (first.empty())
       first = blocks;
@@ -223,7 +223,7 @@ TEST(BottleneckRefiner, RandomStartKeepsBudgetAndBalance) {
   std::iota(owners.begin(), owners.end(), NodeID{0});
   const Volumes before = graph_volumes(graph, blocks, k);
   const BottleneckStats stats = run_with_threads(
-      2, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+      2, [&] { return bottleneck_refine(phg, owners, ctx, limits, nullptr); });
   const Volumes after = graph_volumes(graph, phg.blocks(), k);
   expect_refined(stats, before, after, 1.01);
   EXPECT_LT(after.max(), before.max());
@@ -262,7 +262,7 @@ TEST(BottleneckRefiner, GainTermsKeepTheInvariantsFromTheGraph) {
         PartitionedHypergraph phg(model, k);
         phg.assign(start.blocks);
         const BottleneckStats stats = run_with_threads(threads, [&] {
-          return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr);
+          return bottleneck_refine(phg, owners, ctx, limits, nullptr);
         });
         const std::vector<BlockID> blocks(phg.blocks().begin(), phg.blocks().end());
         const Volumes after = graph_volumes(graph, blocks, k);

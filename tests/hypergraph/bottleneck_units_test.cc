@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <utility>
 #include <vector>
 
 #include "bottleneck_test_util.h"
@@ -271,8 +272,8 @@ struct CoraStart {
   std::vector<BlockID> refine(const HgContext& ctx, int threads, BottleneckStats& stats) const {
     PartitionedHypergraph phg(model, k);
     phg.assign(start.blocks);
-    stats = run_with_threads(
-        threads, [&] { return bottleneck_refine(phg, owners, ctx, limits.max_weight, nullptr); });
+    stats = run_with_threads(threads,
+                             [&] { return bottleneck_refine(phg, owners, ctx, limits, nullptr); });
     return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
   }
 
@@ -292,6 +293,18 @@ struct CoraStart {
     EXPECT_EQ(refine_tuned(tune, 1, again), blocks);
     EXPECT_EQ(again.work, stats.work);
     return blocks;
+  }
+
+  // refine_tuned(first) at 2 threads and refine_deterministic(second), both checked; their
+  // partitions.
+  template <typename First, typename Second>
+  std::pair<std::vector<BlockID>, std::vector<BlockID>>
+  refine_both(First&& first, Second&& second, BottleneckStats& a, BottleneckStats& b) const {
+    std::vector<BlockID> one = refine_tuned(first, 2, a);
+    std::vector<BlockID> two = refine_deterministic(second, b);
+    check(one, a);
+    check(two, b);
+    return {std::move(one), std::move(two)};
   }
 
   // The stats against the graph, the budget against the start, balance and no empty block.
@@ -338,7 +351,12 @@ TEST(BottleneckRefiner, ClusterLevelsKeepBoundBudgetAndBalance) {
 // partition at 1 and 2 threads.
 TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
   const CoraStart cora(32);
-  auto cycles = [](int n) { return [n](BottleneckContext& b) { b.cycles = n; }; };
+  auto cycles = [](int n) {
+    return [n](BottleneckContext& b) {
+      b.cycles = n;
+      b.km1_vcycles = 0;
+    };
+  };
   BottleneckStats one;
   BottleneckStats four;
   const std::vector<BlockID> single = cora.refine_tuned(cycles(1), 2, one);
@@ -365,16 +383,38 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
     return [work](BottleneckContext& b) {
       b.work_budget = work;
       b.cycles = 1;
+      b.km1_vcycles = 0;
     };
   };
   BottleneckStats unbounded;
   BottleneckStats bounded;
-  const std::vector<BlockID> free_blocks = cora.refine_tuned(budget(0), 2, unbounded);
-  const std::vector<BlockID> blocks = cora.refine_deterministic(budget(0.5), bounded);
-  cora.check(free_blocks, unbounded);
-  cora.check(blocks, bounded);
+  cora.refine_both(budget(0), budget(0.5), unbounded, bounded);
   EXPECT_LT(bounded.work, unbounded.work);
   EXPECT_GT(bounded.work, 0U);
+}
+
+// Restarts (a km1 V-cycle from the refiner's result, then the refiner again within the km1
+// start's budget): the result is never worse than the run without them (the same first run,
+// the better one kept), the stats match the graph, the budget and balance hold against the
+// km1 start, and the partition is the same at 1 and 2 threads.
+TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
+  for (const BlockID k : {8U, 32U}) {
+    SCOPED_TRACE(k);
+    const CoraStart cora(k);
+    auto restarts = [](int n) { return [n](BottleneckContext& b) { b.km1_vcycles = n; }; };
+    BottleneckStats none;
+    BottleneckStats two;
+    const auto [without, with] = cora.refine_both(restarts(0), restarts(2), none, two);
+    EXPECT_EQ(none.restarts, 0);
+    EXPECT_EQ(two.restarts, 2);
+    EXPECT_GT(two.cycles, none.cycles);
+    EXPECT_GT(two.work, none.work);
+    EXPECT_LE(two.max_volume, none.max_volume);
+    if (two.max_volume == none.max_volume)
+      EXPECT_LE(two.total, none.total);
+    else
+      EXPECT_NE(with, without);
+  }
 }
 
 } // namespace
