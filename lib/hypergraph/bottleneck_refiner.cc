@@ -641,12 +641,12 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
     best_stats.cycles += s.cycles;
     best_stats.work += s.work;
     ++best_stats.restarts;
-    if (s.total <= budget && is_balanced(phg, max_weights) &&
-        better_result(s, best_stats, ctx.objective)) {
-      best_stats.max_volume = s.max_volume;
-      best_stats.total = s.total;
-      best.assign(phg.blocks().begin(), phg.blocks().end());
-    }
+    if (!(s.total <= budget && is_balanced(phg, max_weights) &&
+          better_result(s, best_stats, ctx.objective)))
+      break; // nothing better found; the next V-cycle would start from this worse result
+    best_stats.max_volume = s.max_volume;
+    best_stats.total = s.total;
+    best.assign(phg.blocks().begin(), phg.blocks().end());
   }
   phg.assign(best);
   return best_stats;

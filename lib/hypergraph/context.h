@@ -193,11 +193,11 @@ struct BottleneckContext {
   // (below) the budget spends less and the rounds go further: 12 on the 22 runs
   // (docs/hypergraph.md).
   double work_budget = 12;
-  // Max-volume: after the refiner, this many restarts: a km1 V-cycle from its result (lowering
-  // the total the moves spent), then the refiner again within the km1 start's budget; the best
-  // result is kept. The 22 shared-graph runs (seed 0): the km1 largest block volume 0.8422x at
-  // k = 8 and 0.7087x at k = 32 against 0.8608x and 0.7473x without, at about 3x the refiner's
-  // time (docs/hypergraph.md).
+  // Max-volume: after the refiner, up to this many restarts, until one finds nothing better: a
+  // km1 V-cycle from its result (lowering the total the moves spent), then the refiner again
+  // within the km1 start's budget; the best result is kept. The 22 shared-graph runs (seed 0): the
+  // km1 largest block volume 0.8422x at k = 8 and 0.7087x at k = 32 against 0.8608x and 0.7473x
+  // without, at about 3x the refiner's time (docs/hypergraph.md).
   int km1_vcycles = 2;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).

@@ -396,7 +396,8 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
 // Restarts (a km1 V-cycle from the refiner's result, then the refiner again within the km1
 // start's budget): the result is never worse than the run without them (the same first run,
 // the better one kept), the stats match the graph, the budget and balance hold against the
-// km1 start, and the partition is the same at 1 and 2 threads.
+// km1 start, and the partition is the same at 1 and 2 threads. Restarts stop after the first
+// that finds nothing better: a second runs only when the first improved.
 TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
   for (const BlockID k : {8U, 32U}) {
     SCOPED_TRACE(k);
@@ -406,7 +407,10 @@ TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
     BottleneckStats two;
     const auto [without, with] = cora.refine_both(restarts(0), restarts(2), none, two);
     EXPECT_EQ(none.restarts, 0);
-    EXPECT_EQ(two.restarts, 2);
+    EXPECT_GE(two.restarts, 1);
+    EXPECT_LE(two.restarts, 2);
+    if (two.restarts == 1)
+      EXPECT_EQ(with, without) << "a restart without gain ended them, with the result before it";
     EXPECT_GT(two.cycles, none.cycles);
     EXPECT_GT(two.work, none.work);
     EXPECT_LE(two.max_volume, none.max_volume);
