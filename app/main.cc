@@ -97,19 +97,10 @@ int run(int argc, char** argv) {
 
   try {
     app.parse(argc, argv);
-  } catch (const CLI::RequiredError& e) {
-    // CLI11 checks required arguments before unknown ones; a mistyped flag is the cause to name.
-    std::vector<std::string> unknown = app.remaining();
-    for (auto& [command, runner] : runners)
-      for (const std::string& arg : command->remaining())
-        unknown.push_back(arg);
-    if (!unknown.empty())
-      return fail(kExitUsage, CLI::ExtrasError(unknown).what());
-    return fail(kExitUsage, e.what());
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0)
       return app.exit(e); // --help, --version
-    return fail(kExitUsage, e.what());
+    return fail(kExitUsage, parse_error_message(app, e));
   }
   for (auto& [command, runner] : runners) {
     if (!command->parsed())

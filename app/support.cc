@@ -437,4 +437,13 @@ std::string unknown_command_error(std::string_view named, const std::vector<std:
   return fmt::format("unknown command '{}' (commands: {}; see {} --help)", named, names, program);
 }
 
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error) {
+  if (dynamic_cast<const CLI::RequiredError*>(&error) != nullptr) {
+    std::vector<std::string> unknown = app.remaining(true); // with the subcommands'
+    if (!unknown.empty())
+      return CLI::ExtrasError(unknown).what();
+  }
+  return error.what();
+}
+
 } // namespace gnnpart::app

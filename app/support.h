@@ -11,11 +11,11 @@
 #include <CLI/CLI.hpp>
 
 #include "command.h"
-#include "core/progress_status.h"
-#include "gnnpart/gnnpart_defaults.h"
 #include "core/graph.h"
 #include "core/logging.h"
 #include "core/metrics.h"
+#include "core/progress_status.h"
+#include "gnnpart/gnnpart_defaults.h"
 #include "io/graph_io.h"
 
 namespace gnnpart::app {
@@ -87,6 +87,9 @@ std::string_view named_command(int argc, char** argv);
 // required"); empty otherwise.
 std::string unknown_command_error(std::string_view named, const std::vector<std::string>& commands,
                                   std::string_view program);
+// The one-line message of a failed parse: CLI11 checks required arguments before unknown ones,
+// so when both are wrong the unknown flag (the typo, and the cause) is named instead.
+std::string parse_error_message(const CLI::App& app, const CLI::ParseError& error);
 io::ReadOptions read_options(const InputFlags& flags);
 // Reads the graph with a progress line.
 CsrGraph read_graph_with_progress(const std::string& path, const InputFlags& flags,

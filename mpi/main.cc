@@ -265,7 +265,7 @@ int run(const Comm& comm, int argc, char** argv) {
   } catch (const CLI::ParseError& e) {
     if (e.get_exit_code() == 0)
       return comm.rank == 0 ? app.exit(e) : 0;
-    return comm.rank == 0 ? fail(kExitUsage, e.what()) : kExitUsage;
+    return comm.rank == 0 ? fail(kExitUsage, app::parse_error_message(app, e)) : kExitUsage;
   }
   o.threads = args.input.threads;
   if (o.threads <= 0)

@@ -364,4 +364,28 @@ print(f"P={p}: edges of weight 2^33: cut {ref['edge_cut']}, weighted cut "
 PY
   done
   ;;
+usage)
+  # A mistyped command or flag is named in one line by rank 0, exit 2 on every rank: CLI11
+  # reports missing required arguments first, which hid the typo.
+  for p in "$@"; do
+    for args in "partitoin g -k 2" "partition --no-such-flag" "partition g --no-such-flag"; do
+      set +e
+      mpi "$p" $args 2> "$WORK/usage.stderr"
+      code=$?
+      set -e
+      [ "$code" = 2 ] || { echo "P=$p '$args': exit $code, not 2" >&2; exit 1; }
+      lines=$(grep -c "^gnnpart: error: " "$WORK/usage.stderr" || true)
+      case $args in
+      partitoin*) want="unknown command 'partitoin'" ;;
+      *) want="not expected: --no-such-flag" ;;
+      esac
+      if [ "$lines" != 1 ] || ! grep -q "$want" "$WORK/usage.stderr"; then
+        echo "P=$p '$args': expected one line naming $want:" >&2
+        cat "$WORK/usage.stderr" >&2
+        exit 1
+      fi
+    done
+    echo "P=$p: a mistyped command or flag is named"
+  done
+  ;;
 esac

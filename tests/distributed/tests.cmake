@@ -39,4 +39,5 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(textrules.plain textrules plain 1 2)  # BOM skipped, NUL = binary input
   distributed_test(textrules.metis textrules metis 2 3)
   distributed_test(textrules.gz textrules gz 1 2)
+  distributed_test(usage usage 1 3)  # a mistyped command or flag, named once
 endif()
