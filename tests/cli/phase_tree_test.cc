@@ -41,6 +41,10 @@ TEST(PhaseTree, HypergraphEngineAndQuietRuns) {
   ASSERT_EQ(r.code, 0) << r.err;
   EXPECT_FALSE(phase_line(r.err, "v-cycle", 0).empty()) << r.err; // V-cycles on the graph start
   EXPECT_FALSE(phase_line(r.err, "uncoarsen", 1).empty()) << r.err;
+  // Each level's refiners under it (hypergraph/refiners.cc).
+  EXPECT_FALSE(phase_line(r.err, "input level", 2).empty()) << r.err;
+  for (const char* refiner : {"rebalance", "fm", "relaxed fm"})
+    EXPECT_FALSE(phase_line(r.err, refiner, 3).empty()) << refiner << "\n" << r.err;
   const Result quiet = gnnpart("partition " + kCora + " -k 4 -o " + dir.file("q"));
   ASSERT_EQ(quiet.code, 0) << quiet.err;
   EXPECT_EQ(quiet.err.find("phases"), std::string::npos) << quiet.err;
