@@ -11,8 +11,8 @@
 #include <sys/resource.h>
 
 #include <CLI/CLI.hpp>
-#include <tbb/global_control.h>
 #include <fmt/format.h>
+#include <tbb/global_control.h>
 
 #include "../app/cmd_layout.h"
 #include "../app/support.h"
@@ -130,9 +130,9 @@ int run_partition(const Comm& world, const Args& args) {
   write_distributed_partition(comm, graph, blocks, output);
   mark_memory_phase("output");
   if (!args.layout.empty())
-    write_distributed_layout(comm, graph, blocks, ctx.partition.k, args.layout,
-                             {app::graph_name_of(args.graph), "graph",
-                              std::string(to_string(ctx.partition.objective))});
+    write_distributed_layout(
+        comm, graph, blocks, ctx.partition.k, args.layout,
+        {app::graph_name_of(args.graph), "graph", std::string(to_string(ctx.partition.objective))});
   mark_memory_phase("layout");
   const double total_seconds = seconds_since(start);
 
@@ -173,10 +173,10 @@ int run_partition(const Comm& world, const Args& args) {
     app::write_text_file(args.json, json.str() + "\n");
   }
   if (!args.quiet) {
-    std::string text = fmt::format(
-        "gnnpart-mpi: {} (n = {}, m = {}) -> {} blocks on {} ranks in {} (total {})\n", args.graph,
-        metrics.n, metrics.m, ctx.partition.k, comm.size, app::format_seconds(partition_seconds),
-        app::format_seconds(total_seconds));
+    std::string text =
+        fmt::format("gnnpart-mpi: {} (n = {}, m = {}) -> {} blocks on {} ranks in {} (total {})\n",
+                    args.graph, metrics.n, metrics.m, ctx.partition.k, comm.size,
+                    app::format_seconds(partition_seconds), app::format_seconds(total_seconds));
     text += app::metrics_text(metrics, 0);
     text += fmt::format("  written to      {}\n", output);
     if (!args.layout.empty())
@@ -223,8 +223,7 @@ int run(const Comm& comm, int argc, char** argv) {
                   "partition them on every rank with the shared-memory engine")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 20));
-  cmd->add_option("--coarse-min", args.coarse_min, "see --coarse-per-block")
-      ->capture_default_str();
+  cmd->add_option("--coarse-min", args.coarse_min, "see --coarse-per-block")->capture_default_str();
   cmd->add_option("--initial-epsilon", args.initial_epsilon,
                   "allowed imbalance of the coarsest partition (default: -e); a looser one "
                   "leaves work to the distributed refinement and balancer")

@@ -20,8 +20,8 @@ struct DistGraph {
   std::vector<std::uint64_t> vtxdist; // size P + 1
   int rank = 0;
   NodeID n_local = 0;
-  std::vector<EdgeID> offsets{0};    // n_local + 1
-  std::vector<NodeID> adjacency;     // local ids (owned or ghost); empty while spilled
+  std::vector<EdgeID> offsets{0}; // n_local + 1
+  std::vector<NodeID> adjacency;  // local ids (owned or ghost); empty while spilled
   // Set while the adjacency lives in a scratch file (spill_adjacency): read rows by RowReader.
   std::shared_ptr<const SpilledAdjacency> spilled;
   // Edge weights: 64-bit (weighted input), or 32-bit on contracted levels whose total edge
@@ -29,10 +29,10 @@ struct DistGraph {
   std::vector<Weight> edge_weights;
   std::vector<std::uint32_t> edge_weights32;
   std::vector<Weight> vertex_weights; // owned only; empty: unit (the same on every rank)
-  std::vector<NodeID> ghost_global;  // global id of ghost n_local + i, increasing
+  std::vector<NodeID> ghost_global;   // global id of ghost n_local + i, increasing
   std::uint64_t global_n = 0;
-  std::uint64_t global_m = 0;        // undirected edges
-  Weight total_weight = 0;           // sum of vertex weights over all ranks
+  std::uint64_t global_m = 0; // undirected edges
+  Weight total_weight = 0;    // sum of vertex weights over all ranks
 
   NodeID first() const { return static_cast<NodeID>(vtxdist[rank]); }
   NodeID n_ghost() const { return static_cast<NodeID>(ghost_global.size()); }
@@ -104,8 +104,8 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
                    std::vector<T>& value);
 
 // The same for all owned vertices.
-template <typename T> void update_all_ghosts(const Comm& comm, const DistGraph& graph,
-                                             std::vector<T>& value);
+template <typename T>
+void update_all_ghosts(const Comm& comm, const DistGraph& graph, std::vector<T>& value);
 
 // Local id of a global vertex known here (owned or ghost), kInvalidNodeID otherwise.
 NodeID local_id(const DistGraph& graph, NodeID global);
