@@ -58,7 +58,10 @@ void transpose_halo(const BlockData& data, const Matrix& dz, Matrix& halo_out) {
   const LayoutPlan& plan = data.plan;
   const NodeID own = plan.num_owned();
   const std::size_t w = dz.cols;
-  halo_out = Matrix(plan.num_halo(), w);
+  // Storage kept across calls (a steady run neither allocates nor faults pages in here).
+  halo_out.rows = plan.num_halo();
+  halo_out.cols = w;
+  halo_out.data.assign(halo_out.rows * w, 0.0);
   for (NodeID i = 0; i < own; ++i) {
     const double* g = dz.row(i);
     for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e) {
@@ -117,7 +120,6 @@ const Matrix& DistributedGcn::forward(const std::vector<Layer>& layers, int epoc
     const Layer& layer = layers[l];
     const bool transform_first = layer.weight.cols < layer.weight.rows;
     transform_first_[l] = transform_first;
-    Matrix halo;
     Matrix& z = z_[l];
     if (transform_first) {
       enter(clock_, Phase::kGemm);
@@ -125,7 +127,7 @@ const Matrix& DistributedGcn::forward(const std::vector<Layer>& layers, int epoc
       exchange_.begin_forward(t);
       enter(clock_, Phase::kSpmmLocal);
       aggregate_owned(data_, t, z);
-      exchange_.end_forward(halo);
+      const Matrix& halo = exchange_.end_forward();
       enter(clock_, Phase::kSpmmHalo);
       aggregate_halo(data_, halo, z);
     } else {
@@ -133,7 +135,7 @@ const Matrix& DistributedGcn::forward(const std::vector<Layer>& layers, int epoc
       enter(clock_, Phase::kSpmmLocal);
       Matrix s;
       aggregate_owned(data_, input_[l], s);
-      exchange_.end_forward(halo);
+      const Matrix& halo = exchange_.end_forward();
       enter(clock_, Phase::kSpmmHalo);
       aggregate_halo(data_, halo, s);
       enter(clock_, Phase::kGemm);
@@ -167,7 +169,7 @@ std::vector<double> DistributedGcn::backward(const std::vector<Layer>& layers,
     }
     // Gradient w.r.t. this layer's (dropped-out) input rows, needed below layer 0 only.
     Matrix dinput;
-    Matrix halo_grad;
+    Matrix& halo_grad = halo_grad_;
     if (transform_first_[l]) {
       // Z = A_hat T + b, T = H W: dT = A_hat^T dZ (transposed exchange), dW = H^T dT.
       enter(clock_, Phase::kSpmmHalo);

@@ -54,6 +54,7 @@ private:
   std::vector<Matrix> aggregated_; // aggregate-first layers: A_hat H_l (owned rows)
   std::vector<bool> transform_first_;
   std::vector<Matrix> z_;
+  Matrix halo_grad_; // backward's halo gradients, reused by every layer and epoch
 };
 
 } // namespace gnnpart::train

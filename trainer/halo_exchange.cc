@@ -20,23 +20,47 @@ CommStats& CommStats::operator+=(const CommStats& o) {
   return *this;
 }
 
-HaloExchange::HaloExchange(const LayoutPlan& plan, MPI_Comm comm) : plan_(plan), comm_(comm) {}
+namespace {
+// Whether receive entry r fills halo slot r, for every r and every slot.
+bool receives_fill_halo_in_order(const LayoutPlan& plan) {
+  if (plan.recv_local.size() != plan.num_halo())
+    return false;
+  for (std::size_t r = 0; r < plan.recv_local.size(); ++r) {
+    if (plan.recv_local[r] != plan.num_owned() + r)
+      return false;
+  }
+  return true;
+}
 
-// Sends send_buffer_ sliced by out_offsets, receives into recv_buffer_ sliced by in_offsets.
+// Sizes `m` as rows x cols without clearing it: the caller overwrites every entry. Storage is
+// kept across calls, so a steady exchange neither allocates nor faults pages in.
+void reshape(Matrix& m, std::size_t rows, std::size_t cols) {
+  m.rows = rows;
+  m.cols = cols;
+  m.data.resize(rows * cols);
+}
+} // namespace
+
+HaloExchange::HaloExchange(const LayoutPlan& plan, MPI_Comm comm)
+    : plan_(plan), comm_(comm), receive_halo_in_place_(receives_fill_halo_in_order(plan)) {}
+
+// Sends send_from sliced by out_offsets, receives into receive_into (in_offsets.back() x
+// width entries) sliced by in_offsets. Every received slice is overwritten whole, so no buffer
+// is cleared first.
 void HaloExchange::post(const std::vector<EdgeID>& out_offsets,
-                        const std::vector<EdgeID>& in_offsets, std::size_t width, int tag) {
+                        const std::vector<EdgeID>& in_offsets, std::size_t width, int tag,
+                        const double* send_from, double* receive_into) {
   requests_.clear();
   recv_request_index_.clear();
   width_ = width;
   const std::size_t count = plan_.neighbors.size();
-  recv_buffer_.assign(in_offsets.back() * width, 0.0);
   for (std::size_t i = 0; i < count; ++i) {
     const std::size_t rows = in_offsets[i + 1] - in_offsets[i];
     if (rows == 0)
       continue;
     requests_.emplace_back();
     recv_request_index_.push_back(static_cast<int>(requests_.size() - 1));
-    MPI_Irecv(recv_buffer_.data() + in_offsets[i] * width, static_cast<int>(rows * width),
+    MPI_Irecv(receive_into + in_offsets[i] * width, static_cast<int>(rows * width),
               MPI_DOUBLE, static_cast<int>(plan_.neighbors[i]), tag, comm_, &requests_.back());
   }
   for (std::size_t i = 0; i < count; ++i) {
@@ -44,7 +68,7 @@ void HaloExchange::post(const std::vector<EdgeID>& out_offsets,
     if (rows == 0)
       continue;
     requests_.emplace_back();
-    MPI_Isend(send_buffer_.data() + out_offsets[i] * width, static_cast<int>(rows * width),
+    MPI_Isend(send_from + out_offsets[i] * width, static_cast<int>(rows * width),
               MPI_DOUBLE, static_cast<int>(plan_.neighbors[i]), tag, comm_, &requests_.back());
     stats_.messages_sent += 1;
     stats_.bytes_sent += rows * width * sizeof(double);
@@ -80,30 +104,47 @@ void HaloExchange::begin_forward(const Matrix& owned) {
     std::copy(src, src + w, send_buffer_.data() + s * w);
   }
   forward_rows_.push_back(0);
-  post(plan_.send_offsets, plan_.recv_offsets, w, kForwardTag);
+  reshape(halo_, plan_.num_halo(), w);
+  double* receive_into = halo_.data.data();
+  if (!receive_halo_in_place_) {
+    recv_buffer_.resize(plan_.recv_local.size() * w);
+    receive_into = recv_buffer_.data();
+  }
+  post(plan_.send_offsets, plan_.recv_offsets, w, kForwardTag, send_buffer_.data(), receive_into);
 }
 
-void HaloExchange::end_forward(Matrix& halo) {
+const Matrix& HaloExchange::end_forward() {
   wait(width_);
+  if (receive_halo_in_place_)
+    return halo_;
+  // A plan whose receive lists do not fill the slots in order: copy, and zero what no
+  // neighbour sends.
   const std::size_t w = width_;
   const NodeID own = plan_.num_owned();
-  halo = Matrix(plan_.num_halo(), w);
+  halo_.fill(0.0);
   for (std::size_t r = 0; r < plan_.recv_local.size(); ++r) {
     const double* src = recv_buffer_.data() + r * w;
-    std::copy(src, src + w, halo.row(plan_.recv_local[r] - own));
+    std::copy(src, src + w, halo_.row(plan_.recv_local[r] - own));
   }
+  return halo_;
 }
 
 void HaloExchange::begin_backward(const Matrix& halo_grad) {
   enter(clock_, cost::Phase::kPack);
   const std::size_t w = halo_grad.cols;
-  const NodeID own = plan_.num_owned();
-  send_buffer_.resize(plan_.recv_local.size() * w);
-  for (std::size_t r = 0; r < plan_.recv_local.size(); ++r) {
-    const double* src = halo_grad.row(plan_.recv_local[r] - own);
-    std::copy(src, src + w, send_buffer_.data() + r * w);
+  const double* send_from = halo_grad.data.data();
+  if (!receive_halo_in_place_) {
+    // The halo slots in the order of the receive lists, which the owners expect back.
+    const NodeID own = plan_.num_owned();
+    send_buffer_.resize(plan_.recv_local.size() * w);
+    for (std::size_t r = 0; r < plan_.recv_local.size(); ++r) {
+      const double* src = halo_grad.row(plan_.recv_local[r] - own);
+      std::copy(src, src + w, send_buffer_.data() + r * w);
+    }
+    send_from = send_buffer_.data();
   }
-  post(plan_.recv_offsets, plan_.send_offsets, w, kBackwardTag);
+  recv_buffer_.resize(plan_.send_local.size() * w);
+  post(plan_.recv_offsets, plan_.send_offsets, w, kBackwardTag, send_from, recv_buffer_.data());
 }
 
 void HaloExchange::end_backward(Matrix& owned_grad) {
