@@ -30,6 +30,29 @@ std::string system_message(const std::string& what, const std::string& path) {
   return path + ": " + what + ": " + std::strerror(errno);
 }
 
+// Puts the temporary file in the target's place, atomically (a reader sees the old file or the
+// new one, never neither). An existing regular file is swapped with the temporary one
+// (RENAME_EXCHANGE) and then unlinked under the temporary name, rather than renamed over: on
+// ext4, a rename over an existing file makes the kernel write the new file's data out at once
+// and sleep on it (the auto_da_alloc replace heuristic: 0.4-15 ms per run on the development
+// machine, more than a small graph's whole partitioning), which a new file never pays. A
+// replaced output is now written back like a new one; neither is fsynced. Without the swap
+// (no target yet, not a regular file, a file system without RENAME_EXCHANGE) it is a rename.
+// `path` names the output in messages.
+void replace_with(const std::string& temp, const std::string& target, const std::string& path) {
+#ifdef RENAME_EXCHANGE
+  struct stat st {};
+  if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
+      ::renameat2(AT_FDCWD, temp.c_str(), AT_FDCWD, target.c_str(), RENAME_EXCHANGE) == 0) {
+    if (::unlink(temp.c_str()) != 0) // the old file, now under the temporary name
+      throw SystemError(system_message("cannot remove the replaced file " + temp, path));
+    return;
+  }
+#endif
+  if (::rename(temp.c_str(), target.c_str()) != 0)
+    throw SystemError(system_message("cannot rename the temporary file onto", path));
+}
+
 } // namespace
 
 struct OutputFile::Deflater {
@@ -198,8 +221,7 @@ void OutputFile::commit() {
     committed_ = true;
     return;
   }
-  if (::rename(temp_path_.c_str(), target_path_.c_str()) != 0)
-    throw SystemError(system_message("cannot rename the temporary file onto", path_));
+  replace_with(temp_path_, target_path_, path_);
   committed_ = true;
   unregister_cleanup_path(cleanup_slot_);
   cleanup_slot_ = -1;

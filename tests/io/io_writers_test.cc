@@ -204,6 +204,30 @@ TEST(IoWriters, FailedRewriteKeepsTheOldFile) {
   EXPECT_EQ(dir.entries(), std::vector<std::string>{"t.graph"});
 }
 
+// Replacing a file swaps the new one in and removes the old (RENAME_EXCHANGE where the file
+// system has it, output_file.cc): the path holds the new bytes, nothing else is left in the
+// directory, and another hard link to the old file keeps the old bytes, as with a rename.
+TEST(IoWriters, RewriteReplacesTheFileAndLeavesNothingElse) {
+  ScratchDir dir;
+  const std::string path = dir.file("p.part");
+  for (const std::string text : {"old\n", "new\n", "newer and longer\n"}) {
+    OutputFile out(path);
+    out.write(text);
+    out.commit();
+    EXPECT_EQ(testing::read_text(path), text);
+    EXPECT_EQ(dir.entries(), std::vector<std::string>{"p.part"});
+  }
+  ASSERT_EQ(::link(path.c_str(), dir.file("other").c_str()), 0);
+  {
+    OutputFile out(path);
+    out.write("replaced\n");
+    out.commit();
+  }
+  EXPECT_EQ(testing::read_text(path), "replaced\n");
+  EXPECT_EQ(testing::read_text(dir.file("other")), "newer and longer\n");
+  EXPECT_EQ(dir.entries(), (std::vector<std::string>{"other", "p.part"}));
+}
+
 // A real write error half-way (file size limit, SIGXFSZ ignored): SystemError and nothing left
 // behind. Only the soft limit is lowered, and both are restored afterwards.
 TEST(IoWriters, WriteErrorMidFileLeavesNothing) {

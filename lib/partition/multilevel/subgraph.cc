@@ -8,16 +8,20 @@ std::vector<Subgraph> extract_block_subgraphs(const CsrGraph& graph,
   const int ncon = graph.ncon();
   std::vector<Subgraph> result(k);
   std::vector<NodeID> local(n);
+  std::vector<EdgeID> arcs(k, 0); // an upper bound on each block's arcs, for the reservation
   for (NodeID u = 0; u < n; ++u) {
     auto& nodes = result[blocks[u]].nodes;
     local[u] = static_cast<NodeID>(nodes.size());
     nodes.push_back(u);
+    arcs[blocks[u]] += graph.degree(u);
   }
   for (BlockID b = 0; b < k; ++b) {
     const auto& nodes = result[b].nodes;
     std::vector<EdgeID> offsets(nodes.size() + 1, 0);
     std::vector<NodeID> adjacency;
     std::vector<Weight> edge_weights;
+    adjacency.reserve(arcs[b]);
+    edge_weights.reserve(arcs[b]);
     std::vector<Weight> vertex_weights(nodes.size() * ncon);
     for (std::size_t i = 0; i < nodes.size(); ++i) {
       const NodeID u = nodes[i];

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <numeric>
 #include <queue>
-#include <tuple>
 
 #include <tbb/parallel_for.h>
 
@@ -11,6 +10,73 @@
 
 namespace gnnpart::ml {
 namespace {
+
+// A queue entry: the vertex's gain when queued, a random tie-break, the vertex, ordered
+// lexicographically. Entries go stale (lazy deletion); since the order is total, any max-heap
+// pops the same sequence. The gain (sign bit flipped) and the tie-break form one unsigned
+// 128-bit key, so comparisons compile without branches (with random tie-breaks a branch per
+// comparison is mispredicted half the time).
+struct QueueEntry {
+  std::uint64_t gain_bits;
+  std::uint64_t stamp;
+  NodeID u;
+  unsigned __int128 key() const {
+    return (static_cast<unsigned __int128>(gain_bits) << 64) | stamp;
+  }
+  Weight gain() const { return static_cast<Weight>(gain_bits ^ kSignBit); }
+  static constexpr std::uint64_t kSignBit = std::uint64_t{1} << 63;
+};
+
+inline bool entry_less(const QueueEntry& a, const QueueEntry& b) {
+  const unsigned __int128 ka = a.key(), kb = b.key();
+  return static_cast<bool>(static_cast<int>(ka < kb) |
+                           (static_cast<int>(ka == kb) & static_cast<int>(a.u < b.u)));
+}
+
+// Binary max-heap of entries (the same pops as std::priority_queue with the same order).
+class MaxQueue {
+public:
+  bool empty() const { return heap_.empty(); }
+  const QueueEntry& top() const { return heap_.front(); }
+  void push(Weight gain, std::uint64_t stamp, NodeID u) {
+    const QueueEntry e{static_cast<std::uint64_t>(gain) ^ QueueEntry::kSignBit, stamp, u};
+    heap_.push_back(e);
+    sift_up(heap_.size() - 1, e);
+  }
+  // Removes the top: the hole goes down along the larger children to a leaf (the child picked
+  // without a branch), then the last entry fills it and rises (Floyd's bottom-up deletion).
+  void pop() {
+    const QueueEntry last = heap_.back();
+    heap_.pop_back();
+    const std::size_t len = heap_.size();
+    if (len == 0)
+      return;
+    QueueEntry* h = heap_.data();
+    std::size_t hole = 0;
+    for (std::size_t child = 1; child < len; child = 2 * hole + 1) {
+      child += static_cast<std::size_t>(child + 1 < len && entry_less(h[child], h[child + 1]));
+      h[hole] = h[child];
+      hole = child;
+    }
+    sift_up(hole, last);
+  }
+  void clear() { heap_.clear(); } // keeps the capacity for the next pass
+
+private:
+  void sift_up(std::size_t hole, const QueueEntry& e) {
+    QueueEntry* h = heap_.data();
+    while (hole > 0) {
+      const std::size_t parent = (hole - 1) / 2;
+      if (!entry_less(h[parent], e))
+        break;
+      h[hole] = h[parent];
+      hole = parent;
+    }
+    h[hole] = e;
+  }
+
+  std::vector<QueueEntry> heap_;
+};
 
 struct SideWeights {
   int ncon;
@@ -110,7 +176,7 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
   for (NodeID u = 0; u < n; ++u)
     for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
       gain[u] -= g.edge_weight(e);
-  std::priority_queue<std::tuple<Weight, std::uint64_t, NodeID>> heap;
+  MaxQueue heap;
   std::queue<NodeID> fifo;
   std::vector<char> queued(n, 0);
   std::uint64_t stamp = 0;
@@ -118,10 +184,10 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
     NodeID u = kInvalidNodeID;
     if (method == 0) {
       while (!heap.empty()) {
-        auto [gn, st, v] = heap.top();
+        const QueueEntry top = heap.top();
         heap.pop();
-        if (!done[v] && gn == gain[v]) {
-          u = v;
+        if (!done[top.u] && top.gain() == gain[top.u]) {
+          u = top.u;
           break;
         }
       }
@@ -149,7 +215,7 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
         continue;
       gain[v] += 2 * g.edge_weight(e);
       if (method == 0) {
-        heap.emplace(gain[v], ~(++stamp), v);
+        heap.push(gain[v], ~(++stamp), v);
       } else if (!queued[v]) {
         queued[v] = 1;
         fifo.push(v);
@@ -159,39 +225,85 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
   return side;
 }
 
+// 2-way FM state: sides, gains (connection to the other side minus to the own side) and the
+// number of arcs to the other side, kept exact through moves and their rollback, so a pass
+// starts without rescanning the edges.
+struct BisectionState {
+  const CsrGraph& g;
+  std::vector<BlockID>& side;
+  SideWeights sw;
+  std::vector<Weight> gain;
+  std::vector<NodeID> external;
+
+  BisectionState(const CsrGraph& graph, std::vector<BlockID>& sides)
+      : g(graph), side(sides), sw(side_weights(graph, sides)), gain(graph.num_nodes(), 0),
+        external(graph.num_nodes(), 0) {
+    for (NodeID u = 0; u < g.num_nodes(); ++u) {
+      Weight gn = 0;
+      NodeID ext = 0;
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+        const bool other = side[g.edge_target(e)] != side[u];
+        gn += other ? g.edge_weight(e) : -g.edge_weight(e);
+        ext += other ? 1 : 0;
+      }
+      gain[u] = gn;
+      external[u] = ext;
+    }
+  }
+
+  bool boundary(NodeID u) const { return external[u] > 0 || g.degree(u) == 0; }
+
+  // Moves u to the other side; visit(v) sees each neighbour after its gain changed.
+  template <typename Visit> void flip(NodeID u, Visit&& visit) {
+    const BlockID from = side[u];
+    const BlockID to = 1 - from;
+    for (int c = 0; c < g.ncon(); ++c) {
+      sw.at(from, c) -= g.vertex_weight(u, c);
+      sw.at(to, c) += g.vertex_weight(u, c);
+    }
+    side[u] = to;
+    gain[u] = -gain[u];
+    external[u] = static_cast<NodeID>(g.degree(u)) - external[u];
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+      const NodeID v = g.edge_target(e);
+      if (side[v] == to) {
+        gain[v] -= 2 * g.edge_weight(e);
+        --external[v];
+      } else {
+        gain[v] += 2 * g.edge_weight(e);
+        ++external[v];
+      }
+      visit(v);
+    }
+  }
+};
+
 } // namespace
 
 Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLimits& limits,
                     int passes, int max_bad_moves, std::uint64_t seed) {
   const NodeID n = g.num_nodes();
   const int ncon = g.ncon();
-  SideWeights sw = side_weights(g, side);
+  BisectionState st(g, side);
+  SideWeights& sw = st.sw;
+  std::vector<Weight>& gain = st.gain;
   Weight cut = compute_cut(g, side);
-  std::vector<Weight> gain(n);
   std::vector<char> locked(n);
   std::vector<NodeID> moves;
   Rng rng(seed);
-  using Entry = std::tuple<Weight, std::uint64_t, NodeID>;
+  MaxQueue heap[2];
 
   for (int pass = 0; pass < passes; ++pass) {
     std::fill(locked.begin(), locked.end(), 0);
-    std::priority_queue<Entry> heap[2];
+    heap[0].clear();
+    heap[1].clear();
     // Only boundary and isolated vertices start in the queues (as in METIS); interior ones
     // enter when a neighbour moves, or all at once when a side's queue runs dry while a side
     // is overloaded (so a disconnected or one-sided start can still be balanced).
     bool flooded[2] = {false, false};
-    for (NodeID u = 0; u < n; ++u) {
-      Weight gn = 0;
-      bool boundary = g.degree(u) == 0;
-      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
-        const bool other = side[g.edge_target(e)] != side[u];
-        gn += other ? g.edge_weight(e) : -g.edge_weight(e);
-        boundary = boundary || other;
-      }
-      gain[u] = gn;
-      if (boundary)
-        heap[side[u]].emplace(gn, rng(), u);
-    }
+    for (NodeID u = 0; u < n; ++u)
+      if (st.boundary(u))
+        heap[side[u]].push(gain[u], rng(), u);
     const Weight start_cut = cut;
     const Weight start_over = overload(sw, limits);
     Weight best_cut = cut, best_over = start_over;
@@ -202,9 +314,9 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
     auto top_valid = [&](BlockID s) -> NodeID {
       for (;;) {
         while (!heap[s].empty()) {
-          auto [gn, st, u] = heap[s].top();
-          if (!locked[u] && side[u] == s && gn == gain[u])
-            return u;
+          const QueueEntry& top = heap[s].top();
+          if (!locked[top.u] && side[top.u] == s && top.gain() == gain[top.u])
+            return top.u;
           heap[s].pop();
         }
         if (flooded[s] || overload(sw, limits) == 0)
@@ -212,7 +324,7 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
         flooded[s] = true;
         for (NodeID u = 0; u < n; ++u)
           if (!locked[u] && side[u] == s)
-            heap[s].emplace(gain[u], rng(), u);
+            heap[s].push(gain[u], rng(), u);
       }
     };
 
@@ -232,24 +344,14 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
       }
       if (u == kInvalidNodeID)
         break;
-      const BlockID from = side[u];
-      const BlockID to = 1 - from;
-      heap[from].pop();
+      heap[side[u]].pop();
       cut -= gain[u];
-      for (int c = 0; c < ncon; ++c) {
-        sw.at(from, c) -= g.vertex_weight(u, c);
-        sw.at(to, c) += g.vertex_weight(u, c);
-      }
-      side[u] = to;
       locked[u] = 1;
       moves.push_back(u);
-      gain[u] = -gain[u];
-      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
-        const NodeID v = g.edge_target(e);
-        gain[v] += side[v] == to ? -2 * g.edge_weight(e) : 2 * g.edge_weight(e);
+      st.flip(u, [&](NodeID v) {
         if (!locked[v])
-          heap[side[v]].emplace(gain[v], rng(), v);
-      }
+          heap[side[v]].push(gain[v], rng(), v);
+      });
       const Weight over_now = overload(sw, limits);
       if (over_now < best_over || (over_now == best_over && cut < best_cut)) {
         best_over = over_now;
@@ -260,17 +362,10 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
         ++bad;
       }
     }
-    // Roll back to the best prefix.
+    // Roll back to the best prefix (gains and boundary counts with it).
     while (moves.size() > best_len) {
-      const NodeID u = moves.back();
+      st.flip(moves.back(), [](NodeID) {});
       moves.pop_back();
-      const BlockID from = side[u];
-      const BlockID to = 1 - from;
-      for (int c = 0; c < ncon; ++c) {
-        sw.at(from, c) -= g.vertex_weight(u, c);
-        sw.at(to, c) += g.vertex_weight(u, c);
-      }
-      side[u] = to;
     }
     cut = best_cut;
     if (best_over == start_over && best_cut >= start_cut)
