@@ -11,6 +11,9 @@
 #   GNNPART: a gnnpart binary to use as is (default: BUILD_DIR/gnnpart, built first)
 #   COST=profile.json (with FEATURE_DIM=16 HIDDEN=16): also the epoch model's predicted epoch of
 #   every partition (evaluate --cost), and OBJECTIVES may name epoch (partition --cost)
+#   KM1_CSV=docs/objectives_bench_idle.csv: the km1 rows of the ratios from that CSV where this
+#   run has none (OBJECTIVES=max-volume when only the refiner changed: its km1 partitions are
+#   the same; the time ratios then compare two sittings)
 # One CSV row per run on stdout and in CSV:
 #   commit,dataset,k,seed,threads,objective,total_volume,max_block_volume,max_send,max_recv,
 #   imbalance,wall_s,peak_rss_mb,predicted_epoch_s (empty without COST),cpu_s (user + system)
@@ -71,11 +74,16 @@ print(json.load(open(sys.argv[1])).get("cost", {}).get("predicted_epoch_s", ""))
   done
 done
 
-python3 - "$CSV" >&2 <<'EOF'
+python3 - "$CSV" "${KM1_CSV:-}" >&2 <<'EOF'
 import csv, math, sys
 from collections import defaultdict
 rows = list(csv.DictReader(open(sys.argv[1])))
 by = {(r["dataset"], r["k"], r["seed"], r["objective"]): r for r in rows}
+if sys.argv[2]:
+    for r in csv.DictReader(open(sys.argv[2])):
+        key = (r["dataset"], r["k"], r["seed"], r["objective"])
+        if r["objective"] == "km1" and key not in by:
+            by[key] = r
 ratios = defaultdict(lambda: defaultdict(list))
 for (d, k, s, o), r in by.items():
     base = by.get((d, k, s, "km1"))

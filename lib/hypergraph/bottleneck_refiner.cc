@@ -93,6 +93,12 @@ public:
     }
     stats.max_volume = volumes_.max_volume();
     stats.total = volumes_.total();
+    stats.send.resize(phg_.k());
+    stats.recv.resize(phg_.k());
+    for (BlockID b = 0; b < phg_.k(); ++b) {
+      stats.send[b] = volumes_.send(b);
+      stats.recv[b] = volumes_.recv(b);
+    }
     stats.work = work_ - start_work;
     if (epoch_ != nullptr)
       stats.epoch_seconds = predict();
@@ -582,6 +588,8 @@ BottleneckStats refine_cycles(PartitionedHypergraph& phg, std::span<const NodeID
     } else {
       stats.max_volume = s.max_volume;
       stats.total = s.total;
+      stats.send = s.send;
+      stats.recv = s.recv;
       stats.epoch_seconds = s.epoch_seconds;
       stats.moves += s.moves;
       stats.rounds += s.rounds;
@@ -646,6 +654,8 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
       break; // nothing better found; the next V-cycle would start from this worse result
     best_stats.max_volume = s.max_volume;
     best_stats.total = s.total;
+    best_stats.send = s.send;
+    best_stats.recv = s.recv;
     best.assign(phg.blocks().begin(), phg.blocks().end());
   }
   phg.assign(best);

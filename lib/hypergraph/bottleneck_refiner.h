@@ -41,6 +41,7 @@
 // the same output whatever the thread count.
 #include <cstdint>
 #include <span>
+#include <vector>
 
 #include "core/block_limits.h"
 #include "cost/epoch_model.h"
@@ -70,6 +71,9 @@ struct BottleneckStats {
   // Max-volume: nets priced (each unit's nets, once per pricing), the measure that
   // ctx.bottleneck.work_budget bounds.
   std::uint64_t work = 0;
+  // Every block's send and receive volume as the refiner tracked them, for the partition it
+  // left (tests check them against the written partition).
+  std::vector<Weight> send, recv;
 };
 
 // ctx.objective: kMaxVolume, or kEpoch with `epoch` given (else InvalidParameter). owners[e]:
