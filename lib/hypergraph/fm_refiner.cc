@@ -116,8 +116,8 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
   for (int round = 0; round < rc.fm_rounds; ++round) {
     const std::uint32_t stamp = static_cast<std::uint32_t>(round + 1);
     seeds.clear();
-    for (NodeID u = 0; u < n; ++u)
-      if (phg.is_boundary(u) && (all_seeds || state[u].active == stamp))
+    for (NodeID u = 0; u < n; ++u) // the cheap test first: is_boundary reads u's nets
+      if ((all_seeds || state[u].active == stamp) && phg.is_boundary(u))
         seeds.push_back(u);
     Rng rng(derive_seed(seed, 0xF3, round));
     std::shuffle(seeds.begin(), seeds.end(), rng);
