@@ -9,6 +9,14 @@
 // the search: their own block gained the edge, so every gain of theirs fell (by w, or 2w back to
 // the move's source); they still enter as seeds or as neighbours of a move from their side.
 //
+// Ties (ctx.fm_tie_break, with a cheap conn(): a gain cache, whose 32-bit entries bound every gain
+// below 2^31): among moves of equal gain, one from a heavier block into a lighter one leaves the
+// heap first, then the one rated last. Strict FM leaves blocks at their limit, so a zero-gain move
+// that makes room is what lets a later positive move into that block fit; and last-rated-first
+// keeps a search on the vertices its last moves changed, so it follows one chain of zero-gain
+// moves along a boundary instead of alternating between its seeds' regions (LIFO gain buckets:
+// Hagen, Huang and Kahng 1997; docs/generalisation.md).
+//
 // A View provides: block(v); block_weight(b) (constraint 0, for ties); fits(u, b); conn(v, b);
 // for_each(v, f) calling f(block, conn) for every block v is connected to (its own included);
 // cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's view
@@ -35,12 +43,14 @@ template <typename View> class FmSearch {
 public:
   FmSearch(View& view, const CsrGraph& graph, const RefinementContext& ctx)
       : view_(view), g_(graph), ctx_(ctx), state_(graph.num_nodes(), kFree),
-        target_(graph.num_nodes(), 0), heap_(graph.num_nodes()) {}
+        target_(graph.num_nodes(), 0), heap_(graph.num_nodes()),
+        ties_(ctx.fm_tie_break && view.cheap_conn()) {}
 
   // Runs one search from `seeds`; `locked[v]` != 0: v may not move (moved earlier in the pass).
   // Returns the gain of the best prefix. The moves stay applied to the view.
   Weight run(std::span<const NodeID> seeds, std::span<const std::uint8_t> locked) {
     heap_.clear();
+    stamp_ = 0;
     touched_.clear();
     moves_.clear();
     locked_ = locked;
@@ -51,7 +61,7 @@ public:
     best_len_ = 0;
     FmStopRule stop(ctx_);
     while (!heap_.empty() && !stop.stops()) {
-      const Weight key = heap_.top_key();
+      const Weight key = gain_of(heap_.top_key());
       const NodeID u = heap_.top();
       // The key is exact for u's connections, but its target may have filled up since.
       auto [actual, to] = view_.fits(u, target_[u]) ? std::pair{key, target_[u]} : best_move(u);
@@ -60,7 +70,7 @@ public:
         continue;
       }
       if (actual < key) { // stale: re-queue with the current gain
-        heap_.update(u, actual);
+        heap_.update(u, key_of(actual, u, to));
         target_[u] = to;
         continue;
       }
@@ -85,7 +95,7 @@ public:
           if (t == kInvalidBlockID) {
             heap_.remove(v);
           } else {
-            heap_.update(v, gain);
+            heap_.update(v, key_of(gain, v, t));
             target_[v] = t;
           }
         } else if (ctx_.fm_expand_target || view_.block(v) != to) {
@@ -162,6 +172,21 @@ private:
     return {best_conn - internal, best};
   }
 
+  // Heap key of v's move to `to` with `gain`: the gain alone, or with ties_ the gain in the high
+  // 32 bits, then whether the move goes into a lighter block (bit 31), then a stamp that grows
+  // with every rating of the search (bits 0-30).
+  Weight key_of(Weight gain, NodeID v, BlockID to) {
+    if (!ties_)
+      return gain;
+    const Weight lighter =
+        view_.block_weight(to) < view_.block_weight(view_.block(v)) ? kLighterBit : 0;
+    const Weight stamp = stamp_;
+    if (stamp_ < kLighterBit - 1)
+      ++stamp_;
+    return gain * kGainUnit + lighter + stamp;
+  }
+  Weight gain_of(Weight key) const { return ties_ ? key >> 32 : key; }
+
   void insert(NodeID v) {
     auto [gain, to] = best_move(v);
     if (to == kInvalidBlockID)
@@ -170,7 +195,7 @@ private:
       state_[v] = kQueued;
       touched_.push_back(v);
     }
-    heap_.push(v, gain);
+    heap_.push(v, key_of(gain, v, to));
     target_[v] = to;
   }
 
@@ -184,6 +209,10 @@ private:
   std::vector<NodeID> touched_;
   std::vector<FmMove> moves_;
   std::size_t best_len_ = 0;
+  static constexpr Weight kGainUnit = Weight{1} << 32;
+  static constexpr Weight kLighterBit = Weight{1} << 31;
+  bool ties_ = false;
+  Weight stamp_ = 0; // ratings in this search (saturates below kLighterBit)
 };
 
 } // namespace gnnpart::ml
