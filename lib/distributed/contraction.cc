@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <type_traits>
 
 #include "distributed/chunked_route.h"
 #include "distributed/fetch.h"
@@ -76,12 +75,8 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
   const auto degree = [&](NodeID u) { return graph.last_edge(u) - graph.first_edge(u); };
   constexpr std::uint64_t kEnd = std::numeric_limits<std::uint64_t>::max();
 
-  DistGraph g;
-  g.rank = comm.rank;
-  g.vtxdist = std::move(vtxdist);
-  const NodeID first = static_cast<NodeID>(g.vtxdist[comm.rank]);
-  g.n_local = static_cast<NodeID>(g.vtxdist[comm.rank + 1] - first);
-  g.offsets.assign(static_cast<std::size_t>(g.n_local) + 1, 0);
+  DistGraph g = empty_rows(comm, std::move(vtxdist));
+  const NodeID first = g.first();
   RowReader row(graph, false); // the finest graph's rows are read from its spill
   std::vector<T> entries, arrived;
   std::vector<std::uint64_t> counts(p);
@@ -142,9 +137,8 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
         for (std::size_t j = 0; j < neighbours.size(); ++j) {
           const NodeID cv = coarse_label[neighbours[j]];
           if (cu != cv)
-            entries.push_back({cu, cv,
-                               static_cast<decltype(T::w)>(
-                                   graph.edge_weight(graph.first_edge(u) + j))});
+            entries.push_back(
+                {cu, cv, static_cast<decltype(T::w)>(graph.edge_weight(graph.first_edge(u) + j))});
         }
       }
       merge(entries, true);
@@ -166,31 +160,14 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
       alltoallv_round(comm, entries.data(), sc, sd, arrived.data(), rc, rd, sizeof(T));
       merge(arrived, false); // complete rows: every rank's entries below the bound are here
       for (const T& e : arrived) {
-        if (!fill) {
-          ++g.offsets[e.u - first + 1];
-          continue;
-        }
-        const EdgeID at = g.offsets[e.u - first + 1]++;
-        g.adjacency[at] = e.v;
-        if constexpr (std::is_same_v<T, Entry>)
-          g.edge_weights[at] = e.w;
+        if (fill)
+          place_entry(g, first, e);
         else
-          g.edge_weights32[at] = e.w;
+          ++g.offsets[e.u - first + 1];
       }
     }
-    if (fill)
-      break;
-    // offsets[u] = where row u - 1 ends = where row u begins; offsets[u + 1] fills row u.
-    for (NodeID u = 0; u < g.n_local; ++u)
-      g.offsets[u + 1] += g.offsets[u];
-    const EdgeID total = g.offsets[g.n_local];
-    for (NodeID u = g.n_local; u > 0; --u)
-      g.offsets[u] = g.offsets[u - 1];
-    g.adjacency.resize(total);
-    if constexpr (std::is_same_v<T, Entry>)
-      g.edge_weights.resize(total);
-    else
-      g.edge_weights32.resize(total);
+    if (!fill)
+      start_rows<T>(g);
   }
   std::vector<T>().swap(entries);
   std::vector<T>().swap(arrived);

@@ -16,10 +16,10 @@ namespace {
 template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size) {
   v.resize(size);
   const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(v.data() + size) + page - 1) &
-                               ~(page - 1);
-  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) &
-                             ~(page - 1);
+  const std::uintptr_t begin =
+      (reinterpret_cast<std::uintptr_t>(v.data() + size) + page - 1) & ~(page - 1);
+  const std::uintptr_t end =
+      reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) & ~(page - 1);
   if (end > begin)
     madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
@@ -29,8 +29,7 @@ template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size
 NodeID local_id(const DistGraph& graph, NodeID global) {
   if (global >= graph.vtxdist[graph.rank] && global < graph.vtxdist[graph.rank + 1])
     return global - graph.first();
-  const auto it =
-      std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(), global);
+  const auto it = std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(), global);
   if (it == graph.ghost_global.end() || *it != global)
     return kInvalidNodeID;
   return graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin());
