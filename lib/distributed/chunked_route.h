@@ -15,33 +15,21 @@
 
 namespace gnnpart::distributed {
 
-// Builds this rank's part of the graph whose entries (T = Entry or Entry32 with weights, Edge
-// without; global ids, any order, self loops and parallel entries allowed) every rank emits by
-// chunks as route_rounds' emit does, each entry to the owner of its source under vtxdist. Two
-// streams: the sources only (degrees), then the entries, placed straight into their CSR rows
-// (the offsets serve as fill cursors); so the per-entry memory is the CSR itself (4 bytes per
-// entry, 8 or 12 with weights). Collective.
-template <typename T, typename Emit>
-DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t> vtxdist,
-                                    std::uint64_t chunks, Emit&& emit,
-                                    std::vector<Weight> vertex_weights, Merge merge) {
+// This rank's part of a graph under vtxdist with empty rows (offsets all zero: the row lengths
+// are counted into offsets[u + 1] next).
+inline DistGraph empty_rows(const Comm& comm, std::vector<std::uint64_t> vtxdist) {
   DistGraph g;
   g.rank = comm.rank;
   g.vtxdist = std::move(vtxdist);
-  const NodeID first = static_cast<NodeID>(g.vtxdist[comm.rank]);
-  g.n_local = static_cast<NodeID>(g.vtxdist[comm.rank + 1] - first);
+  g.n_local = static_cast<NodeID>(g.vtxdist[comm.rank + 1] - g.vtxdist[comm.rank]);
   g.offsets.assign(static_cast<std::size_t>(g.n_local) + 1, 0);
-  route_rounds<NodeID>(
-      comm, chunks,
-      [&](std::uint64_t c, auto&& send, RoutePass pass) {
-        emit(c, [&](int rank, const T& e) { send(rank, e.u); }, pass);
-      },
-      [&](std::span<const NodeID> sources) {
-        for (const NodeID u : sources)
-          ++g.offsets[u - first + 1];
-      },
-      RoutePass::kCount);
-  // offsets[u] = where row u - 1 ends = where row u begins; offsets[u + 1] fills row u.
+  return g;
+}
+
+// Turns row lengths (offsets[u + 1] = the length of row u) into fill cursors (offsets[u + 1]
+// = where row u begins, advanced by place_entry until it is where row u ends) and sizes the
+// CSR arrays: adjacency, and edge_weights (T = Entry) or edge_weights32 (T = Entry32).
+template <typename T> void start_rows(DistGraph& g) {
   for (NodeID u = 0; u < g.n_local; ++u)
     g.offsets[u + 1] += g.offsets[u];
   const EdgeID total = g.offsets[g.n_local];
@@ -52,15 +40,45 @@ DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t>
     g.edge_weights.resize(total);
   if constexpr (std::is_same_v<T, Entry32>)
     g.edge_weights32.resize(total);
+}
+
+// Places entry e (global ids; first: this rank's first vertex) at its row's cursor.
+template <typename T> void place_entry(DistGraph& g, NodeID first, const T& e) {
+  const EdgeID at = g.offsets[e.u - first + 1]++;
+  g.adjacency[at] = e.v;
+  if constexpr (std::is_same_v<T, Entry>)
+    g.edge_weights[at] = e.w;
+  if constexpr (std::is_same_v<T, Entry32>)
+    g.edge_weights32[at] = e.w;
+}
+
+// Builds this rank's part of the graph whose entries (T = Entry or Entry32 with weights, Edge
+// without; global ids, any order, self loops and parallel entries allowed) every rank emits by
+// chunks as route_rounds' emit does, each entry to the owner of its source under vtxdist. Two
+// streams: the sources only (degrees), then the entries, placed straight into their CSR rows
+// (the offsets serve as fill cursors); so the per-entry memory is the CSR itself (4 bytes per
+// entry, 8 or 12 with weights). Collective.
+template <typename T, typename Emit>
+DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t> vtxdist,
+                                    std::uint64_t chunks, Emit&& emit,
+                                    std::vector<Weight> vertex_weights, Merge merge) {
+  DistGraph g = empty_rows(comm, std::move(vtxdist));
+  const NodeID first = g.first();
+  route_rounds<NodeID>(
+      comm, chunks,
+      [&](std::uint64_t c, auto&& send, RoutePass pass) {
+        emit(
+            c, [&](int rank, const T& e) { send(rank, e.u); }, pass);
+      },
+      [&](std::span<const NodeID> sources) {
+        for (const NodeID u : sources)
+          ++g.offsets[u - first + 1];
+      },
+      RoutePass::kCount);
+  start_rows<T>(g);
   route_rounds<T>(comm, chunks, emit, [&](std::span<const T> entries) {
-    for (const T& e : entries) {
-      const EdgeID at = g.offsets[e.u - first + 1]++;
-      g.adjacency[at] = e.v;
-      if constexpr (std::is_same_v<T, Entry>)
-        g.edge_weights[at] = e.w;
-      if constexpr (std::is_same_v<T, Entry32>)
-        g.edge_weights32[at] = e.w;
-    }
+    for (const T& e : entries)
+      place_entry(g, first, e);
   });
   g.vertex_weights = std::move(vertex_weights);
   finish_dist_graph(comm, g, merge);

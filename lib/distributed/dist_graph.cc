@@ -16,10 +16,10 @@ namespace {
 template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size) {
   v.resize(size);
   const std::uintptr_t page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
-  const std::uintptr_t begin = (reinterpret_cast<std::uintptr_t>(v.data() + size) + page - 1) &
-                               ~(page - 1);
-  const std::uintptr_t end = reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) &
-                             ~(page - 1);
+  const std::uintptr_t begin =
+      (reinterpret_cast<std::uintptr_t>(v.data() + size) + page - 1) & ~(page - 1);
+  const std::uintptr_t end =
+      reinterpret_cast<std::uintptr_t>(v.data() + v.capacity()) & ~(page - 1);
   if (end > begin)
     madvise(reinterpret_cast<void*>(begin), end - begin, MADV_DONTNEED);
 }
@@ -29,8 +29,7 @@ template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size
 NodeID local_id(const DistGraph& graph, NodeID global) {
   if (global >= graph.vtxdist[graph.rank] && global < graph.vtxdist[graph.rank + 1])
     return global - graph.first();
-  const auto it =
-      std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(), global);
+  const auto it = std::lower_bound(graph.ghost_global.begin(), graph.ghost_global.end(), global);
   if (it == graph.ghost_global.end() || *it != global)
     return kInvalidNodeID;
   return graph.n_local + static_cast<NodeID>(it - graph.ghost_global.begin());
@@ -80,26 +79,33 @@ void merge_rows(DistGraph& g, std::vector<W>* weights, NodeID first, Merge merge
     truncate_in_place(*weights, kept);
 }
 
-// Ghosts: the off-range ids of the adjacency, sorted and unique (collected in bounded batches,
-// so no copy of the adjacency is made); then every entry becomes a local id.
+// Ghosts: the off-range ids of the adjacency, sorted and unique, collected in a buffer that is
+// sorted and deduplicated whenever it is full and grows only when that leaves it more than
+// half full: so it holds at most about 2x the ghosts (or kFirstBatch ids), never a copy of the
+// adjacency. (A fixed batch of 2^20 ids above twice the ghosts, as before, doubled the vector
+// past 2^20 and held up to 8 MiB beside the adjacency: the peak of the first contraction and
+// recontraction on R-MAT 10^7.) Then every entry becomes a local id.
 void localize(DistGraph& g, NodeID first) {
+  constexpr std::size_t kFirstBatch = std::size_t{1} << 16;
   const NodeID last = first + g.n_local;
-  std::size_t unique = 0;
+  std::vector<NodeID>& ghosts = g.ghost_global;
+  ghosts.reserve(std::min(g.adjacency.size(), kFirstBatch));
+  const auto compact = [&] {
+    std::sort(ghosts.begin(), ghosts.end());
+    ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
+  };
   for (const NodeID v : g.adjacency) {
     if (v >= first && v < last)
       continue;
-    g.ghost_global.push_back(v);
-    if (g.ghost_global.size() >= 2 * unique + (std::size_t{1} << 20)) {
-      std::sort(g.ghost_global.begin(), g.ghost_global.end());
-      g.ghost_global.erase(std::unique(g.ghost_global.begin(), g.ghost_global.end()),
-                           g.ghost_global.end());
-      unique = g.ghost_global.size();
+    if (ghosts.size() == ghosts.capacity()) {
+      compact();
+      if (2 * ghosts.size() > ghosts.capacity())
+        ghosts.reserve(2 * ghosts.capacity());
     }
+    ghosts.push_back(v);
   }
-  std::sort(g.ghost_global.begin(), g.ghost_global.end());
-  g.ghost_global.erase(std::unique(g.ghost_global.begin(), g.ghost_global.end()),
-                       g.ghost_global.end());
-  g.ghost_global.shrink_to_fit();
+  compact();
+  ghosts.shrink_to_fit();
   for (NodeID& v : g.adjacency)
     v = local_id(g, v);
 }

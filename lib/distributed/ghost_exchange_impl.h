@@ -14,12 +14,15 @@ void update_ghosts(const Comm& comm, const DistGraph& graph, std::span<const Nod
     NodeID global;
     T value;
   };
-  // comm.round_items / P changed vertices per round: each sends at most P - 1 updates, so a
-  // round sends and receives at most about round_items updates per rank however many vertices
-  // changed (one exchange of them all held 2 x 24 B per (vertex, ghost rank) pair of Jet's
-  // moves, the finest level's peak on R-MAT 10^7).
+  // comm.round_items / (P (P - 1)) changed vertices per round: each sends at most P - 1
+  // updates, so a rank sends at most round_items / P updates per round and receives at most
+  // about round_items from all ranks together, as the other routed streams do, however many
+  // vertices changed (one exchange of them all held 2 x 24 B per (vertex, ghost rank) pair of
+  // Jet's moves; round_items / P vertices per round, up to 2.25 MiB sent and as much received
+  // per round at P = 4: both among the finest level's peaks on R-MAT 10^7).
+  const std::uint64_t p = static_cast<std::uint64_t>(comm.size);
   const std::size_t per_chunk = std::max<std::size_t>(
-      1, static_cast<std::size_t>(comm.round_items / static_cast<std::uint64_t>(comm.size)));
+      1, static_cast<std::size_t>(comm.round_items / (p * std::max<std::uint64_t>(1, p - 1))));
   const std::uint64_t chunks = (changed.size() + per_chunk - 1) / per_chunk;
   std::vector<NodeID> last_sent(static_cast<std::size_t>(comm.size));
   RowReader row(graph, true); // the rows of a spilled graph, read ahead

@@ -101,14 +101,19 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
       for (const BlockID b : touched)
         conn[b] = 0;
     }
-    // 2. Announce them (and withdraw the last iteration's) to the ghost copies.
-    {
-      std::vector<NodeID> changed = announced;
-      changed.insert(changed.end(), candidates.begin(), candidates.end());
-      changed = sorted_unique(std::move(changed));
-      update_ghosts<Move>(comm, graph, changed, move);
-      announced = candidates;
+    // 2. Announce them, and withdraw the last iteration's that are not candidates again, to
+    // the ghost copies (both lists are sorted; the withdrawn ones are kept in place, so no
+    // list of both is made).
+    std::size_t withdrawn = 0;
+    for (std::size_t i = 0, j = 0; i < announced.size(); ++i) {
+      while (j < candidates.size() && candidates[j] < announced[i])
+        ++j;
+      if (j == candidates.size() || candidates[j] != announced[i])
+        announced[withdrawn++] = announced[i];
     }
+    announced.resize(withdrawn);
+    update_ghosts<Move>(comm, graph, announced, move);
+    update_ghosts<Move>(comm, graph, candidates, move);
     // 3. Afterburner; a rank takes at most (|b| - 1) / P vertices out of a block.
     const BlockLoads loads = block_loads(comm, graph, blocks, k);
     std::fill(taken.begin(), taken.end(), 0);
@@ -140,6 +145,7 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
       locked[u] = 1;
     }
     update_ghosts<BlockID>(comm, graph, moved, blocks);
+    announced = std::move(candidates);
     // 4. Balance, 5. keep the best.
     result.balance_moves += rebalance(comm, graph, ctx, blocks).moves;
     const Score current = score(comm, graph, blocks, k, bound);
