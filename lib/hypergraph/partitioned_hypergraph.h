@@ -68,6 +68,15 @@ public:
       lambda += std::popcount(w[i]);
     return lambda;
   }
+  // e's connectivity set: conn_words() words, block b at bit b % 64 of word b / 64.
+  const std::uint64_t* connectivity_set(NetID e) const {
+    return conn_.data() + static_cast<std::size_t>(e) * words_;
+  }
+  std::size_t conn_words() const { return words_; }
+  // Phi(e, b) >= 1: one bit test.
+  bool connected(NetID e, BlockID b) const {
+    return (connectivity_set(e)[b / 64] >> (b % 64) & 1) != 0;
+  }
   template <typename F> void for_each_block(NetID e, F&& f) const {
     const std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
     for (std::size_t i = 0; i < words_; ++i) {
