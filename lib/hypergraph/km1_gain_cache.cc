@@ -11,6 +11,7 @@ namespace gnnpart::hg {
 
 bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
   k_ = phg.k();
+  phg_ = &phg;
   if (phg.num_nodes() >= kMaxNodes ||
       compute_weights(phg) >= std::numeric_limits<std::int32_t>::max())
     return false;
@@ -24,7 +25,7 @@ void Km1GainCache::release() {
   work_ = work;
 }
 
-Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()) {
+Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()), phg_(&phg) {
   compute_weights(phg);
   compute_connections(phg);
 }
@@ -69,11 +70,18 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
   const NodeID n = hg.num_nodes();
   row_.resize(n);
+  const bool counting = phg.conn_words() <= kMaxCountedWords;
+  constexpr std::uint32_t kNoRow = ~std::uint32_t{0}; // no row number reaches it (kMaxNodes)
   std::size_t rows[4] = {0, 0, 0, 0};
   for (NodeID u = 0; u < n; ++u) {
     const int c = width_class(vertex_[u].incident);
-    row_[u] = static_cast<std::uint32_t>(rows[c]++ << 2 | c);
+    row_[u] = counting && hg.incident_nets(u).size() * kRowDivisor < k_
+                  ? kNoRow
+                  : static_cast<std::uint32_t>(rows[c]++ << 2 | c);
   }
+  // The sink row, last of class 0: its entries are updated but never read.
+  rowless_ = static_cast<std::uint32_t>(rows[0]++ << 2);
+  std::replace(row_.begin(), row_.end(), kNoRow, rowless_);
   const std::size_t row_bytes[4] = {nibble_row_bytes(), k_, 2 * std::size_t{k_},
                                     4 * std::size_t{k_}};
   const auto bytes = [](auto* p) { return reinterpret_cast<std::uint8_t*>(p); };
@@ -87,8 +95,12 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
     // The slack is read (and written back unchanged) by the 32-bit words: defined bytes.
     std::fill_n(bases[c] + rows[c] * row_bytes[c], kSlack, std::uint8_t{0});
   }
+  // Zeroed once, so that its words are defined when move() adds to them.
+  std::fill_n(bases[0] + (rows[0] - 1) * row_bytes[0], row_bytes[0], std::uint8_t{0});
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
     for (NodeID u = r.begin(); u != r.end(); ++u) {
+      if (!has_row(u))
+        continue;
       with_row(u, [&](auto row) {
         row.clear(k_);
         for (NetID e : hg.incident_nets(u)) {
@@ -102,52 +114,103 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
 
 Weight Km1GainCache::gain_bound(NodeID u, BlockID from) const {
   const VertexGains& g = vertex_[u];
+  if (!has_row(u)) {
+    const Hypergraph& hg = phg_->hypergraph();
+    const std::size_t words = phg_->conn_words();
+    Weight reach = 0; // the weight of u's nets that touch a block other than `from`
+    for (NetID e : hg.incident_nets(u)) {
+      const std::uint64_t* set = phg_->connectivity_set(e);
+      bool other = false;
+      for (std::size_t i = 0; i < words && !other; ++i)
+        other = (i == from / 64 ? set[i] & ~(std::uint64_t{1} << (from % 64)) : set[i]) != 0;
+      if (other)
+        reach += hg.net_weight(e);
+    }
+    return Weight{g.benefit} - g.incident + reach;
+  }
   return Weight{g.benefit} - g.incident +
          with_row(u, [&](auto row) { return row.max_except(k_, from); });
 }
 
+// Offered blocks in increasing order: the most connected feasible one, then the lighter, then
+// the lower id.
+class Km1GainCache::BestTarget {
+public:
+  BestTarget(const PartitionedHypergraph& phg, NodeID u, std::span<const Weight> max_weights)
+      : phg_(phg), u_(u), from_(phg.block(u)), max_weights_(max_weights) {}
+  void offer(BlockID t, Weight ct) {
+    if (t == from_ || ct == 0 || ct < best_conn_)
+      return;
+    const Weight bw = phg_.block_weight(t);
+    if (ct == best_conn_ && bw >= best_weight_)
+      return;
+    if (!phg_.fits(u_, t, max_weights_))
+      return;
+    best_ = t;
+    best_conn_ = ct;
+    best_weight_ = bw;
+  }
+  MoveCandidate result(const Km1GainCache& cache) const {
+    if (best_ == kInvalidBlockID)
+      return {};
+    const VertexGains& g = cache.vertex_[u_];
+    return {best_, Weight{g.benefit} - g.incident + best_conn_};
+  }
+
+private:
+  const PartitionedHypergraph& phg_;
+  NodeID u_;
+  BlockID from_;
+  std::span<const Weight> max_weights_;
+  BlockID best_ = kInvalidBlockID;
+  Weight best_conn_ = -1;
+  Weight best_weight_ = 0;
+};
+
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
-  return with_row(u, [&](auto row) { return best_move_in(row, phg, u, max_weights); });
-}
-
-template <typename Row>
-MoveCandidate Km1GainCache::best_move_in(Row c, const PartitionedHypergraph& phg, NodeID u,
-                                         std::span<const Weight> max_weights) const {
-  const BlockID from = phg.block(u);
-  MoveCandidate best;
-  Weight best_weight = 0;
-  std::int32_t best_conn = -1;
-  for (BlockID t = 0; t < k_; ++t) {
-    const std::int32_t ct = c.get(t);
-    if (t == from || ct == 0 || ct < best_conn)
-      continue;
-    const Weight bw = phg.block_weight(t);
-    if (ct == best_conn && bw >= best_weight)
-      continue;
-    if (!phg.fits(u, t, max_weights))
-      continue;
-    best = {t, 0};
-    best_conn = ct;
-    best_weight = bw;
-  }
-  if (best.to != kInvalidBlockID)
-    best.gain = gain(u, best.to);
-  return best;
+  BestTarget best(phg, u, max_weights);
+  if (has_row(u))
+    with_row(u, [&](auto row) {
+      for (BlockID t = 0; t < k_; ++t)
+        best.offer(t, row.get(t));
+    });
+  else
+    for_each_counted(u, [&](BlockID t, Weight ct) { best.offer(t, ct); });
+  return best.result(*this);
 }
 
 MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
                                     std::span<const BlockID> candidates,
                                     std::span<const Weight> max_weights) const {
+  // Without a row, the few candidates' connections are counted in one pass over u's nets.
+  constexpr std::size_t kFused = 4;
+  Weight counted[kFused] = {};
+  const bool fused = !has_row(u) && candidates.size() <= kFused;
+  if (fused) {
+    const Hypergraph& hg = phg.hypergraph();
+    for (NetID e : hg.incident_nets(u)) {
+      const std::uint64_t* set = phg.connectivity_set(e);
+      const Weight w = hg.net_weight(e);
+      for (std::size_t i = 0; i < candidates.size(); ++i) {
+        const BlockID t = candidates[i];
+        if (t < k_ && (set[t / 64] >> (t % 64) & 1) != 0)
+          counted[i] += w;
+      }
+    }
+  }
   const BlockID from = phg.block(u);
+  const Weight base = Weight{vertex_[u].benefit} - vertex_[u].incident;
   MoveCandidate best;
   Weight best_weight = 0;
-  for (BlockID t : candidates) {
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    const BlockID t = candidates[i];
     if (t >= k_ || t == from || t == best.to)
       continue;
-    if (load(slot(u, t)) == 0 || !phg.fits(u, t, max_weights))
+    const Weight ct = fused ? counted[i] : conn(u, t);
+    if (ct == 0 || !phg.fits(u, t, max_weights))
       continue;
-    const Weight g = gain(u, t);
+    const Weight g = base + ct;
     const Weight bw = phg.block_weight(t);
     if (best.to == kInvalidBlockID || g > best.gain ||
         (g == best.gain && (bw < best_weight || (bw == best_weight && t < best.to)))) {

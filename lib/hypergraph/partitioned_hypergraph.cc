@@ -28,13 +28,26 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
     uniform_width_ = largest_net < (1u << 8) ? 0 : largest_net < (1u << 16) ? 1 : 2;
     entries[uniform_width_] = static_cast<std::size_t>(m) * k;
   } else {
-    pin_offset_.resize(m);
+    const auto net_entries = [&](std::uint32_t size) {
+      return size >= dense_size_ ? std::size_t{k} : 2 * static_cast<std::size_t>(size);
+    };
+    for (NetID e = 0; e < m; ++e)
+      entries[width_of(hypergraph.net_size(e))] += net_entries(hypergraph.net_size(e));
+    narrow_offsets_ = *std::max_element(entries, entries + 3) <= 0xFFFFFFFFu;
+    if (narrow_offsets_)
+      pin_offset32_.resize(m);
+    else
+      pin_offset_.resize(m);
     live_.assign(m, 0);
+    std::size_t next[3] = {0, 0, 0};
     for (NetID e = 0; e < m; ++e) {
       const std::uint32_t size = hypergraph.net_size(e);
-      std::size_t& next = entries[width_of(size)];
-      pin_offset_[e] = next;
-      next += size >= dense_size_ ? k : 2 * static_cast<std::size_t>(size);
+      std::size_t& first = next[width_of(size)];
+      if (narrow_offsets_)
+        pin_offset32_[e] = static_cast<std::uint32_t>(first);
+      else
+        pin_offset_[e] = first;
+      first += net_entries(size);
     }
   }
   pin_data8_.assign(entries[0], 0);

@@ -68,6 +68,15 @@ public:
       lambda += std::popcount(w[i]);
     return lambda;
   }
+  // e's connectivity set: conn_words() words, block b at bit b % 64 of word b / 64.
+  const std::uint64_t* connectivity_set(NetID e) const {
+    return conn_.data() + static_cast<std::size_t>(e) * words_;
+  }
+  std::size_t conn_words() const { return words_; }
+  // Phi(e, b) >= 1: one bit test.
+  bool connected(NetID e, BlockID b) const {
+    return (connectivity_set(e)[b / 64] >> (b % 64) & 1) != 0;
+  }
   template <typename F> void for_each_block(NetID e, F&& f) const {
     const std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
     for (std::size_t i = 0; i < words_; ++i) {
@@ -110,7 +119,9 @@ public:
 private:
   bool dense(NetID e) const { return all_dense_ || hg_->net_size(e) >= dense_size_; }
   std::size_t offset(NetID e) const {
-    return all_dense_ ? static_cast<std::size_t>(e) * k_ : pin_offset_[e];
+    if (all_dense_)
+      return static_cast<std::size_t>(e) * k_;
+    return narrow_offsets_ ? pin_offset32_[e] : pin_offset_[e];
   }
   // Entry width of a net of `size` pins (not all_dense_): 0 = 8 bits, 1 = 16, 2 = 32.
   int width_of(std::uint32_t size) const {
@@ -170,12 +181,16 @@ private:
   std::size_t words_;
   std::vector<BlockID> blocks_;
   std::vector<Weight> block_weights_;
-  std::uint32_t dense_size_;              // nets with at least this many pins count densely
-  bool all_dense_;                        // every net has a dense row at e * k
-  int uniform_width_ = 1;                 // of every net when all_dense_
-  std::vector<std::uint64_t> pin_offset_; // per net: its first entry in the array of its width
-  std::vector<std::uint32_t> live_;       // per sparse net: (block, count) pairs in use
-  std::vector<std::uint8_t> pin_data8_;   // counts and sparse (block, count) pairs by width
+  std::uint32_t dense_size_; // nets with at least this many pins count densely
+  bool all_dense_;           // every net has a dense row at e * k
+  int uniform_width_ = 1;    // of every net when all_dense_
+  // Per net: its first entry in the array of its width; 4 bytes a net while every array has
+  // fewer than 2^32 entries (narrow_offsets_), else 8.
+  bool narrow_offsets_ = false;
+  std::vector<std::uint32_t> pin_offset32_;
+  std::vector<std::uint64_t> pin_offset_;
+  std::vector<std::uint32_t> live_;     // per sparse net: (block, count) pairs in use
+  std::vector<std::uint8_t> pin_data8_; // counts and sparse (block, count) pairs by width
   std::vector<std::uint16_t> pin_data16_;
   std::vector<std::uint32_t> pin_data32_;
   std::vector<std::uint64_t> conn_;

@@ -91,17 +91,20 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
 // k, the weight scale and the largest net: a vertex's connections take 4 bits while its incident
 // net weight is below 2^4, 8 bits below 2^8 (scale 1 mixes both), 16 bits below 2^16 and 32
 // bits above; scale 40 mixes 8- and 16-bit rows, 20000 16- and 32-bit ones. At k = 96, nets
-// below 24 pins keep sparse pin counts; k = 5 has odd rows of 4-bit entries.
+// below 24 pins keep sparse pin counts; k = 5 has odd rows of 4-bit entries. At k = 96 and 40
+// the vertices with fewer than k / 16 nets have no row (their connections are counted when
+// asked); with 200 nets, k = 96 has both kinds.
 struct Km1CacheCase {
   BlockID k;
   Weight weight_scale;
   int big_max = 25;
+  int nets = 90;
 };
 
 class Km1GainCacheTest : public ::testing::TestWithParam<Km1CacheCase> {};
 
 // The largest km1 gain of v over every other block, fitting or not, recomputed from pin counts
-// (what Km1GainCache::gain_bound must equal).
+// (what Km1GainCache::gain_bound must equal for a vertex with a row, and at most be without).
 Weight best_gain_any_block(const PartitionedHypergraph& phg, GainComputer& gc, NodeID v) {
   Weight best = std::numeric_limits<Weight>::min();
   for (BlockID t = 0; t < phg.k(); ++t)
@@ -112,11 +115,11 @@ Weight best_gain_any_block(const PartitionedHypergraph& phg, GainComputer& gc, N
 
 TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
   // Random hypergraph with weighted nets of mixed sizes.
-  const auto [k, scale, big_max] = GetParam();
+  const auto [k, scale, big_max, nets] = GetParam();
   Rng rng(11);
   const NodeID n = 60;
   const Hypergraph hg =
-      testing::random_hypergraph(n, 90, std::min(5, big_max), big_max, 4, scale, rng);
+      testing::random_hypergraph(n, nets, std::min(5, big_max), big_max, 4, scale, rng);
   PartitionedHypergraph phg(hg, k);
   // At large k, few blocks in use at the start, so that moves revisit them.
   const BlockID used = std::min<BlockID>(k, 12);
@@ -125,6 +128,15 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
     b = static_cast<BlockID>(rng.below(used));
   phg.assign(blocks);
   Km1GainCache cache(phg);
+  NodeID with_rows = 0;
+  for (NodeID v = 0; v < n; ++v)
+    with_rows += cache.has_row(v) ? 1 : 0;
+  if (k < 8) {
+    EXPECT_EQ(with_rows, n);
+  } else if (nets > 90) { // both kinds of vertices
+    EXPECT_GT(with_rows, 0u);
+    EXPECT_LT(with_rows, n);
+  }
   GainComputer gc(k);
   std::vector<NetID> touched;
   // Blocks get heavy enough that some best moves are refused by the limit.
@@ -158,8 +170,44 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
         const MoveCandidate among_all = cache.best_of(phg, v, all_blocks, limits);
         ASSERT_EQ(among_all.to, want.to) << "vertex " << v;
         ASSERT_EQ(among_all.gain, want.gain) << "vertex " << v;
-        ASSERT_EQ(cache.gain_bound(v, phg.block(v)), best_gain_any_block(phg, gc, v))
-            << "vertex " << v;
+        // The re-rating's few candidates (counted in one pass without a row).
+        const BlockID few[] = {want.to == kInvalidBlockID ? 0 : want.to, phg.block(v),
+                               static_cast<BlockID>((v + step) % k)};
+        const MoveCandidate among_few = cache.best_of(phg, v, few, limits);
+        MoveCandidate want_few;
+        Weight want_weight = 0;
+        const auto touches = [&](BlockID t) {
+          for (NetID e : hg.incident_nets(v))
+            if (phg.pin_count(e, t) > 0)
+              return true;
+          return false;
+        };
+        for (BlockID t : few)
+          if (t != phg.block(v) && t != want_few.to && phg.fits(v, t, limits) && touches(t)) {
+            const Weight g = gc.gain(phg, v, t, Objective::kKm1);
+            const Weight bw = phg.block_weight(t);
+            if (want_few.to == kInvalidBlockID || g > want_few.gain ||
+                (g == want_few.gain &&
+                 (bw < want_weight || (bw == want_weight && t < want_few.to)))) {
+              want_few = {t, g};
+              want_weight = bw;
+            }
+          }
+        ASSERT_EQ(among_few.to, want_few.to) << "vertex " << v;
+        ASSERT_EQ(among_few.gain, want_few.gain) << "vertex " << v;
+        if (cache.has_row(v)) {
+          ASSERT_EQ(cache.gain_bound(v, phg.block(v)), best_gain_any_block(phg, gc, v))
+              << "vertex " << v;
+        } else {
+          ASSERT_GE(cache.gain_bound(v, phg.block(v)), best_gain_any_block(phg, gc, v))
+              << "vertex " << v;
+        }
+        BlockID next = 0;
+        cache.for_each_conn(v, [&](BlockID t, Weight ct) {
+          ASSERT_EQ(t, next++);
+          ASSERT_EQ(ct, cache.conn(v, t));
+        });
+        ASSERT_EQ(next, k);
       }
     }
   }
@@ -169,7 +217,7 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                          ::testing::Values(Km1CacheCase{5, 1}, Km1CacheCase{96, 1},
                                            Km1CacheCase{96, 20000}, Km1CacheCase{96, 1, 3},
                                            Km1CacheCase{40, 20000, 3}, Km1CacheCase{5, 40},
-                                           Km1CacheCase{96, 40}));
+                                           Km1CacheCase{96, 40}, Km1CacheCase{96, 1, 25, 200}));
 
 // Every width at its limits: vertex 3 i has two nets of weights t / 2 and t - t / 2 for t =
 // 2^4 - 1, 2^4, 2^8 - 1, 2^8, 2^16 - 1, 2^16 (the largest incident weight of one width, the
