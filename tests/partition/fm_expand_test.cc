@@ -1,45 +1,27 @@
 // Which neighbours of a move enter a localized FM search: with fm_expand_target off, those in
 // the move's source block and in third blocks, not those in its target block (the move only
 // lowered their gains). Checked on paths over a plain view of the partition.
-#include <cstdint>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "core/block_limits.h"
+#include "fm_search_once.h"
 #include "multilevel_test_graphs.h"
-#include "partition/multilevel/context.h"
-#include "partition/multilevel/partitioned_graph.h"
-#include "partition/multilevel/refinement/fm_search.h"
-#include "plain_fm_view.h"
 
 namespace gnnpart {
 namespace {
 
-using ml_test::PlainView;
-
-struct Searched {
-  Weight gain;
-  std::size_t best_len;
-  std::vector<ml::FmMove> moves;
-};
+using ml_test::Searched;
 
 // One search from vertex 3 of the path 0-1-...-7 with the given blocks (k = 2).
 Searched search_from_3(std::vector<BlockID> blocks, double epsilon, int max_bad,
                        bool expand_target) {
   const CsrGraph g =
       ml_test::graph_from_edges(8, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}});
-  ml::PartitionedGraph p(g, 2, std::move(blocks));
-  const BlockLimits limits = uniform_limits(g, 2, epsilon);
   ml::RefinementContext ctx;
   ctx.fm_max_bad = max_bad;
   ctx.fm_expand_target = expand_target;
-  PlainView view(p, limits);
-  ml::FmSearch<PlainView> search(view, g, ctx);
-  const std::vector<std::uint8_t> locked(g.num_nodes(), 0);
-  const std::vector<NodeID> seeds = {3};
-  const Weight gain = search.run(seeds, locked);
-  return {gain, search.best_len(), search.moves()};
+  return ml_test::search_once(g, 2, std::move(blocks), epsilon, {3}, ctx);
 }
 
 // Vertex 3 sits in block 1 between block-0 vertices: moving it to block 0 gains 2. Vertex 4 is

@@ -1,42 +1,24 @@
 // Equal gains in a localized FM search's queue (RefinementContext::fm_tie_break): a move into a
 // lighter block leaves first, then the vertex rated last, so a search follows the chain of
 // zero-gain moves its last move opened. Checked on small graphs over a plain view.
-#include <cstdint>
-#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
 
-#include "core/block_limits.h"
+#include "fm_search_once.h"
 #include "multilevel_test_graphs.h"
-#include "partition/multilevel/context.h"
-#include "partition/multilevel/partitioned_graph.h"
-#include "partition/multilevel/refinement/fm_search.h"
-#include "plain_fm_view.h"
 
 namespace gnnpart {
 namespace {
 
-using ml_test::PlainView;
-
-struct Searched {
-  Weight gain;
-  std::size_t best_len;
-  std::vector<ml::FmMove> moves;
-};
+using ml_test::Searched;
 
 Searched search(const CsrGraph& g, BlockID k, std::vector<BlockID> blocks,
                 const std::vector<NodeID>& seeds, int max_bad, bool tie_break) {
-  ml::PartitionedGraph p(g, k, std::move(blocks));
-  const BlockLimits limits = uniform_limits(g, k, 1.0);
   ml::RefinementContext ctx;
   ctx.fm_max_bad = max_bad;
   ctx.fm_tie_break = tie_break;
-  PlainView view(p, limits, /*cheap=*/true);
-  ml::FmSearch<PlainView> s(view, g, ctx);
-  const std::vector<std::uint8_t> locked(g.num_nodes(), 0);
-  const Weight gain = s.run(seeds, locked);
-  return {gain, s.best_len(), s.moves()};
+  return ml_test::search_once(g, k, std::move(blocks), 1.0, seeds, ctx, /*cheap=*/true);
 }
 
 // The path 0-...-7 (blocks 0 0 0 1 1 1 1 1): moving 3, 4, 5, 6 to block 0 gains 0 each, then 7
