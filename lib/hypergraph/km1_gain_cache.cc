@@ -190,11 +190,9 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
   if (fused) {
     const Hypergraph& hg = phg.hypergraph();
     for (NetID e : hg.incident_nets(u)) {
-      const std::uint64_t* set = phg.connectivity_set(e);
       const Weight w = hg.net_weight(e);
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        const BlockID t = candidates[i];
-        if (t < k_ && (set[t / 64] >> (t % 64) & 1) != 0)
+        if (candidates[i] < k_ && phg.connected(e, candidates[i]))
           counted[i] += w;
       }
     }

@@ -61,16 +61,16 @@ public:
   std::uint32_t pin_count(NetID e, BlockID b) const {
     return with_counts(*this, e, [&](const auto* p) { return pin_count_in(p, e, b); });
   }
-  BlockID connectivity(NetID e) const {
-    BlockID lambda = 0;
-    const std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
-    for (std::size_t i = 0; i < words_; ++i)
-      lambda += std::popcount(w[i]);
-    return lambda;
-  }
   // e's connectivity set: conn_words() words, block b at bit b % 64 of word b / 64.
   const std::uint64_t* connectivity_set(NetID e) const {
     return conn_.data() + static_cast<std::size_t>(e) * words_;
+  }
+  BlockID connectivity(NetID e) const {
+    BlockID lambda = 0;
+    const std::uint64_t* w = connectivity_set(e);
+    for (std::size_t i = 0; i < words_; ++i)
+      lambda += std::popcount(w[i]);
+    return lambda;
   }
   std::size_t conn_words() const { return words_; }
   // Phi(e, b) >= 1: one bit test.
@@ -78,7 +78,7 @@ public:
     return (connectivity_set(e)[b / 64] >> (b % 64) & 1) != 0;
   }
   template <typename F> void for_each_block(NetID e, F&& f) const {
-    const std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
+    const std::uint64_t* w = connectivity_set(e);
     for (std::size_t i = 0; i < words_; ++i) {
       std::uint64_t bits = w[i];
       while (bits != 0) {
