@@ -23,9 +23,39 @@
 #   calibration)  SUMMARY (cost_summary.csv)  SEED (1)
 #   PHASES (cost_phases.csv: per run and rank, each phase's predicted and measured seconds, the
 #   trainer's --json "phases_s" of the median round against evaluate --cost's)
+#   CPUS (unset: the whole machine, Open MPI's default binding): a CPU set as taskset reads it
+#   ("0-7", "8-15", "0,2,4"); the script re-runs itself under `taskset -c CPUS` (partitioners,
+#   layouts and mpirun stay inside), every mpirun gets --bind-to none and scripts/pin_rank.sh
+#   pins rank r to the set's (r mod |CPUS|)-th CPU, and ranks_per_core is k / |CPUS|. The
+#   default SUMMARY and PHASES, the scratch directory and the network namespace carry the set
+#   in their names, so several instances on disjoint sets run at once (docs/cost_model.md,
+#   "Several instances on one machine").
+#   KEEP_DIR (unset): a directory that receives, per (network, graph, k) in NETWORK.GRAPH.K/,
+#   the calibrated profile, the calibration's output, the partitions, evaluate's prediction and
+#   every run's --json, for TCP `tc -s qdisc` of the namespace (the bucket's drops and
+#   overlimits so far), and machine.txt (lscpu, Open MPI, CPUS): what a run on a borrowed
+#   machine needs to be diagnosed afterwards, or re-predicted with another model
+#   (`gnnpart evaluate GRAPH DIR/*.part --cost DIR/profile.json ...`).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+CPUS="${CPUS:-}"
+if [ -n "$CPUS" ] && [ -z "${BENCH_COST_PINNED:-}" ]; then
+  command -v taskset >/dev/null || { echo "bench_cost: CPUS needs taskset (util-linux)" >&2; exit 1; }
+  BENCH_COST_PINNED=1 exec taskset -c "$CPUS" bash "$0" "$@"
+fi
+# TAG names this instance's files and namespace: "cpus0-7" for CPUS=0-7, "" without CPUS.
+TAG=""
+CPU_LIST=""
+if [ -n "$CPUS" ]; then
+  TAG="cpus${CPUS//,/_}"
+  CPU_LIST="$(python3 -c 'import sys
+cpus = []
+for part in sys.argv[1].split(","):
+    lo, _, hi = part.partition("-")
+    cpus += range(int(lo), int(hi or lo) + 1)
+print(",".join(map(str, cpus)))' "$CPUS")"
+fi
 BUILD_DIR="${BUILD_DIR:-$ROOT/build}"
 SHARED_DIR="${GNNPART_SHARED_DIR:-$ROOT/../shared}"
 GNNPART="$BUILD_DIR/gnnpart"
@@ -43,16 +73,26 @@ WARMUP="${WARMUP:-2}"
 ROUNDS="${ROUNDS:-3}"
 SEED="${SEED:-1}"
 PARTITIONERS="${PARTITIONERS:-metis graph-cut graph-volume hypergraph hypergraph-unit max-volume epoch fennel ldg random}"
-SUMMARY="${SUMMARY:-cost_summary.csv}"
-PHASES="${PHASES:-cost_phases.csv}"
+SUMMARY="${SUMMARY:-cost_summary${TAG:+.$TAG}.csv}"
+PHASES="${PHASES:-cost_phases${TAG:+.$TAG}.csv}"
+KEEP_DIR="${KEEP_DIR:-}"
 echo "network,graph,k,partitioner,rank,phase,predicted_s,measured_s" > "$PHASES"
 source "$ROOT/scripts/bench_common.sh"
-bench_scratch cost
+bench_scratch "cost${TAG:+_$TAG}"
 bench_commit lib app trainer
-CORES="$(nproc)"
+CORES="$(nproc)"  # the whole machine, or under taskset the set
+if [ -n "$CPU_LIST" ]; then
+  CORES="$(echo "$CPU_LIST" | tr ',' '\n' | wc -l)"
+  echo "bench_cost: CPUS=$CPUS: $CORES CPUs ($CPU_LIST), one rank pinned to each" >&2
+fi
 ROOT_FLAG=()
 [ "$(id -u)" = 0 ] && ROOT_FLAG=(--allow-run-as-root)
-NETNS="gnnpart_cost_$$"
+NETNS="gnnpart_cost${TAG:+_$TAG}_$$"
+if [ -n "$KEEP_DIR" ]; then
+  mkdir -p "$KEEP_DIR"
+  { date -u; echo "CPUS=${CPUS:-all} ($CPU_LIST) commit $COMMIT"; uname -a; lscpu
+    lscpu -e; mpirun --version 2>&1 | head -1; } > "$KEEP_DIR/machine.txt" 2>&1 || true
+fi
 trap 'ip netns del "$NETNS" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 
@@ -88,6 +128,9 @@ launcher() {
   else
     LAUNCH=(ip netns exec "$NETNS" "${LAUNCH[@]}" --mca btl self,tcp --mca btl_tcp_if_include lo
             --mca oob_tcp_if_include lo)
+  fi
+  if [ -n "$CPU_LIST" ]; then
+    LAUNCH+=(--bind-to none "$ROOT/scripts/pin_rank.sh" "$CPU_LIST")
   fi
 }
 
@@ -134,7 +177,9 @@ for network in $NETWORKS; do
     for k in $KS; do
       launcher "$network" "$k"
       profile="$WORK/profile.$network.$k.json"
-      "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$profile" --transport "$network" >&2
+      "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$profile" --transport "$network" \
+        > "$WORK/calibrate.txt"
+      cat "$WORK/calibrate.txt" >&2
       if [[ " $PARTITIONERS " == *" epoch "* ]]; then
         PROFILE="$profile" CLASSES="$classes" partition epoch "$graph" "$k" "$WORK/$g.$k.epoch.part"
         bench_side_files "$g"
@@ -161,6 +206,15 @@ print(max(8, min(60, math.ceil(float(sys.argv[2]) / fastest))))' "$WORK/predicte
         done
       done
       load="$(cut -d' ' -f1 /proc/loadavg)"
+      if [ -n "$KEEP_DIR" ]; then
+        keep="$KEEP_DIR/$network.$g.$k"
+        mkdir -p "$keep"
+        cp "$profile" "$keep/profile.json"
+        cp "$WORK/calibrate.txt" "$WORK/predicted.json" "$keep/"
+        for p in $PARTITIONERS; do cp "$WORK"/run."$p".*.json "$WORK/$g.$k.$p.part" "$keep/"; done
+        [ "$network" = tcp ] && ip netns exec "$NETNS" tc -s qdisc show dev lo > "$keep/qdisc.txt"
+        echo "$load" > "$keep/load.txt"
+      fi
       python3 - "$WORK" "$g" "$k" "$network" "$COMMIT" "$n" "$CORES" "$LAYERS" "$FEATURE_DIM" \
         "$HIDDEN" "$classes" "$WARMUP" "$ROUNDS" "$load" "$PHASES" $PARTITIONERS <<'PY'
 import json, statistics, sys
@@ -200,3 +254,8 @@ PY
   [ "$network" = tcp ] && ip netns del "$NETNS"
 done
 python3 "$ROOT/scripts/cost_summary.py" "$WORK/rows.csv" --summary "$SUMMARY" >&2
+if [ -n "$KEEP_DIR" ]; then
+  for f in "$WORK/rows.csv" "$PHASES" "$SUMMARY"; do
+    [ "$f" -ef "$KEEP_DIR/$(basename "$f")" ] || cp "$f" "$KEEP_DIR/"
+  done
+fi

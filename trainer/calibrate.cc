@@ -28,6 +28,7 @@ constexpr int kRepeats = 5;
 constexpr int kDataTag = 21;
 const std::vector<double> kWidths{4, 16, 64, 256, 512};
 constexpr std::size_t kExchangeGapBytes = std::size_t{16} << 20;
+constexpr double kExchangeGapSeconds = 0.01;
 
 double median(std::vector<double> values) {
   std::sort(values.begin(), values.end());
@@ -56,6 +57,18 @@ double timed(MPI_Comm comm, const std::function<void()>& body, int repeats = kRe
     samples.push_back(slowest);
   }
   return median(samples);
+}
+
+// What the trainer's kernels do between two exchanges, and between its last exchange and the
+// gradient allreduce: write megabytes (the caches no longer hold what the exchange reads) for
+// milliseconds (a token-bucket network has refilled its burst: tbf's 256 KiB at 1 Gbit/s takes
+// 2.1 ms, while the 16 MiB write alone took 0.3-0.4 ms on the 2-core machine). Busy, as compute
+// is: a sleeping rank may lose its core's clock or cache to others.
+void exchange_gap(std::vector<double>& scratch, double value) {
+  const auto start = Clock::now();
+  std::fill(scratch.begin(), scratch.end(), value);
+  while (std::chrono::duration<double>(Clock::now() - start).count() < kExchangeGapSeconds) {
+  }
 }
 
 Matrix random_matrix(std::size_t rows, std::size_t cols, std::uint64_t seed) {
@@ -303,14 +316,12 @@ std::array<double, 3> time_halo_exchange(MPI_Comm comm, const LayoutPlan& plan, 
   const Matrix source = random_matrix(plan.num_owned(), width, 14);
   const Matrix halo_source = random_matrix(plan.num_halo(), width, 15);
   Matrix grad(plan.num_owned(), width);
-  // Between two exchanges the trainer runs its kernels over megabytes: the cache no longer
-  // holds what the exchange reads, and a network that lets a burst through has had time to.
   std::vector<double> scratch(kExchangeGapBytes / sizeof(double));
   std::array<std::vector<double>, 3> samples;
   for (int repeat = 0; repeat <= kRepeats; ++repeat) { // the first one warms up
     std::array<double, 3> mine{};
     for (const bool forward : {true, false}) {
-      std::fill(scratch.begin(), scratch.end(), static_cast<double>(repeat));
+      exchange_gap(scratch, static_cast<double>(repeat));
       Matrix rows = forward ? source : halo_source;
       MPI_Barrier(comm);
       clock.start(cost::Phase::kCopy);
@@ -402,6 +413,23 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
   p.seconds_per_byte = fit_line(x, y).second;
   if (!(p.seconds_per_byte > 0))
     p.seconds_per_byte = y.back() / x.back();
+  // Sharing: the all-to-all of 1 MiB per pair (every rank sends and receives size - 1 MiB)
+  // against rank 0 sending size - 1 MiB to rank 1 alone (the same bytes at the busiest rank, 1 /
+  // size of the total). Links of each rank's own take the same time for both; one medium that
+  // all bytes cross (a rate-limited loopback) takes `size` times as long for the all-to-all.
+  {
+    const int bytes = 1 << 20;
+    const int lone_bytes = (size - 1) * bytes;
+    std::vector<char> lone(rank < 2 ? static_cast<std::size_t>(lone_bytes) : 0);
+    const double all = timed(comm, [&] { all_exchange(comm, out, in, bytes); });
+    const double one = timed(comm, [&] {
+      if (rank == 0)
+        MPI_Send(lone.data(), lone_bytes, MPI_CHAR, 1, kDataTag, comm);
+      else if (rank == 1)
+        MPI_Recv(lone.data(), lone_bytes, MPI_CHAR, 0, kDataTag, comm, MPI_STATUS_IGNORE);
+    });
+    p.shared_network = one > 0 ? std::clamp((all / one - 1) / (size - 1), 0.0, 1.0) : 0.0;
+  }
   // Overlap: an exchange of 1 MiB posted before a local SpMM of about the exchange's length.
   const int bytes = 1 << 20;
   const double exchange_alone = timed(comm, [&] { all_exchange(comm, out, in, bytes); });
@@ -473,15 +501,31 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     p.sync_wait_s = std::max(0.0, mean_extra);
   else if (p.sync_wait_s == 0) // through the origin: a share
     p.sync_jitter = std::max(0.0, xy / xx);
-  // Allreduce of doubles over sizes up to a large GCN's gradient.
-  std::vector<double> ax, ay;
-  // Fresh buffers every time, as the trainer's gradients and their sums are.
-  for (int count : {1, 1 << 10, 1 << 14, 1 << 17}) {
-    ax.push_back(count * 8.0);
-    ay.push_back(timed(comm, [&] {
-      std::vector<double> send(count, 1.0), receive(count);
+  // The gradient allreduce by bytes, 8 B to 2 MiB around a GCN's gradient (feature dim 256,
+  // hidden 128: 270 KB; 512 and 256: 1 MB), each after the gap the trainer's backward pass leaves before it
+  // (a drained token bucket refilled: back-to-back allreduces, fitted with one line whose
+  // intercept clamps at 0, priced the trainer's 270 KB at the drained rate: 4.35 ms predicted
+  // against 2.40 measured per epoch on Cora, tcp, k = 2). The sum into a fresh vector, as the
+  // trainer's.
+  std::vector<double> ax, ay, scratch(kExchangeGapBytes / sizeof(double));
+  std::vector<double> send(std::size_t{1} << 18);
+  for (const int count : {1, 1 << 13, 1 << 15, 1 << 16, 1 << 17, 1 << 18}) {
+    std::vector<double> samples;
+    for (int repeat = 0; repeat <= kRepeats; ++repeat) { // the first one warms up
+      std::fill(send.begin(), send.begin() + count, static_cast<double>(repeat));
+      exchange_gap(scratch, static_cast<double>(repeat));
+      MPI_Barrier(comm);
+      const auto start = Clock::now();
+      std::vector<double> receive(static_cast<std::size_t>(count));
       MPI_Allreduce(send.data(), receive.data(), count, MPI_DOUBLE, MPI_SUM, comm);
-    }));
+      double mine = std::chrono::duration<double>(Clock::now() - start).count(), slowest = 0;
+      MPI_Allreduce(&mine, &slowest, 1, MPI_DOUBLE, MPI_MAX, comm);
+      if (repeat > 0)
+        samples.push_back(slowest);
+    }
+    ax.push_back(count * 8.0);
+    ay.push_back(median(samples));
+    p.allreduce_table.push_back({ax.back(), ay.back()});
   }
   std::tie(p.allreduce_latency_s, p.allreduce_seconds_per_byte) = fit_line(ax, ay);
 }
@@ -509,11 +553,12 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
-                "(%.2f GB/s), sync wait %.3g s + jitter %.3f, overlap %.2f, SpMM %.3g s per "
-                "nonzero x column at width 64\n",
+                "(%.2f GB/s), shared %.2f, sync wait %.3g s + jitter %.3f, overlap %.2f, "
+                "allreduce of 256 KiB %.3g s, SpMM %.3g s per nonzero x column at width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
-                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.sync_wait_s,
-                p.sync_jitter, p.overlap, cost::rate_at(p.spmm, 64));
+                p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.shared_network,
+                p.sync_wait_s, p.sync_jitter, p.overlap, cost::allreduce_seconds(p, 1 << 18),
+                cost::rate_at(p.spmm, 64));
   }
   return 0;
 }

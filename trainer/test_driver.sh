@@ -211,6 +211,13 @@ assert all(r["seconds"] > 0 for grid in ("pack_grid", "unpack_grid", "spmm_near_
            for g in profile[grid] for r in g["rates"])
 assert [g["rows"] for g in profile["spmm_near_grid"]] == [g["rows"] for g in profile["spmm_grid"]]
 assert profile.get("reuse_cache_bytes", 0) >= 0
+# The allreduce by bytes (8 B to 2 MiB, each after the exchange gap) and the shared medium's
+# share (absent when 0).
+sizes = [p["bytes"] for p in profile["allreduce_table"]]
+assert sizes == [8, 65536, 262144, 524288, 1048576, 2097152], sizes
+assert all(p["seconds"] > 0 for p in profile["allreduce_table"])
+assert 0 <= profile.get("shared_network", 0) <= 1
+assert cost["cost"]["allreduce_s"] > 0
 ranks = cost["cost"]["ranks"]
 assert len(ranks) == 4 and cost["cost"]["predicted_epoch_s"] > 0
 # The figures per rank are the layout's: rows add up to n, sends to the receives.

@@ -19,8 +19,11 @@ struct Segment {
 // Prices one rank's epoch, segment by segment, exactly in the order of gnnpart-train's gcn.cc.
 class RankPricer {
 public:
-  RankPricer(const BlockTraffic& block, const GcnShape& shape, const CostProfile& profile)
-      : b_(block), shape_(shape), p_(profile) {}
+  // mean_rows: the rows every rank sends per exchange on average (what a shared medium carries
+  // per rank).
+  RankPricer(const BlockTraffic& block, const GcnShape& shape, const CostProfile& profile,
+             double mean_rows)
+      : b_(block), shape_(shape), p_(profile), mean_rows_(mean_rows) {}
 
   // Appends one (compute, exposed comm) pair per exchange, then the trailing compute.
   void price(std::vector<double>& compute, std::vector<double>& comm, RankTime& time) {
@@ -154,8 +157,14 @@ private:
     const double local =
         spmm_seconds(static_cast<double>(b_.local_nnz), b_.local_reuse, w, !forward);
     work(Phase::kSpmmLocal, local);
-    const double send = out_msgs * p_.latency_s + out_rows * bytes * byte_rate(out_rows, w);
-    const double receive = in_msgs * p_.latency_s + in_rows * bytes * byte_rate(in_rows, w);
+    // Over a medium that all ranks share, a rank's transfer ends when everybody's bytes have
+    // gone through: the mean rank's; over links of its own, when its own have.
+    const double s = out_rows + in_rows > 0 ? p_.shared_network : 0.0;
+    const double shared = mean_rows_ * bytes * byte_rate(mean_rows_, w);
+    const double send = out_msgs * p_.latency_s +
+                        (1 - s) * out_rows * bytes * byte_rate(out_rows, w) + s * shared;
+    const double receive =
+        in_msgs * p_.latency_s + (1 - s) * in_rows * bytes * byte_rate(in_rows, w) + s * shared;
     const double exposed =
         std::max(0.0, std::max(send, receive) - p_.overlap * local) + sync_wait();
     compute.push_back(pending_);
@@ -174,6 +183,7 @@ private:
   const BlockTraffic& b_;
   const GcnShape& shape_;
   const CostProfile& p_;
+  double mean_rows_ = 0;
   double pending_ = 0;
   PhaseSeconds phases_{};
 };
@@ -190,9 +200,11 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
   EpochPrediction prediction;
   prediction.ranks.resize(k);
   std::vector<std::vector<double>> compute(k), comm(k);
-  double parameters = 0;
+  double parameters = 0, mean_rows = 0;
+  for (const BlockTraffic& b : blocks)
+    mean_rows += static_cast<double>(b.send_rows) / static_cast<double>(k);
   for (std::size_t r = 0; r < k; ++r) {
-    RankPricer pricer(blocks[r], shape, profile);
+    RankPricer pricer(blocks[r], shape, profile, mean_rows);
     pricer.price(compute[r], comm[r], prediction.ranks[r]);
     parameters = pricer.parameters();
     if (k == 1) { // one rank exchanges nothing and waits for no one
@@ -205,9 +217,7 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
   }
   // Gradients plus the loss and the correct count, as one allreduce of doubles.
   prediction.allreduce_seconds =
-      k > 1 ? profile.allreduce_latency_s +
-                  (parameters + 2) * shape.value_bytes * profile.allreduce_seconds_per_byte
-            : 0;
+      k > 1 ? allreduce_seconds(profile, (parameters + 2) * shape.value_bytes) : 0;
   const std::size_t segments = compute[0].size();
   for (std::size_t s = 0; s < segments; ++s) {
     double slowest = 0;

@@ -33,16 +33,19 @@ double seconds(const std::string& path, const Json& object, const std::string& k
   return v.number;
 }
 
-RateTable rate_table(const std::string& path, const Json& object, const std::string& key) {
+// [{X: x, "seconds": s}, ...] with x positive and increasing; X is "width" but for the
+// allreduce table's "bytes".
+RateTable rate_table(const std::string& path, const Json& object, const std::string& key,
+                     const std::string& x = "width") {
   const Json& v = field(path, object, key, Json::Type::kArray);
   RateTable table;
   for (const Json& item : v.items) {
     if (item.type != Json::Type::kObject)
-      throw InputError(path, item.line, "profile \"" + key + "\": expected {width, seconds}");
-    RatePoint point{seconds(path, item, "width"), seconds(path, item, "seconds")};
+      throw InputError(path, item.line, "profile \"" + key + "\": expected {" + x + ", seconds}");
+    RatePoint point{seconds(path, item, x), seconds(path, item, "seconds")};
     if (point.width <= 0 || (!table.empty() && point.width <= table.back().width))
       throw InputError(path, item.line,
-                       "profile \"" + key + "\": widths must be positive and increasing");
+                       "profile \"" + key + "\": " + x + " must be positive and increasing");
     table.push_back(point);
   }
   if (table.empty())
@@ -50,10 +53,10 @@ RateTable rate_table(const std::string& path, const Json& object, const std::str
   return table;
 }
 
-std::string table_json(const RateTable& table) {
+std::string table_json(const RateTable& table, const char* x = "width") {
   std::string out = "[";
   for (std::size_t i = 0; i < table.size(); ++i) {
-    out += fmt::format("{}{{\"width\": {}, \"seconds\": {:.6g}}}", i ? ", " : "", table[i].width,
+    out += fmt::format("{}{{\"{}\": {}, \"seconds\": {:.6g}}}", i ? ", " : "", x, table[i].width,
                        table[i].seconds);
   }
   return out + "]";
@@ -152,6 +155,21 @@ double rate_at(const RateTable& table, double width) {
   return lower->seconds + t * (upper->seconds - lower->seconds);
 }
 
+double allreduce_seconds(const CostProfile& p, double bytes) {
+  const RateTable& t = p.allreduce_table;
+  if (t.empty())
+    return p.allreduce_latency_s + bytes * p.allreduce_seconds_per_byte;
+  if (t.size() == 1 || bytes <= t.front().width)
+    return t.front().seconds;
+  const auto upper = std::min(
+      std::lower_bound(t.begin(), t.end(), bytes,
+                       [](const RatePoint& q, double b) { return q.width < b; }),
+      t.end() - 1);
+  const auto lower = upper - 1;
+  const double slope = (upper->seconds - lower->seconds) / (upper->width - lower->width);
+  return std::max(0.0, lower->seconds + slope * (bytes - lower->width));
+}
+
 CostProfile read_profile(const std::string& path) {
   const Json root = io::read_json_file(path);
   if (root.type != Json::Type::kObject)
@@ -191,6 +209,14 @@ CostProfile read_profile(const std::string& path) {
     if (root.find(key) != nullptr)
       p.*member = rate_grid(path, root, key);
   }
+  if (root.find("allreduce_table") != nullptr)
+    p.allreduce_table = rate_table(path, root, "allreduce_table", "bytes");
+  if (root.find("shared_network") != nullptr) {
+    p.shared_network = seconds(path, root, "shared_network");
+    if (p.shared_network > 1)
+      throw InputError(path, root.find("shared_network")->line,
+                       "profile \"shared_network\" must be in [0, 1]");
+  }
   return p;
 }
 
@@ -204,6 +230,10 @@ std::string profile_json(const CostProfile& p) {
     if (!(p.*member).empty())
       optional += fmt::format(",\n  \"{}\": {}", key, grid_json(p.*member));
   }
+  if (!p.allreduce_table.empty())
+    optional += ",\n  \"allreduce_table\": " + table_json(p.allreduce_table, "bytes");
+  if (p.shared_network > 0)
+    optional += fmt::format(",\n  \"shared_network\": {:.4f}", p.shared_network);
   return fmt::format(
       "{{\n  \"name\": {},\n  \"source\": {},\n  \"transport\": {},\n  \"ranks\": {},\n"
       "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n  \"sync_jitter\": {:.4f},\n"

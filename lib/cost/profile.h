@@ -75,7 +75,22 @@ struct CostProfile {
   double reuse_cache_bytes = 0;
   RateGrid exchange_byte_grid;
   RateGrid unpack_grid;
+  // The gradient allreduce as the trainer meets it, after milliseconds of compute: seconds of
+  // the whole MPI_Allreduce by its bytes (RatePoint::width holds the bytes), interpolated
+  // linearly in bytes, the last segment extended. Empty: allreduce_latency_s +
+  // allreduce_seconds_per_byte x bytes. A network that lets a burst through after a pause (a
+  // token bucket) makes the time a line with a knee, which the table follows and one line
+  // fitted through back-to-back allreduces does not.
+  RateTable allreduce_table;
+  // Share of an exchange's transfer that goes through one medium of all ranks together (one
+  // rate-limited loopback, a shared bus) rather than through each rank's own link: 1 prices a
+  // rank's bytes at the ranks' mean (every byte of every rank queues in the same place), 0 at
+  // its own; measured by an all-to-all against one rank sending alone. 0: as before.
+  double shared_network = 0;
 };
+
+// Seconds of the profile's gradient allreduce of `bytes` bytes.
+double allreduce_seconds(const CostProfile& profile, double bytes);
 
 // Reads a profile; a missing or malformed field is an InputError naming the file.
 CostProfile read_profile(const std::string& path);
