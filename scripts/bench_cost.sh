@@ -195,7 +195,8 @@ for network in $NETWORKS; do
       epochs="$EPOCHS"
       if [ "$epochs" = auto ]; then
         epochs="$(python3 -c 'import json, math, sys
-fastest = min(c["predicted_epoch_s"] for c in json.load(open(sys.argv[1]))["ranking"])
+d = json.load(open(sys.argv[1]))  # one partition: no ranking, its "cost"
+fastest = min(c["predicted_epoch_s"] for c in d.get("ranking", [d.get("cost")]))
 print(max(8, min(60, math.ceil(float(sys.argv[2]) / fastest))))' "$WORK/predicted.json" "$RUN_SECONDS")"
       fi
       for round in $(seq "$ROUNDS"); do
@@ -222,7 +223,8 @@ work, g, k, network, commit, n, cores, layers, fdim, hidden, classes, warmup, ro
     phases_csv = sys.argv[1:16]
 partitioners = sys.argv[16:]
 predicted = {}
-for case in json.load(open(f"{work}/predicted.json"))["ranking"]:
+evaluated = json.load(open(f"{work}/predicted.json"))
+for case in evaluated.get("ranking", [evaluated.get("cost")]):  # one partition: its "cost"
     name = case["partition"].rsplit("/", 1)[1][len(f"{g}.{k}."):-len(".part")]
     predicted[name] = (case["predicted_epoch_s"], case["critical_rank"], case["ranks"])
 # Partitioners that return the same partition (byte-identical files) are one partition: their

@@ -502,8 +502,8 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
   else if (p.sync_wait_s == 0) // through the origin: a share
     p.sync_jitter = std::max(0.0, xy / xx);
   // The gradient allreduce by bytes, 8 B to 2 MiB around a GCN's gradient (feature dim 256,
-  // hidden 128: 270 KB; 512 and 256: 1 MB), each after the gap the trainer's backward pass leaves before it
-  // (a drained token bucket refilled: back-to-back allreduces, fitted with one line whose
+  // hidden 128: 270 KB; 512 and 256: 1 MB), each after the gap the trainer's backward pass leaves
+  // before it (a drained token bucket refilled: back-to-back allreduces, fitted with one line whose
   // intercept clamps at 0, priced the trainer's 270 KB at the drained rate: 4.35 ms predicted
   // against 2.40 measured per epoch on Cora, tcp, k = 2). The sum into a fresh vector, as the
   // trainer's.

@@ -161,8 +161,8 @@ private:
     // gone through: the mean rank's; over links of its own, when its own have.
     const double s = out_rows + in_rows > 0 ? p_.shared_network : 0.0;
     const double shared = mean_rows_ * bytes * byte_rate(mean_rows_, w);
-    const double send = out_msgs * p_.latency_s +
-                        (1 - s) * out_rows * bytes * byte_rate(out_rows, w) + s * shared;
+    const double send =
+        out_msgs * p_.latency_s + (1 - s) * out_rows * bytes * byte_rate(out_rows, w) + s * shared;
     const double receive =
         in_msgs * p_.latency_s + (1 - s) * in_rows * bytes * byte_rate(in_rows, w) + s * shared;
     const double exposed =

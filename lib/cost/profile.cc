@@ -161,10 +161,10 @@ double allreduce_seconds(const CostProfile& p, double bytes) {
     return p.allreduce_latency_s + bytes * p.allreduce_seconds_per_byte;
   if (t.size() == 1 || bytes <= t.front().width)
     return t.front().seconds;
-  const auto upper = std::min(
-      std::lower_bound(t.begin(), t.end(), bytes,
-                       [](const RatePoint& q, double b) { return q.width < b; }),
-      t.end() - 1);
+  const auto upper =
+      std::min(std::lower_bound(t.begin(), t.end(), bytes,
+                                [](const RatePoint& q, double b) { return q.width < b; }),
+               t.end() - 1);
   const auto lower = upper - 1;
   const double slope = (upper->seconds - lower->seconds) / (upper->width - lower->width);
   return std::max(0.0, lower->seconds + slope * (bytes - lower->width));
