@@ -216,13 +216,13 @@ FreedLevel free_level(DistGraph& coarse) {
   return freed;
 }
 
-DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
-                     FreedLevel freed, std::uint64_t chunk_items) {
-  // coarse_of grows into the labels of the owned and ghost vertices (the ghosts' coarse ids
-  // from their owners, as number_coarse_vertices gave them), so that the map is not held twice
-  // while the coarse graph is built; it is cut back to the owned vertices afterwards.
+void label_ghosts(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of) {
   coarse_of.resize(graph.n_total());
   update_all_ghosts<NodeID>(comm, graph, coarse_of);
+}
+
+DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
+                     FreedLevel freed, std::uint64_t chunk_items) {
   DistGraph coarse = build_coarse(comm, graph, coarse_of, std::move(freed.vtxdist),
                                   std::move(freed.vertex_weights), chunk_items);
   coarse_of.resize(graph.n_local);

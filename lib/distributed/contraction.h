@@ -32,9 +32,13 @@ struct FreedLevel {
 };
 // Frees the arrays of `coarse` (a level made by contract) and keeps what recontract needs.
 FreedLevel free_level(DistGraph& coarse);
-// The level free_level took, rebuilt from its finer level and coarse_of, which is used as the
-// build's scratch (for the ghosts' coarse ids) and holds the same map again on return.
-// Collective.
+// Grows coarse_of (the owned vertices' coarse ids) into the coarse ids of the owned and ghost
+// vertices, the ghosts' from their owners (as number_coarse_vertices gave them), so that the
+// map is not held twice while the coarse graph is built. Collective.
+void label_ghosts(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of);
+// The level free_level took, rebuilt from its finer level and coarse_of as label_ghosts left
+// it (the build reads the finer graph's offsets and rows, not its ghost ids), which is cut
+// back to the owned vertices on return. Collective.
 DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
                      FreedLevel freed, std::uint64_t chunk_items);
 

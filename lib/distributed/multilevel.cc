@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -60,12 +61,42 @@ void release_free_heap() {
 #endif
 }
 
+// The finest graph, and its offsets and ghost ids in a scratch file while they wait there
+// (spilled_adjacency.h: the ghost ids from its first clustering on, the offsets from its first
+// contraction on; both taken back for the recontractions of the first coarse level and for the
+// projection onto it).
+struct Finest {
+  DistGraph& graph;
+  std::optional<ParkedIndex> parked;
+  void unpark(const Comm& comm) {
+    if (parked)
+      run_phase(comm, [&] { parked->unpark(graph); });
+  }
+  void park() {
+    if (parked)
+      parked->park(graph);
+  }
+  void park_ghosts() {
+    if (parked)
+      parked->park_ghosts(graph);
+  }
+};
+
 // Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up.
-void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Level>& levels,
+void recontract_levels(const Comm& comm, Finest& finest, std::vector<Level>& levels,
                        std::vector<FreedLevel>& freed, const DistContext& ctx) {
-  for (std::size_t i = 0; i < freed.size(); ++i)
-    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
-                                 std::move(freed[i]), ctx.chunk_items);
+  for (std::size_t i = 0; i < freed.size(); ++i) {
+    const DistGraph& fine = i == 0 ? finest.graph : levels[i - 1].graph;
+    if (i == 0)
+      finest.unpark(comm);
+    label_ghosts(comm, fine, levels[i].coarse_of);
+    if (i == 0)
+      finest.park_ghosts();
+    levels[i].graph =
+        recontract(comm, fine, levels[i].coarse_of, std::move(freed[i]), ctx.chunk_items);
+    if (i == 0)
+      finest.park();
+  }
 }
 
 // The initial partition of the coarsest level (the blocks of its owned vertices): the level is
@@ -77,11 +108,11 @@ void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Lev
 // again) the coarsest level stays and the finer ones stay freed, in `freed`: contracting them
 // again here would only be undone (on R-MAT 10^7 at P = 2 these recontractions were 11% of the
 // run's CPU time).
-std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph,
+std::vector<BlockID> partition_coarsest(const Comm& comm, Finest& finest,
                                         std::vector<Level>& levels, const DistContext& ctx,
                                         bool keep_coarsest, std::vector<FreedLevel>& freed) {
   const auto current = [&]() -> const DistGraph& {
-    return levels.empty() ? graph : levels.back().graph;
+    return levels.empty() ? finest.graph : levels.back().graph;
   };
   std::vector<BlockID> owned;
   {
@@ -99,7 +130,7 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph
   release_free_heap();
   mark_memory_phase("initial");
   if (!keep_coarsest) {
-    recontract_levels(comm, graph, levels, freed, ctx);
+    recontract_levels(comm, finest, levels, freed, ctx);
     freed.clear();
   }
   return owned;
@@ -115,28 +146,40 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   const auto current = [&]() -> const DistGraph& {
     return levels.empty() ? graph : levels.back().graph;
   };
-  // From here to its refinement the finest graph is only read row by row, in order or nearly
-  // (its clustering, the contractions of the first coarse level, ghost updates): its adjacency
-  // waits in a scratch file, so that it does not sit under the clustering, the coarse levels,
-  // the copy of the coarsest and the engine.
+  // From here through its refinement the finest graph is only read row by row, in order or
+  // nearly (its clustering, the contractions of the first coarse level, ghost updates, its
+  // label propagation, Jet and balancer): its adjacency waits in a scratch file, so that it
+  // does not sit under the clustering, the coarse levels, the copy of the coarsest, the engine
+  // and the refinement's state; its offsets and ghost ids wait there too while they are not
+  // read (Finest).
+  Finest finest{graph, std::nullopt};
   if (graph.global_n > limit && !ctx.keep_levels)
-    run_phase(comm, [&] { spill_adjacency(graph, ctx.temp_dir); });
+    run_phase(comm, [&] {
+      spill_adjacency(graph, ctx.temp_dir);
+      finest.parked.emplace(graph, ctx.temp_dir);
+    });
   while (current().global_n > limit) {
     const DistGraph& fine = current();
-    Contraction contraction = contract(
-        comm, fine,
-        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx)),
-        ctx.chunk_items);
+    Clustering clustering =
+        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx));
+    if (levels.empty())
+      finest.park_ghosts(); // the contraction reads the rows and the ghosts' labels
+    Contraction contraction = contract(comm, fine, std::move(clustering), ctx.chunk_items);
     const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
     if (contraction.coarse.global_n < ctx.partition.k)
       break;
     levels.push_back({std::move(contraction.coarse), std::move(contraction.coarse_of)});
+    if (levels.size() == 1)
+      finest.park();
     if (stalled)
       break;
   }
 
-  if (levels.empty())
-    run_phase(comm, [&] { restore_adjacency(graph); }); // the finest graph is the coarsest
+  if (levels.empty()) { // the finest graph is the coarsest
+    finest.unpark(comm);
+    finest.parked.reset();
+    run_phase(comm, [&] { restore_adjacency(graph); });
+  }
 
   // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
   const auto gather_limit = static_cast<std::uint64_t>(
@@ -145,7 +188,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   std::vector<FreedLevel> freed_below;
   const bool gather_coarsest = !levels.empty() && gathers(levels.back().graph, ctx, gather_limit);
   const std::vector<BlockID> owned =
-      partition_coarsest(comm, graph, levels, ctx, gather_coarsest, freed_below);
+      partition_coarsest(comm, finest, levels, ctx, gather_coarsest, freed_below);
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
   std::copy(owned.begin(), owned.end(), blocks.begin());
@@ -164,7 +207,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       release_free_heap();
       mark_memory_phase("gathered");
-      recontract_levels(comm, graph, levels, freed, ctx);
+      recontract_levels(comm, finest, levels, freed, ctx);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
@@ -184,17 +227,27 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
                                                       [&](NodeID local) { return blocks[local]; });
     std::vector<BlockID>().swap(blocks);
     std::vector<NodeID>().swap(levels[level].coarse_of);
+    if (level == 0) {
+      finest.unpark(comm);
+      finest.parked.reset();
+    }
     fine_blocks.resize(fine.n_total());
     update_all_ghosts<BlockID>(comm, fine, fine_blocks);
     blocks = std::move(fine_blocks);
     mark_memory_phase("project");
   }
-  run_phase(comm, [&] { restore_adjacency(graph); });
+  // The finest level's label propagation, Jet and balancer read its rows in increasing vertex
+  // order (RowReader), so its adjacency stays on disk through them too (before, restored here,
+  // it was the peak of R-MAT 10^7 at P = 4 under Jet's per-vertex state); the volume
+  // refinement reads it in memory.
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
   // As in the shared-memory engine, the volume objective acts on the finest level only.
-  const std::uint64_t volume_gain =
-      ctx.partition.objective == Objective::kVolume ? volume_refine(comm, graph, ctx, blocks) : 0;
+  std::uint64_t volume_gain = 0;
+  if (ctx.partition.objective == Objective::kVolume) {
+    run_phase(comm, [&] { restore_adjacency(graph); });
+    volume_gain = volume_refine(comm, graph, ctx, blocks);
+  }
   const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
