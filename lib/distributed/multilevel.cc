@@ -82,10 +82,19 @@ struct Finest {
   }
 };
 
-// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up.
+// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up. The
+// coarse_of maps of the levels above the one being contracted wait in scratch files meanwhile
+// (each is read by its own level's recontraction only), as the freed levels' vertex weights do.
 void recontract_levels(const Comm& comm, Finest& finest, std::vector<Level>& levels,
                        std::vector<FreedLevel>& freed, const DistContext& ctx) {
+  std::vector<ParkedVector<NodeID>> maps;
+  run_phase(comm, [&] {
+    for (std::size_t i = 1; i < freed.size(); ++i)
+      maps.emplace_back(levels[i].coarse_of, ctx.temp_dir);
+  });
   for (std::size_t i = 0; i < freed.size(); ++i) {
+    if (i > 0)
+      levels[i].coarse_of = run_phase(comm, [&] { return maps[i - 1].take(); });
     const DistGraph& fine = i == 0 ? finest.graph : levels[i - 1].graph;
     if (i == 0)
       finest.unpark(comm);
@@ -118,12 +127,12 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, Finest& finest,
   {
     const bool free_levels = !ctx.keep_levels && !levels.empty();
     for (std::size_t i = 0; free_levels && i + 1 < levels.size(); ++i)
-      freed.push_back(free_level(levels[i].graph));
+      run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
     const std::uint64_t first = current().first();
     const NodeID n_local = current().n_local;
     const CsrGraph copy = replicate(comm, current());
     if (free_levels && !keep_coarsest)
-      freed.push_back(free_level(levels.back().graph));
+      run_phase(comm, [&] { freed.push_back(free_level(levels.back().graph, ctx.temp_dir)); });
     mark_memory_phase("replicate");
     owned = initial_partition(comm, copy, first, n_local, ctx);
   }
@@ -134,6 +143,18 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, Finest& finest,
     freed.clear();
   }
   return owned;
+}
+
+// Whether the finest graph's adjacency and the refinement's arrays (Jet: 8 B moves per owned
+// and ghost vertex, the best partition, locks and lists of owned vertices, about 16 B per
+// owned vertex more; measured at most 24 B per owned vertex and 8 per ghost with the
+// balancer's candidates) fit below this rank's peak so far.
+bool restoring_keeps_peak(const DistGraph& graph) {
+  const ResidentSet rss = resident_set();
+  const std::uint64_t need = graph.spilled->entries() * sizeof(NodeID) +
+                             24 * std::uint64_t{graph.n_local} + 8 * std::uint64_t{graph.n_ghost()};
+  return static_cast<std::uint64_t>(rss.now_kb) * 1024 + need <=
+         static_cast<std::uint64_t>(rss.peak_kb) * 1024;
 }
 
 } // namespace
@@ -203,7 +224,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       std::vector<FreedLevel> freed = std::move(freed_below);
       freed_below.clear();
       for (std::size_t i = freed.size(); !ctx.keep_levels && i < level; ++i)
-        freed.push_back(free_level(levels[i].graph));
+        run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       release_free_heap();
       mark_memory_phase("gathered");
@@ -237,9 +258,15 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     mark_memory_phase("project");
   }
   // The finest level's label propagation, Jet and balancer read its rows in increasing vertex
-  // order (RowReader), so its adjacency stays on disk through them too (before, restored here,
-  // it was the peak of R-MAT 10^7 at P = 4 under Jet's per-vertex state); the volume
-  // refinement reads it in memory.
+  // order (RowReader), so its adjacency may stay on disk through them (restored, it was the
+  // peak of R-MAT 10^7 at P = 4 under Jet's per-vertex state); but they read every row some 80
+  // times, each a copy out of the page cache (R-MAT 10^7 at P = 1: +6.5 s of system time),
+  // so a rank takes it back where that leaves its peak as it is (P = 1 there: the
+  // recontractions are larger). The result is the same either way.
+  run_phase(comm, [&] {
+    if (graph.spilled && restoring_keeps_peak(graph))
+      restore_adjacency(graph);
+  });
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
   // As in the shared-memory engine, the volume objective acts on the finest level only.

@@ -10,6 +10,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.h"
@@ -24,6 +25,9 @@ class ScratchFile {
 public:
   explicit ScratchFile(const std::string& dir);
   ~ScratchFile();
+  ScratchFile(ScratchFile&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)), size_(other.size_), path_(std::move(other.path_)) {}
+  ScratchFile& operator=(ScratchFile&&) = delete;
   ScratchFile(const ScratchFile&) = delete;
   ScratchFile& operator=(const ScratchFile&) = delete;
   void append(const void* bytes, std::size_t size);
@@ -73,6 +77,27 @@ public:
 private:
   ScratchFile file_;
   std::size_t offsets_ = 0, ghosts_ = 0;
+};
+
+// An array that waits unread between two phases, in a scratch file (the coarse vertex weights of
+// a freed level until its recontraction has built its rows; the coarse_of maps of the levels
+// above the one being contracted again).
+template <typename T> class ParkedVector {
+public:
+  // Writes values to a new scratch file in dir and frees them. Throws SystemError.
+  ParkedVector(std::vector<T>& values, const std::string& dir) : file_(dir), size_(values.size()) {
+    file_.append(values.data(), size_ * sizeof(T));
+    std::vector<T>().swap(values);
+  }
+  std::vector<T> take() const { // throws SystemError
+    std::vector<T> values(size_);
+    file_.read(0, values.data(), size_ * sizeof(T));
+    return values;
+  }
+
+private:
+  ScratchFile file_;
+  std::size_t size_ = 0;
 };
 
 // The rows of a graph whose adjacency is in memory (returned in place) or spilled (read into a
