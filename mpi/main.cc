@@ -25,6 +25,7 @@
 #include "distributed/metrics.h"
 #include "distributed/multilevel.h"
 #include "distributed/partition_writer.h"
+#include "distributed/spilled_adjacency.h"
 #include "io/graph_io.h"
 
 namespace gnnpart::mpi_app {
@@ -129,10 +130,12 @@ int run_partition(const Comm& world, const Args& args) {
   mark_memory_phase("metrics");
   write_distributed_partition(comm, graph, blocks, output);
   mark_memory_phase("output");
-  if (!args.layout.empty())
+  if (!args.layout.empty()) {
+    run_phase(comm, [&] { restore_adjacency(graph); }); // the layout reads it in memory
     write_distributed_layout(
         comm, graph, blocks, ctx.partition.k, args.layout,
         {app::graph_name_of(args.graph), "graph", std::string(to_string(ctx.partition.objective))});
+  }
   mark_memory_phase("layout");
   const double total_seconds = seconds_since(start);
 
@@ -251,8 +254,10 @@ int run(const Comm& comm, int argc, char** argv) {
                 "contracting them again, and the finest graph in memory throughout (faster, "
                 "more memory; the same result)");
   cmd->add_option("--temp-dir", args.temp_dir,
-                  "directory for the finest graph's adjacency while the coarser levels are "
-                  "worked on (4 bytes per local entry per rank; default: $TMPDIR or /tmp)");
+                  "directory for the finest graph's adjacency until it is partitioned, and its "
+                  "offsets and ghost ids while the coarser levels are worked on (per rank 4 "
+                  "bytes per local entry, 8 per local vertex and 4 per ghost; default: $TMPDIR "
+                  "or /tmp)");
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   if (const std::string error =

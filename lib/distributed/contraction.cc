@@ -1,6 +1,7 @@
 #include "distributed/contraction.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -11,6 +12,10 @@
 namespace gnnpart::distributed {
 
 namespace {
+
+// The coarse vertex weights, asked for once the rows are built (a recontraction reads them
+// back from their scratch file only then, so that they do not sit under the rows).
+using CoarseWeights = std::function<std::vector<Weight>()>;
 
 // Coarse vertices: the non-empty clusters named after owned vertices, numbered rank by rank.
 // Sets vtxdist and the weights of this rank's coarse vertices; overwrites clustering.labels
@@ -61,7 +66,7 @@ void number_coarse_vertices(const Comm& comm, const DistGraph& graph, Clustering
 template <typename T>
 DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
                        const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
-                       std::vector<Weight> coarse_weights, std::uint64_t chunk_items) {
+                       const CoarseWeights& coarse_weights, std::uint64_t chunk_items) {
   const NodeID n_local = graph.n_local;
   const std::size_t p = static_cast<std::size_t>(comm.size);
   const std::uint64_t budget =
@@ -172,7 +177,7 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
   std::vector<T>().swap(entries);
   std::vector<T>().swap(arrived);
   std::vector<NodeID>().swap(order);
-  g.vertex_weights = std::move(coarse_weights);
+  g.vertex_weights = coarse_weights();
   finish_dist_graph(comm, g, Merge::kSum); // the rows are merged: it finds the ghosts
   return g;
 }
@@ -182,16 +187,16 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
 // 32-bit when that fits.
 DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
                        const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
-                       std::vector<Weight> coarse_weights, std::uint64_t chunk_items) {
+                       const CoarseWeights& coarse_weights, std::uint64_t chunk_items) {
   Weight local_weight = 0;
   for (EdgeID e = 0; e < graph.local_entries(); ++e)
     local_weight += graph.edge_weight(e);
   const bool narrow = static_cast<std::uint64_t>(sum_all(comm, std::int64_t{local_weight})) <=
                       std::numeric_limits<std::uint32_t>::max();
   return narrow ? build_coarse<Entry32>(comm, graph, coarse_label, std::move(vtxdist),
-                                        std::move(coarse_weights), chunk_items)
-                : build_coarse<Entry>(comm, graph, coarse_label, std::move(vtxdist),
-                                      std::move(coarse_weights), chunk_items);
+                                        coarse_weights, chunk_items)
+                : build_coarse<Entry>(comm, graph, coarse_label, std::move(vtxdist), coarse_weights,
+                                      chunk_items);
 }
 
 } // namespace
@@ -203,28 +208,30 @@ Contraction contract(const Comm& comm, const DistGraph& graph, Clustering cluste
   number_coarse_vertices(comm, graph, clustering, vtxdist, coarse_weights);
   const std::vector<NodeID>& coarse_label = clustering.labels;
   Contraction result;
-  result.coarse = build_coarse(comm, graph, coarse_label, std::move(vtxdist),
-                               std::move(coarse_weights), chunk_items);
+  result.coarse = build_coarse(
+      comm, graph, coarse_label, std::move(vtxdist), [&] { return std::move(coarse_weights); },
+      chunk_items);
   result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + graph.n_local);
   mark_memory_phase("contract");
   return result;
 }
 
-FreedLevel free_level(DistGraph& coarse) {
-  FreedLevel freed{std::move(coarse.vtxdist), std::move(coarse.vertex_weights)};
+FreedLevel free_level(DistGraph& coarse, const std::string& dir) {
+  FreedLevel freed{std::move(coarse.vtxdist), ParkedVector<Weight>(coarse.vertex_weights, dir)};
   coarse = DistGraph{};
   return freed;
 }
 
-DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
-                     FreedLevel freed, std::uint64_t chunk_items) {
-  // coarse_of grows into the labels of the owned and ghost vertices (the ghosts' coarse ids
-  // from their owners, as number_coarse_vertices gave them), so that the map is not held twice
-  // while the coarse graph is built; it is cut back to the owned vertices afterwards.
+void label_ghosts(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of) {
   coarse_of.resize(graph.n_total());
   update_all_ghosts<NodeID>(comm, graph, coarse_of);
-  DistGraph coarse = build_coarse(comm, graph, coarse_of, std::move(freed.vtxdist),
-                                  std::move(freed.vertex_weights), chunk_items);
+}
+
+DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
+                     FreedLevel freed, std::uint64_t chunk_items) {
+  DistGraph coarse = build_coarse(
+      comm, graph, coarse_of, std::move(freed.vtxdist), [&] { return freed.vertex_weights.take(); },
+      chunk_items);
   coarse_of.resize(graph.n_local);
   coarse_of.shrink_to_fit();
   mark_memory_phase("recontract");

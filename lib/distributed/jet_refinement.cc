@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <tuple>
 
 #include "core/partition.h"
@@ -35,11 +36,13 @@ struct Score {
 Score score(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks, BlockID k,
             Weight bound) {
   std::vector<std::int64_t> values(static_cast<std::size_t>(k) + 1, 0);
+  RowReader row(graph, true);
   for (NodeID u = 0; u < graph.n_local; ++u) {
     values[blocks[u]] += graph.vertex_weight(u);
-    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e)
-      if (blocks[graph.adjacency[e]] != blocks[u])
-        values[k] += graph.edge_weight(e);
+    const std::span<const NodeID> neighbours = row(u);
+    for (std::size_t j = 0; j < neighbours.size(); ++j)
+      if (blocks[neighbours[j]] != blocks[u])
+        values[k] += graph.edge_weight(graph.first_edge(u) + j);
   }
   sum_all_in_place(comm, values);
   Score s;
@@ -68,6 +71,7 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
   std::vector<BlockID> touched;
   std::vector<NodeID> announced; // owned vertices whose ghost copies hold a candidate
   std::vector<std::int64_t> taken(k);
+  RowReader row(graph, true); // candidates and movers are visited in increasing order
   int idle = 0;
   for (int round = 0; round < ctx.jet_rounds && idle < ctx.jet_patience; ++round) {
     // 1. Candidates.
@@ -77,7 +81,7 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
       if (locked[u])
         continue;
       const BlockID from = blocks[u];
-      connections(graph, blocks, u, conn, touched);
+      connections(graph, blocks, u, row(u), conn, touched);
       BlockID to = kInvalidBlockID;
       std::uint64_t to_tie = 0;
       for (const BlockID b : touched) {
@@ -122,17 +126,18 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
       const BlockID from = blocks[u], to = move[u].to;
       const NodeID gu = graph.first() + u;
       Weight gain = 0;
-      for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-        const NodeID v = graph.adjacency[e];
+      const std::span<const NodeID> neighbours = row(u);
+      for (std::size_t j = 0; j < neighbours.size(); ++j) {
+        const NodeID v = neighbours[j];
         BlockID bv = blocks[v];
         const Move& mv = move[v];
         if (mv.to != kInvalidBlockID &&
             (mv.gain > move[u].gain || (mv.gain == move[u].gain && graph.global_id(v) < gu)))
           bv = mv.to;
         if (bv == to)
-          gain += graph.edge_weight(e);
+          gain += graph.edge_weight(graph.first_edge(u) + j);
         else if (bv == from)
-          gain -= graph.edge_weight(e);
+          gain -= graph.edge_weight(graph.first_edge(u) + j);
       }
       if (gain < 0 || taken[from] + 1 > (loads.size[from] - 1) / ranks)
         continue;

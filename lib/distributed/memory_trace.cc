@@ -80,6 +80,11 @@ const std::vector<MemoryPhase>& memory_phases() {
   return g_phases;
 }
 
+ResidentSet resident_set() {
+  const MemoryPhase status = read_status("");
+  return {status.end_kb, std::max(status.peak_kb, traced_peak_kb())};
+}
+
 std::int64_t traced_peak_kb() {
   std::int64_t peak = 0;
   for (const MemoryPhase& phase : g_phases)

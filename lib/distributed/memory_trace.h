@@ -31,4 +31,14 @@ const std::vector<MemoryPhase>& memory_phases();
 // Largest phase peak (0 when the trace is off).
 std::int64_t traced_peak_kb();
 
+// This process's resident set now and its peak so far (KiB; the trace's largest phase counts
+// too, as the trace resets the kernel's peak at its marks); zeros where /proc is not readable.
+// Read with the trace on or off (multilevel.cc asks it whether the finest adjacency may come
+// back into memory for the refinement without raising the peak).
+struct ResidentSet {
+  std::int64_t now_kb = 0;
+  std::int64_t peak_kb = 0;
+};
+ResidentSet resident_set();
+
 } // namespace gnnpart::distributed

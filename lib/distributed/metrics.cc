@@ -1,6 +1,7 @@
 #include "distributed/metrics.h"
 
 #include <algorithm>
+#include <span>
 
 
 namespace gnnpart::distributed {
@@ -23,18 +24,20 @@ GraphMetrics compute_distributed_metrics(const Comm& comm, const DistGraph& grap
   const bool dense = k <= kDensePairBlocks;
   std::vector<std::uint8_t> pairs(dense ? static_cast<std::size_t>(k) * k : 0, 0);
   std::vector<std::uint64_t> sparse_pairs;
+  RowReader row(graph, true); // the adjacency may still be in its scratch file
   for (NodeID u = 0; u < graph.n_local; ++u) {
     const BlockID p = blocks[u];
     per_block[2 * k + p] += 1;
     per_block[3 * k + p] += graph.vertex_weight(u);
     mark[p] = u;
     std::int64_t lambda_minus_one = 0;
-    for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-      const BlockID q = blocks[graph.adjacency[e]];
+    const std::span<const NodeID> neighbours = row(u);
+    for (std::size_t j = 0; j < neighbours.size(); ++j) {
+      const BlockID q = blocks[neighbours[j]];
       if (q == p)
         continue;
       ++sums[0];
-      sums[1] += graph.edge_weight(e);
+      sums[1] += graph.edge_weight(graph.first_edge(u) + j);
       if (mark[q] == u)
         continue;
       mark[q] = u;

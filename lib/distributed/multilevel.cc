@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -60,12 +61,51 @@ void release_free_heap() {
 #endif
 }
 
-// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up.
-void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Level>& levels,
+// The finest graph, and its offsets and ghost ids in a scratch file while they wait there
+// (spilled_adjacency.h: the ghost ids from its first clustering on, the offsets from its first
+// contraction on; both taken back for the recontractions of the first coarse level and for the
+// projection onto it).
+struct Finest {
+  DistGraph& graph;
+  std::optional<ParkedIndex> parked;
+  void unpark(const Comm& comm) {
+    if (parked)
+      run_phase(comm, [&] { parked->unpark(graph); });
+  }
+  void park() {
+    if (parked)
+      parked->park(graph);
+  }
+  void park_ghosts() {
+    if (parked)
+      parked->park_ghosts(graph);
+  }
+};
+
+// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up. The
+// coarse_of maps of the levels above the one being contracted wait in scratch files meanwhile
+// (each is read by its own level's recontraction only), as the freed levels' vertex weights do.
+void recontract_levels(const Comm& comm, Finest& finest, std::vector<Level>& levels,
                        std::vector<FreedLevel>& freed, const DistContext& ctx) {
-  for (std::size_t i = 0; i < freed.size(); ++i)
-    levels[i].graph = recontract(comm, i == 0 ? graph : levels[i - 1].graph, levels[i].coarse_of,
-                                 std::move(freed[i]), ctx.chunk_items);
+  std::vector<ParkedVector<NodeID>> maps;
+  run_phase(comm, [&] {
+    for (std::size_t i = 1; i < freed.size(); ++i)
+      maps.emplace_back(levels[i].coarse_of, ctx.temp_dir);
+  });
+  for (std::size_t i = 0; i < freed.size(); ++i) {
+    if (i > 0)
+      levels[i].coarse_of = run_phase(comm, [&] { return maps[i - 1].take(); });
+    const DistGraph& fine = i == 0 ? finest.graph : levels[i - 1].graph;
+    if (i == 0)
+      finest.unpark(comm);
+    label_ghosts(comm, fine, levels[i].coarse_of);
+    if (i == 0)
+      finest.park_ghosts();
+    levels[i].graph =
+        recontract(comm, fine, levels[i].coarse_of, std::move(freed[i]), ctx.chunk_items);
+    if (i == 0)
+      finest.park();
+  }
 }
 
 // The initial partition of the coarsest level (the blocks of its owned vertices): the level is
@@ -77,32 +117,44 @@ void recontract_levels(const Comm& comm, const DistGraph& graph, std::vector<Lev
 // again) the coarsest level stays and the finer ones stay freed, in `freed`: contracting them
 // again here would only be undone (on R-MAT 10^7 at P = 2 these recontractions were 11% of the
 // run's CPU time).
-std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& graph,
+std::vector<BlockID> partition_coarsest(const Comm& comm, Finest& finest,
                                         std::vector<Level>& levels, const DistContext& ctx,
                                         bool keep_coarsest, std::vector<FreedLevel>& freed) {
   const auto current = [&]() -> const DistGraph& {
-    return levels.empty() ? graph : levels.back().graph;
+    return levels.empty() ? finest.graph : levels.back().graph;
   };
   std::vector<BlockID> owned;
   {
     const bool free_levels = !ctx.keep_levels && !levels.empty();
     for (std::size_t i = 0; free_levels && i + 1 < levels.size(); ++i)
-      freed.push_back(free_level(levels[i].graph));
+      run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
     const std::uint64_t first = current().first();
     const NodeID n_local = current().n_local;
     const CsrGraph copy = replicate(comm, current());
     if (free_levels && !keep_coarsest)
-      freed.push_back(free_level(levels.back().graph));
+      run_phase(comm, [&] { freed.push_back(free_level(levels.back().graph, ctx.temp_dir)); });
     mark_memory_phase("replicate");
     owned = initial_partition(comm, copy, first, n_local, ctx);
   }
   release_free_heap();
   mark_memory_phase("initial");
   if (!keep_coarsest) {
-    recontract_levels(comm, graph, levels, freed, ctx);
+    recontract_levels(comm, finest, levels, freed, ctx);
     freed.clear();
   }
   return owned;
+}
+
+// Whether the finest graph's adjacency and the refinement's arrays (Jet: 8 B moves per owned
+// and ghost vertex, the best partition, locks and lists of owned vertices, about 16 B per
+// owned vertex more; measured at most 24 B per owned vertex and 8 per ghost with the
+// balancer's candidates) fit below this rank's peak so far.
+bool restoring_keeps_peak(const DistGraph& graph) {
+  const ResidentSet rss = resident_set();
+  const std::uint64_t need = graph.spilled->entries() * sizeof(NodeID) +
+                             24 * std::uint64_t{graph.n_local} + 8 * std::uint64_t{graph.n_ghost()};
+  return static_cast<std::uint64_t>(rss.now_kb) * 1024 + need <=
+         static_cast<std::uint64_t>(rss.peak_kb) * 1024;
 }
 
 } // namespace
@@ -115,28 +167,40 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   const auto current = [&]() -> const DistGraph& {
     return levels.empty() ? graph : levels.back().graph;
   };
-  // From here to its refinement the finest graph is only read row by row, in order or nearly
-  // (its clustering, the contractions of the first coarse level, ghost updates): its adjacency
-  // waits in a scratch file, so that it does not sit under the clustering, the coarse levels,
-  // the copy of the coarsest and the engine.
+  // From here through its refinement the finest graph is only read row by row, in order or
+  // nearly (its clustering, the contractions of the first coarse level, ghost updates, its
+  // label propagation, Jet and balancer): its adjacency waits in a scratch file, so that it
+  // does not sit under the clustering, the coarse levels, the copy of the coarsest, the engine
+  // and the refinement's state; its offsets and ghost ids wait there too while they are not
+  // read (Finest).
+  Finest finest{graph, std::nullopt};
   if (graph.global_n > limit && !ctx.keep_levels)
-    run_phase(comm, [&] { spill_adjacency(graph, ctx.temp_dir); });
+    run_phase(comm, [&] {
+      spill_adjacency(graph, ctx.temp_dir);
+      finest.parked.emplace(graph, ctx.temp_dir);
+    });
   while (current().global_n > limit) {
     const DistGraph& fine = current();
-    Contraction contraction = contract(
-        comm, fine,
-        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx)),
-        ctx.chunk_items);
+    Clustering clustering =
+        cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx));
+    if (levels.empty())
+      finest.park_ghosts(); // the contraction reads the rows and the ghosts' labels
+    Contraction contraction = contract(comm, fine, std::move(clustering), ctx.chunk_items);
     const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
     if (contraction.coarse.global_n < ctx.partition.k)
       break;
     levels.push_back({std::move(contraction.coarse), std::move(contraction.coarse_of)});
+    if (levels.size() == 1)
+      finest.park();
     if (stalled)
       break;
   }
 
-  if (levels.empty())
-    run_phase(comm, [&] { restore_adjacency(graph); }); // the finest graph is the coarsest
+  if (levels.empty()) { // the finest graph is the coarsest
+    finest.unpark(comm);
+    finest.parked.reset();
+    run_phase(comm, [&] { restore_adjacency(graph); });
+  }
 
   // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
   const auto gather_limit = static_cast<std::uint64_t>(
@@ -145,7 +209,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   std::vector<FreedLevel> freed_below;
   const bool gather_coarsest = !levels.empty() && gathers(levels.back().graph, ctx, gather_limit);
   const std::vector<BlockID> owned =
-      partition_coarsest(comm, graph, levels, ctx, gather_coarsest, freed_below);
+      partition_coarsest(comm, finest, levels, ctx, gather_coarsest, freed_below);
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
   std::copy(owned.begin(), owned.end(), blocks.begin());
@@ -160,11 +224,11 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       std::vector<FreedLevel> freed = std::move(freed_below);
       freed_below.clear();
       for (std::size_t i = freed.size(); !ctx.keep_levels && i < level; ++i)
-        freed.push_back(free_level(levels[i].graph));
+        run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       release_free_heap();
       mark_memory_phase("gathered");
-      recontract_levels(comm, graph, levels, freed, ctx);
+      recontract_levels(comm, finest, levels, freed, ctx);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
@@ -184,17 +248,33 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
                                                       [&](NodeID local) { return blocks[local]; });
     std::vector<BlockID>().swap(blocks);
     std::vector<NodeID>().swap(levels[level].coarse_of);
+    if (level == 0) {
+      finest.unpark(comm);
+      finest.parked.reset();
+    }
     fine_blocks.resize(fine.n_total());
     update_all_ghosts<BlockID>(comm, fine, fine_blocks);
     blocks = std::move(fine_blocks);
     mark_memory_phase("project");
   }
-  run_phase(comm, [&] { restore_adjacency(graph); });
+  // The finest level's label propagation, Jet and balancer read its rows in increasing vertex
+  // order (RowReader), so its adjacency may stay on disk through them (restored, it was the
+  // peak of R-MAT 10^7 at P = 4 under Jet's per-vertex state); but they read every row some 80
+  // times, each a copy out of the page cache (R-MAT 10^7 at P = 1: +6.5 s of system time),
+  // so a rank takes it back where that leaves its peak as it is (P = 1 there: the
+  // recontractions are larger). The result is the same either way.
+  run_phase(comm, [&] {
+    if (graph.spilled && restoring_keeps_peak(graph))
+      restore_adjacency(graph);
+  });
   refine(comm, graph, ctx, 0, blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
   // As in the shared-memory engine, the volume objective acts on the finest level only.
-  const std::uint64_t volume_gain =
-      ctx.partition.objective == Objective::kVolume ? volume_refine(comm, graph, ctx, blocks) : 0;
+  std::uint64_t volume_gain = 0;
+  if (ctx.partition.objective == Objective::kVolume) {
+    run_phase(comm, [&] { restore_adjacency(graph); });
+    volume_gain = volume_refine(comm, graph, ctx, blocks);
+  }
   const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "

@@ -23,8 +23,9 @@ struct DistPartition {
 
 // Throws InfeasibleBalance (on every rank) when a vertex is heavier than a block may be or the
 // bound cannot be met. Unless ctx.keep_levels, the adjacency of graph lives in a scratch file in
-// ctx.temp_dir from its first clustering to its refinement (spilled_adjacency.h); it is back in
-// memory, unchanged, on return.
+// ctx.temp_dir from its first clustering on (spilled_adjacency.h) and may still be there on
+// return (graph.spilled): read its rows with RowReader, or take it back with
+// restore_adjacency.
 DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const DistContext& ctx);
 
 } // namespace gnnpart::distributed

@@ -6,6 +6,7 @@
 #include <limits>
 
 #include "core/errors.h"
+#include "io/replace_file.h"
 
 namespace gnnpart::distributed {
 
@@ -66,9 +67,11 @@ void write_distributed_partition(const Comm& comm, const DistGraph& graph,
         std::remove(temp.c_str());
         throw SystemError(path + ": cannot write the partition");
       }
-      if (std::rename(temp.c_str(), path.c_str()) != 0) {
-        std::remove(temp.c_str());
-        throw SystemError(path + ": cannot rename the temporary file into place");
+      try {
+        io::replace_file(temp, path, path);
+      } catch (const SystemError&) {
+        std::remove(temp.c_str()); // the new file, or the old one once swapped out
+        throw;
       }
     }
   });

@@ -1,8 +1,9 @@
 #pragma once
 // The partition file in gpmetis convention (line i = block of vertex i) written collectively
 // with MPI-IO: each rank formats its own range, a prefix sum of the byte counts gives its file
-// offset. Written to a temporary name and renamed by rank 0 once every rank succeeded, so a
-// failed run leaves no partial file. Collective.
+// offset. Written to a temporary name and put in place by rank 0 once every rank succeeded
+// (io::replace_file: an existing output is swapped out, as by gnnpart's writers), so a failed
+// run leaves no partial file. Collective.
 #include <string>
 #include <vector>
 

@@ -9,13 +9,15 @@
 namespace gnnpart::distributed {
 
 void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
-                 std::vector<Weight>& conn, std::vector<BlockID>& touched) {
+                 std::span<const NodeID> row, std::vector<Weight>& conn,
+                 std::vector<BlockID>& touched) {
   touched.clear();
-  for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-    const BlockID b = blocks[graph.adjacency[e]];
+  const EdgeID first = graph.first_edge(u);
+  for (std::size_t j = 0; j < row.size(); ++j) {
+    const BlockID b = blocks[row[j]];
     if (conn[b] == 0)
       touched.push_back(b);
-    conn[b] += graph.edge_weight(e);
+    conn[b] += graph.edge_weight(first + j);
   }
 }
 
@@ -67,6 +69,7 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
   BatchBudget budget(k, bound, comm.size);
   std::vector<Weight> conn(k, 0);
   std::vector<BlockID> touched;
+  RowReader row(graph, true); // the batches visit their rows in order
   for (int round = 0; round < ctx.refine_rounds; ++round) {
     std::uint64_t moved_round = 0;
     for (int batch = 0; batch < ctx.batches; ++batch) {
@@ -78,7 +81,7 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
       for (NodeID u = begin; u < end; ++u) {
         const BlockID from = blocks[u];
         const Weight w = graph.vertex_weight(u);
-        connections(graph, blocks, u, conn, touched);
+        connections(graph, blocks, u, row(u), conn, touched);
         BlockID best = from;
         Weight best_gain = 0;
         std::uint64_t best_tie = 0;
@@ -120,6 +123,7 @@ RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistCo
   const Weight ranks = comm.size;
   std::vector<Weight> conn(k, 0);
   std::vector<BlockID> touched;
+  RowReader row(graph, true);
   for (int round = 0; round < ctx.balance_rounds; ++round) {
     BlockLoads loads = block_loads(comm, graph, blocks, k);
     bool any_over = false;
@@ -155,7 +159,7 @@ RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistCo
       const BlockID from = blocks[u];
       if (quota[from] == 0)
         continue;
-      connections(graph, blocks, u, conn, touched);
+      connections(graph, blocks, u, row(u), conn, touched);
       BlockID to = lightest;
       Weight loss = conn[from] - conn[lightest];
       for (const BlockID b : touched)

@@ -6,6 +6,7 @@
 // rank takes at most (|b| - 1) / P vertices out of a block, so no block becomes empty.
 #include <algorithm>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "distributed/comm.h"
@@ -60,7 +61,9 @@ private:
 
 // Connection of owned vertex u to every block among its neighbours: conn[b] += edge weight
 // (conn all zero on entry; touched lists the blocks seen, whose entries the caller resets).
+// row: u's neighbours (a RowReader's, so that a spilled adjacency works as one in memory).
 void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
-                 std::vector<Weight>& conn, std::vector<BlockID>& touched);
+                 std::span<const NodeID> row, std::vector<Weight>& conn,
+                 std::vector<BlockID>& touched);
 
 } // namespace gnnpart::distributed

@@ -21,50 +21,83 @@ std::string errno_message(const std::string& path, const char* what) {
 
 } // namespace
 
-SpilledAdjacency::SpilledAdjacency(std::vector<NodeID>& adjacency, const std::string& dir)
-    : entries_(adjacency.size()) {
+ScratchFile::ScratchFile(const std::string& dir) {
   const std::string directory = streaming::resolve_temp_dir(dir);
-  path_ = directory + "/gnnpart-mpi-adjacency-XXXXXX";
+  path_ = directory + "/gnnpart-mpi-scratch-XXXXXX";
   fd_ = ::mkstemp(path_.data());
   if (fd_ < 0)
     throw SystemError(errno_message(directory, "cannot create a scratch file (--temp-dir)"));
   ::unlink(path_.c_str());
-  const auto* bytes = reinterpret_cast<const char*>(adjacency.data());
-  std::size_t left = adjacency.size() * sizeof(NodeID);
-  while (left > 0) {
-    const ssize_t wrote = ::write(fd_, bytes, std::min<std::size_t>(left, std::size_t{1} << 26));
-    if (wrote < 0 && errno == EINTR)
-      continue;
-    if (wrote <= 0) {
-      const std::string message = errno_message(path_, "cannot write the scratch file");
-      ::close(fd_);
-      throw SystemError(message);
-    }
-    bytes += wrote;
-    left -= static_cast<std::size_t>(wrote);
-  }
-  std::vector<NodeID>().swap(adjacency);
 }
 
-SpilledAdjacency::~SpilledAdjacency() {
+ScratchFile::~ScratchFile() {
   if (fd_ >= 0)
     ::close(fd_);
 }
 
-void SpilledAdjacency::read(EdgeID begin, EdgeID end, NodeID* out) const {
-  auto* bytes = reinterpret_cast<char*>(out);
-  std::size_t left = static_cast<std::size_t>(end - begin) * sizeof(NodeID);
-  auto offset = static_cast<off_t>(begin * sizeof(NodeID));
-  while (left > 0) {
-    const ssize_t got =
-        ::pread(fd_, bytes, std::min<std::size_t>(left, std::size_t{1} << 26), offset);
+void ScratchFile::append(const void* data, std::size_t size) {
+  const auto* bytes = static_cast<const char*>(data);
+  while (size > 0) {
+    const ssize_t wrote = ::pwrite(fd_, bytes, std::min<std::size_t>(size, std::size_t{1} << 26),
+                                   static_cast<off_t>(size_));
+    if (wrote < 0 && errno == EINTR)
+      continue;
+    if (wrote <= 0)
+      throw SystemError(errno_message(path_, "cannot write the scratch file"));
+    bytes += wrote;
+    size_ += static_cast<std::uint64_t>(wrote);
+    size -= static_cast<std::size_t>(wrote);
+  }
+}
+
+void ScratchFile::read(std::uint64_t offset, void* out, std::size_t size) const {
+  auto* bytes = static_cast<char*>(out);
+  while (size > 0) {
+    const ssize_t got = ::pread(fd_, bytes, std::min<std::size_t>(size, std::size_t{1} << 26),
+                                static_cast<off_t>(offset));
     if (got < 0 && errno == EINTR)
       continue;
     if (got <= 0)
       throw SystemError(errno_message(path_, "cannot read the scratch file back"));
     bytes += got;
-    offset += got;
-    left -= static_cast<std::size_t>(got);
+    offset += static_cast<std::uint64_t>(got);
+    size -= static_cast<std::size_t>(got);
+  }
+}
+
+SpilledAdjacency::SpilledAdjacency(std::vector<NodeID>& adjacency, const std::string& dir)
+    : file_(dir), entries_(adjacency.size()) {
+  file_.append(adjacency.data(), adjacency.size() * sizeof(NodeID));
+  std::vector<NodeID>().swap(adjacency);
+}
+
+void SpilledAdjacency::read(EdgeID begin, EdgeID end, NodeID* out) const {
+  file_.read(begin * sizeof(NodeID), out, static_cast<std::size_t>(end - begin) * sizeof(NodeID));
+}
+
+ParkedIndex::ParkedIndex(const DistGraph& graph, const std::string& dir)
+    : file_(dir), offsets_(graph.offsets.size()), ghosts_(graph.ghost_global.size()) {
+  file_.append(graph.offsets.data(), offsets_ * sizeof(EdgeID));
+  file_.append(graph.ghost_global.data(), ghosts_ * sizeof(NodeID));
+}
+
+void ParkedIndex::park(DistGraph& graph) const {
+  std::vector<EdgeID>().swap(graph.offsets);
+  park_ghosts(graph);
+}
+
+void ParkedIndex::park_ghosts(DistGraph& graph) const {
+  std::vector<NodeID>().swap(graph.ghost_global);
+}
+
+void ParkedIndex::unpark(DistGraph& graph) const {
+  if (graph.offsets.size() != offsets_) {
+    graph.offsets.resize(offsets_);
+    file_.read(0, graph.offsets.data(), offsets_ * sizeof(EdgeID));
+  }
+  if (graph.ghost_global.size() != ghosts_) {
+    graph.ghost_global.resize(ghosts_);
+    file_.read(offsets_ * sizeof(EdgeID), graph.ghost_global.data(), ghosts_ * sizeof(NodeID));
   }
 }
 

@@ -1,14 +1,16 @@
 #pragma once
 // The adjacency of a distributed graph kept in a scratch file instead of memory while the graph
-// is only read row by row: from the finest level's first clustering to its refinement, the
-// finest graph is read only by the contractions of the first coarse level and by ghost
-// updates, so its adjacency (4 B per entry, the largest array of a run) lives on disk then.
+// is only read row by row: from the finest level's first clustering through its refinement,
+// the finest graph is read only by its clustering, the contractions of the first coarse
+// level, ghost updates and its refinement's passes in vertex order, so its adjacency (4 B per
+// entry, the largest array of a run) lives on disk then.
 // The file is unlinked as soon as it is created, so it vanishes with the process however that
 // ends. Reading rows with pread keeps them out of the process's resident memory.
 #include <cstdint>
 #include <memory>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/types.h"
@@ -17,28 +19,86 @@ namespace gnnpart::distributed {
 
 struct DistGraph;
 
+// An unlinked scratch file in dir (empty: $TMPDIR, else /tmp), written in order and read back
+// with pread. Throws SystemError.
+class ScratchFile {
+public:
+  explicit ScratchFile(const std::string& dir);
+  ~ScratchFile();
+  ScratchFile(ScratchFile&& other) noexcept
+      : fd_(std::exchange(other.fd_, -1)), size_(other.size_), path_(std::move(other.path_)) {}
+  ScratchFile& operator=(ScratchFile&&) = delete;
+  ScratchFile(const ScratchFile&) = delete;
+  ScratchFile& operator=(const ScratchFile&) = delete;
+  void append(const void* bytes, std::size_t size);
+  void read(std::uint64_t offset, void* out, std::size_t size) const;
+
+private:
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  std::string path_; // for messages; the name is unlinked already
+};
+
 class SpilledAdjacency {
 public:
   // Writes adjacency to a new file in dir (empty: $TMPDIR, else /tmp) and frees the array.
   // Throws SystemError.
   SpilledAdjacency(std::vector<NodeID>& adjacency, const std::string& dir);
-  ~SpilledAdjacency();
-  SpilledAdjacency(const SpilledAdjacency&) = delete;
-  SpilledAdjacency& operator=(const SpilledAdjacency&) = delete;
   EdgeID entries() const { return entries_; }
   // Entries [begin, end) into out (end - begin values). Throws SystemError.
   void read(EdgeID begin, EdgeID end, NodeID* out) const;
 
 private:
-  int fd_ = -1;
+  ScratchFile file_;
   EdgeID entries_ = 0;
-  std::string path_; // for messages; the name is unlinked already
 };
 
 // Moves graph.adjacency into a scratch file in dir (graph.spilled is set; offsets, weights and
 // ghosts stay), and back. Only RowReader reads the rows of a spilled graph.
 void spill_adjacency(DistGraph& graph, const std::string& dir);
 void restore_adjacency(DistGraph& graph);
+
+// The offsets and ghost ids of a graph, also kept in a scratch file while the graph is not read
+// at all, or read without them: the finest graph from its first contraction to the projection
+// onto it (8 B per owned vertex and 4 B per ghost under the coarser levels' clusterings,
+// contractions, the initial partitioning and the coarse refinements) but for the
+// recontractions of the first coarse level, and its ghost ids in the contractions of that
+// level, which read the finest graph's rows and the coarse ids of its ghosts but not the
+// ghosts' global ids (4 B per ghost under the contraction's merged rows). Written once;
+// park() and park_ghosts() free the arrays, unpark() reads back what is parked. While parked
+// the graph has no offsets (no rows) or no ghosts: nothing may read them.
+class ParkedIndex {
+public:
+  ParkedIndex(const DistGraph& graph, const std::string& dir); // throws SystemError
+  void park(DistGraph& graph) const;
+  void park_ghosts(DistGraph& graph) const;
+  void unpark(DistGraph& graph) const; // throws SystemError
+
+private:
+  ScratchFile file_;
+  std::size_t offsets_ = 0, ghosts_ = 0;
+};
+
+// An array that waits unread between two phases, in a scratch file (the coarse vertex weights of
+// a freed level until its recontraction has built its rows; the coarse_of maps of the levels
+// above the one being contracted again).
+template <typename T> class ParkedVector {
+public:
+  // Writes values to a new scratch file in dir and frees them. Throws SystemError.
+  ParkedVector(std::vector<T>& values, const std::string& dir) : file_(dir), size_(values.size()) {
+    file_.append(values.data(), size_ * sizeof(T));
+    std::vector<T>().swap(values);
+  }
+  std::vector<T> take() const { // throws SystemError
+    std::vector<T> values(size_);
+    file_.read(0, values.data(), size_ * sizeof(T));
+    return values;
+  }
+
+private:
+  ScratchFile file_;
+  std::size_t size_ = 0;
+};
 
 // The rows of a graph whose adjacency is in memory (returned in place) or spilled (read into a
 // buffer: with `ahead`, a window of up to kWindow entries from the row on, for visits in

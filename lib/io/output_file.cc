@@ -16,6 +16,7 @@
 
 #include "core/errors.h"
 #include "io/output_target.h"
+#include "io/replace_file.h"
 #include "io/signal_cleanup.h"
 
 namespace gnnpart::io {
@@ -30,16 +31,16 @@ std::string system_message(const std::string& what, const std::string& path) {
   return path + ": " + what + ": " + std::strerror(errno);
 }
 
-// Puts the temporary file in the target's place, atomically (a reader sees the old file or the
-// new one, never neither). An existing regular file is swapped with the temporary one
-// (RENAME_EXCHANGE) and then unlinked under the temporary name, rather than renamed over: on
+} // namespace
+
+// An existing regular file is swapped with the temporary one (RENAME_EXCHANGE) and then
+// unlinked under the temporary name, rather than renamed over: on
 // ext4, a rename over an existing file makes the kernel write the new file's data out at once
 // and sleep on it (the auto_da_alloc replace heuristic: 0.4-15 ms per run on the development
 // machine, more than a small graph's whole partitioning), which a new file never pays. A
 // replaced output is now written back like a new one; neither is fsynced. Without the swap
 // (no target yet, not a regular file, a file system without RENAME_EXCHANGE) it is a rename.
-// `path` names the output in messages.
-void replace_with(const std::string& temp, const std::string& target, const std::string& path) {
+void replace_file(const std::string& temp, const std::string& target, const std::string& path) {
 #ifdef RENAME_EXCHANGE
   struct stat st {};
   if (::stat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode) &&
@@ -52,8 +53,6 @@ void replace_with(const std::string& temp, const std::string& target, const std:
   if (::rename(temp.c_str(), target.c_str()) != 0)
     throw SystemError(system_message("cannot rename the temporary file onto", path));
 }
-
-} // namespace
 
 struct OutputFile::Deflater {
   z_stream stream{};
@@ -221,7 +220,7 @@ void OutputFile::commit() {
     committed_ = true;
     return;
   }
-  replace_with(temp_path_, target_path_, path_);
+  replace_file(temp_path_, target_path_, path_);
   committed_ = true;
   unregister_cleanup_path(cleanup_slot_);
   cleanup_slot_ = -1;

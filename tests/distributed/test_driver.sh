@@ -3,7 +3,7 @@
 # GNNPART_MPI, EVALPART, PYTHON, SHARED_DIR, WORK (scratch directory).
 #   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis,
 #       metisgz or bin input): valid, within the bound, no empty block, metrics equal to evalpart's,
-#       the same file on a second run
+#       the same file on a second run (written over an existing file, no temporary left)
 #   test_driver.sh balance NAME K FORMAT P...   as partition, with the coarsest partition under
 #       a looser bound (--initial-epsilon 1): the distributed balancer must have moved vertices
 #       and the result must still be within the bound (evalpart's block sizes)
@@ -145,8 +145,14 @@ partition | balance | volume | jet | nojet | gathered)
       run=("$graph" -k "$k" --seed "$seed" --coarse-per-block 100 --coarse-min 500 "${extra[@]}")
       mpi "$p" partition "${run[@]}" -o "$base.part" --json "$base.json" --quiet
       if [ "$seed" = "${seeds[0]}" ]; then
+        # Over an existing file (io::replace_file swaps it out): replaced, no temporary left.
+        echo stale > "$base.again"
         mpi "$p" partition "${run[@]}" -o "$base.again" --quiet
         cmp "$base.part" "$base.again" || { echo "P=$p: not deterministic" >&2; exit 1; }
+        if ls "$base.again".* 2>/dev/null | grep -q .; then
+          echo "P=$p: a temporary file left beside the replaced output" >&2
+          exit 1
+        fi
       fi
       n_arg=()
       [ "$format" = bin ] && n_arg=(--n "$(rmat_args "$name" | awk '{ print $2 }')")
