@@ -46,6 +46,9 @@ struct InitialContext {
   int deep_tries = 3;   // the same below the top two levels of recursive bisection
   int fm_passes = 4;    // 2-way FM passes after each try
   int fm_max_bad = 100; // 2-way FM stops after this many moves without improvement
+  // Breadth-first sweeps that move the start of greedy and BFS growing to a far vertex (0: a
+  // random start).
+  int peripheral_sweeps = 0;
 };
 
 // The refiners of one level, run in the order of RefinementContext::algorithms

@@ -120,10 +120,33 @@ Weight compute_cut(const CsrGraph& g, const std::vector<BlockID>& side) {
   return cut / 2;
 }
 
+// The last vertex a breadth-first search from `start` reaches, `sweeps` times over (each from
+// the last one's result): a vertex far from the others of its component (pseudo-peripheral).
+NodeID pseudo_peripheral(const CsrGraph& g, NodeID start, int sweeps) {
+  std::vector<NodeID> order;
+  std::vector<char> seen(g.num_nodes(), 0);
+  for (int s = 0; s < sweeps; ++s) {
+    std::fill(seen.begin(), seen.end(), 0);
+    order.assign(1, start);
+    seen[start] = 1;
+    for (std::size_t i = 0; i < order.size(); ++i)
+      for (EdgeID e = g.first_edge(order[i]); e < g.last_edge(order[i]); ++e) {
+        const NodeID v = g.edge_target(e);
+        if (!seen[v]) {
+          seen[v] = 1;
+          order.push_back(v);
+        }
+      }
+    start = order.back();
+  }
+  return start;
+}
+
 // Grows side 0 (everything else stays on side 1) until it carries its share of the weight.
-// method 0: greedy by gain, 1: BFS, 2: random order.
+// method 0: greedy by gain, 1: BFS, 2: random order. With peripheral_sweeps > 0 the first
+// region of methods 0 and 1 grows from a pseudo-peripheral vertex, not a random one.
 std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double fraction0,
-                          int method, Rng& rng) {
+                          int method, int peripheral_sweeps, Rng& rng) {
   const NodeID n = g.num_nodes();
   const int ncon = g.ncon();
   std::vector<BlockID> side(n, 1);
@@ -180,6 +203,7 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
   std::queue<NodeID> fifo;
   std::vector<char> queued(n, 0);
   std::uint64_t stamp = 0;
+  bool started = false; // the first region's start is taken
   while (load() < 1.0) {
     NodeID u = kInvalidNodeID;
     if (method == 0) {
@@ -201,8 +225,12 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
         }
       }
     }
-    if (u == kInvalidNodeID)
+    if (u == kInvalidNodeID) {
       u = next_unvisited();
+      if (u != kInvalidNodeID && !started && peripheral_sweeps > 0)
+        u = pseudo_peripheral(g, u, peripheral_sweeps);
+    }
+    started = true;
     if (u == kInvalidNodeID)
       break;
     done[u] = 1;
@@ -391,7 +419,7 @@ std::vector<BlockID> initial_bisection(const CsrGraph& graph, const BlockLimits&
   tbb::parallel_for(0, tries, [&](int t) {
     Rng rng(derive_seed(seed, 20, static_cast<std::uint64_t>(t)));
     Try& r = results[t];
-    r.side = grow(graph, limits, fraction0, t % 3, rng);
+    r.side = grow(graph, limits, fraction0, t % 3, ctx.peripheral_sweeps, rng);
     r.cut = fm_bisection(graph, r.side, limits, ctx.fm_passes, max_bad,
                          derive_seed(seed, 21, static_cast<std::uint64_t>(t)));
     r.over = overload(side_weights(graph, r.side), limits);
