@@ -70,7 +70,7 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
   const NodeID n = hg.num_nodes();
   row_.resize(n);
-  const bool counting = phg.conn_words() <= kMaxCountedWords;
+  const bool counting = phg.has_connectivity_sets() && phg.conn_words() <= kMaxCountedWords;
   constexpr std::uint32_t kNoRow = ~std::uint32_t{0}; // no row number reaches it (kMaxNodes)
   std::size_t rows[4] = {0, 0, 0, 0};
   for (NodeID u = 0; u < n; ++u) {
