@@ -98,12 +98,14 @@ public:
   }
   // f(b) for the blocks b that e touches, in increasing order.
   template <typename F> void for_each_block(NetID e, F&& f) const {
-    if (all_dense_) {
+    if (all_dense_) { // the set made from the row without a branch per block, then as below
+      std::uint64_t bits = 0;
       with_counts(*this, e, [&](const auto* p) {
         for (BlockID b = 0; b < k_; ++b)
-          if (p[b] != 0)
-            f(b);
+          bits |= std::uint64_t{p[b] != 0} << b;
       });
+      for (; bits != 0; bits &= bits - 1)
+        f(static_cast<BlockID>(std::countr_zero(bits)));
       return;
     }
     const std::uint64_t* w = connectivity_set(e);
