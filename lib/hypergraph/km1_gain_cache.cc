@@ -192,7 +192,7 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
     for (NetID e : hg.incident_nets(u)) {
       const Weight w = hg.net_weight(e);
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        if (candidates[i] < k_ && phg.connected(e, candidates[i]))
+        if (candidates[i] < k_ && phg.in_connectivity_set(e, candidates[i]))
           counted[i] += w;
       }
     }

@@ -94,6 +94,11 @@ public:
   bool connected(NetID e, BlockID b) const {
     if (all_dense_)
       return pin_count(e, b) != 0;
+    return in_connectivity_set(e, b);
+  }
+  // The same where the sets exist (has_connectivity_sets()), without the branch: the gain
+  // cache's counting loops (dblp-2010 k = 128: 2-3% of the run's CPU with the branch).
+  bool in_connectivity_set(NetID e, BlockID b) const {
     return (connectivity_set(e)[b / 64] >> (b % 64) & 1) != 0;
   }
   // f(b) for the blocks b that e touches, in increasing order.
