@@ -1,7 +1,8 @@
 #pragma once
 // The column-net model made from a graph's own arrays, without a copy: net u is N(u) with u put
-// in its sorted place, so the adjacency array grows by n entries (one reallocation at most),
-// and the same arrays become the graph again when the model is done. The graph must have
+// in its sorted place, so the adjacency array grows by n entries (copied front to back into an
+// array of 2m + n while the old one's pages are given back, so the two are not resident
+// together), and the same arrays become the graph again when the model is done. The graph must have
 // strictly increasing neighbour lists without self loops (what the graph builder makes);
 // column_net_in_place_ok says whether it has.
 // Peak memory of `gnnpart partition --model hypergraph`: the input graph and a copy as the model

@@ -6,6 +6,7 @@
 
 #include "core/indexed_heap.h"
 #include "core/random.h"
+#include "hypergraph/fm_vertex_states.h"
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/parallel_fm_refiner.h"
@@ -96,28 +97,24 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
   const Hypergraph& hg = phg.hypergraph();
   const RefinementContext& rc = ctx.refinement;
   IndexedMaxHeap heap(n);
-  // Per vertex in one record, so that visiting a pin touches one cache line, not three.
-  struct VertexState {
-    std::uint32_t moved = 0;  // == round stamp: moved in this round
-    std::uint32_t rated = 0;  // == move stamp: re-rated after this move
-    BlockID target = 0;       // of vertices in the heap: their best block when rated
-    std::uint32_t active = 0; // == round stamp: a seed candidate of that round (rounds > 0)
-  };
-  std::vector<VertexState> state(n);
-  std::uint32_t move_stamp = 0;
+  FmVertexStates state(n); // targets: of vertices in the heap, their best block when rated
   std::vector<NetID> touched;
   std::vector<Move> moves;
   std::vector<NetID> search_nets; // the re-rated nets of a search's moves, in move order
   std::vector<NodeID> seeds;
+  // Room for every vertex, reserved but not written: a large block's pages become resident
+  // only when written, whereas growing by doubling copies the list and can leave up to half
+  // of the last array written by nothing (FM's peak on the input level, issue #20).
+  seeds.reserve(n);
   Weight total = 0;
   Weight current_objective = phg.objective(ctx.objective);
 
   bool all_seeds = true; // every boundary vertex a seed candidate (else the active ones)
   for (int round = 0; round < rc.fm_rounds; ++round) {
-    const std::uint32_t stamp = static_cast<std::uint32_t>(round + 1);
+    state.begin_round();
     seeds.clear();
     for (NodeID u = 0; u < n; ++u) // the cheap test first: is_boundary reads u's nets
-      if ((all_seeds || state[u].active == stamp) && phg.is_boundary(u))
+      if ((all_seeds || state.seed_candidate(u)) && phg.is_boundary(u))
         seeds.push_back(u);
     Rng rng(derive_seed(seed, 0xF3, round));
     std::shuffle(seeds.begin(), seeds.end(), rng);
@@ -127,14 +124,14 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
       heap.clear();
       for (int s = 0; s < rc.fm_seeds_per_search && next_seed < seeds.size(); ++next_seed) {
         const NodeID u = seeds[next_seed];
-        if (state[u].moved == stamp || heap.contains(u) ||
+        if (state.moved(u) || heap.contains(u) ||
             oracle.gain_bound(u) < rc.fm_min_seed_gain) // no move of u reaches the seed gain
           continue;
         const MoveCandidate mc = oracle.best_move(u, max_weights);
         if (mc.to == kInvalidBlockID || mc.gain < rc.fm_min_seed_gain)
           continue;
         heap.push(u, mc.gain);
-        state[u].target = mc.to;
+        state.set_target(u, mc.to);
         ++s;
       }
       if (heap.empty())
@@ -150,13 +147,13 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
           continue;
         if (!heap.empty() && mc.gain < heap.top_key()) {
           heap.push(u, mc.gain);
-          state[u].target = mc.to;
+          state.set_target(u, mc.to);
           continue;
         }
         const BlockID from = phg.block(u);
         touched.clear();
         current += oracle.move(u, mc.to, rc.max_update_net_size, touched);
-        state[u].moved = stamp;
+        state.mark_moved(u);
         search_nets.insert(search_nets.end(), touched.begin(), touched.end());
         moves.push_back({u, from, static_cast<std::uint32_t>(search_nets.size())});
         if (current > best) {
@@ -165,22 +162,20 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
         } else if (moves.size() - best_length > rc.fm_max_moves_without_improvement) {
           break;
         }
-        ++move_stamp;
+        state.begin_move();
         for (NetID e : touched) {
           oracle.add_work(hg.net_size(e));
           for (NodeID v : hg.pins(e)) {
-            VertexState& sv = state[v];
-            if (sv.moved == stamp || sv.rated == move_stamp)
+            if (state.moved(v) || !state.mark_rated(v))
               continue;
-            sv.rated = move_stamp;
-            const MoveCandidate mv =
-                oracle.rerate(v, heap.contains(v) ? sv.target : mc.to, from, mc.to, max_weights);
+            const MoveCandidate mv = oracle.rerate(v, heap.contains(v) ? state.target(v) : mc.to,
+                                                   from, mc.to, max_weights);
             if (mv.to == kInvalidBlockID) {
               if (heap.contains(v))
                 heap.remove(v);
             } else {
               heap.push_or_update(v, mv.gain);
-              sv.target = mv.to;
+              state.set_target(v, mv.to);
             }
           }
         }
@@ -195,10 +190,10 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
         // pins of nets above max_update_net_size aside, as in the search).
         const Move& last = moves[best_length - 1];
         for (std::size_t i = 0; i < best_length; ++i)
-          state[moves[i].u].active = stamp + 1;
+          state.mark_next_round_seed(moves[i].u);
         for (std::size_t i = 0; i < last.nets_end; ++i)
           for (NodeID v : hg.pins(search_nets[i]))
-            state[v].active = stamp + 1;
+            state.mark_next_round_seed(v);
       }
       round_gain += best;
     }

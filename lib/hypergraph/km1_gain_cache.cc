@@ -70,7 +70,7 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
   const NodeID n = hg.num_nodes();
   row_.resize(n);
-  const bool counting = phg.conn_words() <= kMaxCountedWords;
+  const bool counting = phg.has_connectivity_sets() && phg.conn_words() <= kMaxCountedWords;
   constexpr std::uint32_t kNoRow = ~std::uint32_t{0}; // no row number reaches it (kMaxNodes)
   std::size_t rows[4] = {0, 0, 0, 0};
   for (NodeID u = 0; u < n; ++u) {
@@ -192,7 +192,7 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
     for (NetID e : hg.incident_nets(u)) {
       const Weight w = hg.net_weight(e);
       for (std::size_t i = 0; i < candidates.size(); ++i) {
-        if (candidates[i] < k_ && phg.connected(e, candidates[i]))
+        if (candidates[i] < k_ && phg.in_connectivity_set(e, candidates[i]))
           counted[i] += w;
       }
     }

@@ -226,7 +226,7 @@ private:
     const Hypergraph& hg = phg_->hypergraph();
     Weight c = 0;
     for (NetID e : hg.incident_nets(u))
-      if (phg_->connected(e, t))
+      if (phg_->in_connectivity_set(e, t)) // counted only where the sets exist
         c += hg.net_weight(e);
     return c;
   }

@@ -16,7 +16,7 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
       blocks_(hypergraph.num_nodes(), 0),
       block_weights_(static_cast<std::size_t>(k) * hypergraph.ncon(), 0),
       dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16),
-      conn_(static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
+      conn_(k < 16 ? 0 : static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
   const NetID m = hypergraph.num_nets();
@@ -38,7 +38,6 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
       pin_offset32_.resize(m);
     else
       pin_offset_.resize(m);
-    live_.assign(m, 0);
     std::size_t next[3] = {0, 0, 0};
     for (NetID e = 0; e < m; ++e) {
       const std::uint32_t size = hypergraph.net_size(e);
@@ -60,6 +59,11 @@ void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
   if (blocks.size() != n)
     throw InvalidParameter("block array size differs from n");
   std::copy(blocks.begin(), blocks.end(), blocks_.begin());
+  recount();
+}
+
+void PartitionedHypergraph::recount() {
+  const NodeID n = hg_->num_nodes();
   std::fill(block_weights_.begin(), block_weights_.end(), 0);
   for (NodeID u = 0; u < n; ++u) {
     if (blocks_[u] >= k_)
@@ -71,9 +75,13 @@ void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
     for (NetID e = r.begin(); e != r.end(); ++e) {
       if (dense(e)) {
         with_counts(*this, e, [&](auto* p) { std::fill_n(p, k_, 0); });
-      } else {
-        // Only pairs below live_ are read; clearing them is enough.
-        live_[e] = 0;
+      } else { // every pair free
+        with_counts(*this, e, [&](auto* p) { std::fill_n(p, 2 * hg_->net_size(e), 0); });
+      }
+      if (all_dense_) {
+        for (NodeID p : hg_->pins(e))
+          increment(e, blocks_[p]);
+        continue;
       }
       std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
       std::fill(w, w + words_, 0);

@@ -1,6 +1,8 @@
 #pragma once
 // A hypergraph with a k-way assignment: block weights (ncon constraints), pin counts
-// Phi(e, b) per net and block, and the connectivity set of each net as a bitset of k bits.
+// Phi(e, b) per net and block, and from k = 16 on the connectivity set of each net as a bitset
+// of k bits. Below k = 16 a net's row of k counts is read instead (its set would take 8 bytes a
+// net, 4x the counts at k = 2 with 8-bit counts: 2.6 MB of dblp-2010's 38 MB peak).
 // Moves are sequential; initialisation and objective evaluation are parallel.
 // Pin counts of a net with at least k/4 pins are a dense row of k counters; a smaller net keeps
 // (block, count) pairs for the blocks it touches, at most one per pin. So the counts take at
@@ -47,6 +49,12 @@ public:
 
   // Sets every block and recomputes weights, pin counts and connectivity sets.
   void assign(std::span<const BlockID> blocks);
+  // The same with u's block block_of(u), for blocks kept in another form (BlockSnapshot).
+  template <typename F> void assign_each(F&& block_of) {
+    for (NodeID u = 0; u < num_nodes(); ++u)
+      blocks_[u] = block_of(u);
+    recount();
+  }
 
   const Hypergraph& hypergraph() const { return *hg_; }
   BlockID k() const { return k_; }
@@ -61,23 +69,50 @@ public:
   std::uint32_t pin_count(NetID e, BlockID b) const {
     return with_counts(*this, e, [&](const auto* p) { return pin_count_in(p, e, b); });
   }
+  // Whether nets keep connectivity sets (k >= 16); below, connectivity_set must not be called.
+  bool has_connectivity_sets() const { return !all_dense_; }
   // e's connectivity set: conn_words() words, block b at bit b % 64 of word b / 64.
   const std::uint64_t* connectivity_set(NetID e) const {
     return conn_.data() + static_cast<std::size_t>(e) * words_;
   }
   BlockID connectivity(NetID e) const {
     BlockID lambda = 0;
+    if (all_dense_) {
+      with_counts(*this, e, [&](const auto* p) {
+        for (BlockID b = 0; b < k_; ++b)
+          lambda += p[b] != 0;
+      });
+      return lambda;
+    }
     const std::uint64_t* w = connectivity_set(e);
     for (std::size_t i = 0; i < words_; ++i)
       lambda += std::popcount(w[i]);
     return lambda;
   }
   std::size_t conn_words() const { return words_; }
-  // Phi(e, b) >= 1: one bit test.
+  // Phi(e, b) >= 1: one bit test (one count below k = 16).
   bool connected(NetID e, BlockID b) const {
+    if (all_dense_)
+      return pin_count(e, b) != 0;
+    return in_connectivity_set(e, b);
+  }
+  // The same where the sets exist (has_connectivity_sets()), without the branch: the gain
+  // cache's counting loops (dblp-2010 k = 128: 2-3% of the run's CPU with the branch).
+  bool in_connectivity_set(NetID e, BlockID b) const {
     return (connectivity_set(e)[b / 64] >> (b % 64) & 1) != 0;
   }
+  // f(b) for the blocks b that e touches, in increasing order.
   template <typename F> void for_each_block(NetID e, F&& f) const {
+    if (all_dense_) { // the set made from the row without a branch per block, then as below
+      std::uint64_t bits = 0;
+      with_counts(*this, e, [&](const auto* p) {
+        for (BlockID b = 0; b < k_; ++b)
+          bits |= std::uint64_t{p[b] != 0} << b;
+      });
+      for (; bits != 0; bits &= bits - 1)
+        f(static_cast<BlockID>(std::countr_zero(bits)));
+      return;
+    }
     const std::uint64_t* w = connectivity_set(e);
     for (std::size_t i = 0; i < words_; ++i) {
       std::uint64_t bits = w[i];
@@ -117,6 +152,7 @@ public:
   Weight objective_sequential(Objective objective) const; // twin for tests
 
 private:
+  void recount(); // block weights, pin counts and connectivity sets from blocks_
   bool dense(NetID e) const { return all_dense_ || hg_->net_size(e) >= dense_size_; }
   std::size_t offset(NetID e) const {
     if (all_dense_)
@@ -130,10 +166,14 @@ private:
     return size < (1u << 16) && k_ < (1u << 16) ? 1 : 2;
   }
 
+  // A sparse net of `size` pins has `size` pairs: those in use first (each counts at least 1),
+  // then free ones (count 0). Scans stop at the first free pair, so no number of pairs in use
+  // is kept (it took 4 bytes a net, and a cache miss of its own per count).
   template <typename T> std::uint32_t pin_count_in(const T* p, NetID e, BlockID b) const {
     if (dense(e))
       return p[b];
-    for (std::uint32_t i = 0; i < live_[e]; ++i)
+    const std::uint32_t size = hg_->net_size(e);
+    for (std::uint32_t i = 0; i < size && p[2 * i + 1] != 0; ++i)
       if (p[2 * i] == b)
         return p[2 * i + 1];
     return 0;
@@ -143,13 +183,18 @@ private:
     if (dense(e))
       return --p[b];
     std::uint32_t i = 0;
-    while (p[2 * i] != b)
+    while (p[2 * i] != b) // b's pair is in use, so it comes before every free one
       ++i;
     const std::uint32_t count = --p[2 * i + 1];
-    if (count == 0) { // drop the pair; the last one takes its place
-      const std::uint32_t last = --live_[e];
+    if (count == 0) { // drop the pair; the last one in use takes its place and is freed
+      const std::uint32_t size = hg_->net_size(e);
+      std::uint32_t end = i + 1;
+      while (end < size && p[2 * end + 1] != 0)
+        ++end;
+      const std::uint32_t last = end - 1;
       p[2 * i] = p[2 * last];
       p[2 * i + 1] = p[2 * last + 1];
+      p[2 * last + 1] = 0;
     }
     return count;
   }
@@ -160,10 +205,10 @@ private:
   template <typename T> std::uint32_t increment_in(T* p, NetID e, BlockID b) {
     if (dense(e))
       return ++p[b];
-    for (std::uint32_t i = 0; i < live_[e]; ++i)
+    std::uint32_t i = 0; // a free pair remains while b has no pair: each pin counts once
+    for (; p[2 * i + 1] != 0; ++i)
       if (p[2 * i] == b)
         return ++p[2 * i + 1];
-    const std::uint32_t i = live_[e]++;
     p[2 * i] = static_cast<T>(b);
     p[2 * i + 1] = 1;
     return 1;
@@ -189,11 +234,10 @@ private:
   bool narrow_offsets_ = false;
   std::vector<std::uint32_t> pin_offset32_;
   std::vector<std::uint64_t> pin_offset_;
-  std::vector<std::uint32_t> live_;     // per sparse net: (block, count) pairs in use
   std::vector<std::uint8_t> pin_data8_; // counts and sparse (block, count) pairs by width
   std::vector<std::uint16_t> pin_data16_;
   std::vector<std::uint32_t> pin_data32_;
-  std::vector<std::uint64_t> conn_;
+  std::vector<std::uint64_t> conn_; // words_ per net, none when all_dense_
 };
 
 // Objective of one net with connectivity lambda, size and weight w.
@@ -223,10 +267,12 @@ Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective objective, F&
       return std::pair<std::uint32_t, std::uint32_t>(f, increment_in(p, e, to));
     });
     const bool was_uncut = pf + 1 == size;
-    if (pf == 0)
-      clear_bit(e, from);
-    if (pt == 1)
-      set_bit(e, to);
+    if (!all_dense_) {
+      if (pf == 0)
+        clear_bit(e, from);
+      if (pt == 1)
+        set_bit(e, to);
+    }
     if (objective != Objective::kCut) {
       if (pf == 0)
         delta += w;

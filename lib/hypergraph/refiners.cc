@@ -5,6 +5,7 @@
 
 #include "core/random.h"
 #include "core/timer.h"
+#include "hypergraph/block_snapshot.h"
 #include "hypergraph/flow_refiner.h"
 #include "hypergraph/refinement.h"
 
@@ -25,11 +26,11 @@ void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLim
   for (std::size_t i = 0; i < relaxed.size(); ++i)
     relaxed[i] += static_cast<Weight>(
         std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(limits.perfect[i])));
-  const std::vector<BlockID> saved(phg.blocks().begin(), phg.blocks().end());
+  const BlockSnapshot saved(phg);
   const Weight before = phg.objective(ctx.objective);
   fm_refine(phg, ctx, relaxed, seed, cache);
   if (!rebalance(phg, ctx, limits.max_weight) || phg.objective(ctx.objective) >= before)
-    phg.assign(saved);
+    saved.restore(phg);
 }
 
 const char* refiner_name(Refiner refiner) {

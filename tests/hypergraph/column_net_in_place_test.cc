@@ -31,6 +31,26 @@ CsrGraph weighted_graph() {
                   std::move(vertex_weights));
 }
 
+// A rows x cols grid: 2m = 4 rows cols - 2 (rows + cols) entries, sorted lists.
+CsrGraph grid_graph(NodeID rows, NodeID cols) {
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> adjacency;
+  for (NodeID r = 0; r < rows; ++r)
+    for (NodeID c = 0; c < cols; ++c) {
+      const NodeID u = r * cols + c;
+      if (r > 0)
+        adjacency.push_back(u - cols);
+      if (c > 0)
+        adjacency.push_back(u - 1);
+      if (c + 1 < cols)
+        adjacency.push_back(u + 1);
+      if (r + 1 < rows)
+        adjacency.push_back(u + cols);
+      offsets.push_back(adjacency.size());
+    }
+  return CsrGraph(std::move(offsets), std::move(adjacency));
+}
+
 void expect_same_hypergraph(const Hypergraph& a, const Hypergraph& b) {
   EXPECT_EQ(a.num_nodes(), b.num_nodes());
   EXPECT_EQ(copy_of(a.net_offsets()), copy_of(b.net_offsets()));
@@ -53,6 +73,9 @@ TEST(ColumnNetInPlace, EqualsTheCopiedModelAndGivesTheGraphBack) {
   graphs.push_back(weighted_graph());
   graphs.push_back(testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz"));
   graphs.push_back(CsrGraph());
+  // 2.5 MB of adjacency: the model is written while the graph's pages are given back a MiB at
+  // a time (insert_diagonal), so several of those steps run.
+  graphs.push_back(grid_graph(400, 400));
   for (CsrGraph& graph : graphs) {
     ASSERT_TRUE(column_net_in_place_ok(graph));
     const CsrGraph original = graph.copy();

@@ -4,6 +4,7 @@
 // in gains_test.cc.)
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <vector>
 
 #include "core/random.h"
@@ -61,6 +62,39 @@ TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
     // Re-assigning resets every count, sparse pairs included.
     phg.assign(blocks);
     expect_counts_match(hg, phg, k);
+  }
+}
+
+// A sparse net keeps as many pairs as pins and no count of those in use (scans stop at the first
+// free pair): one net of 8 pins at k = 64 (sparse below 16 pins) goes from all its pins in one
+// block to every pin in a block of its own (no free pair left) and back, in several orders, and
+// every count and the connectivity agree with a recount after each move.
+TEST(PinCounts, SparsePairsFillAndEmptyInAnyOrder) {
+  const NodeID n = 8;
+  std::vector<EdgeID> offsets{0, n};
+  std::vector<NodeID> pins{0, 1, 2, 3, 4, 5, 6, 7};
+  const Hypergraph hg(n, offsets, pins);
+  const BlockID k = 64;
+  PartitionedHypergraph phg(hg, k);
+  phg.assign(std::vector<BlockID>(n, 5));
+  Rng rng(3);
+  for (int pass = 0; pass < 20; ++pass) {
+    std::vector<NodeID> order(pins);
+    std::shuffle(order.begin(), order.end(), rng);
+    for (NodeID i = 0; i < n; ++i) { // apart: a block per pin (pass 0: blocks 10..17)
+      phg.move(order[i], static_cast<BlockID>(pass % 2 == 0 ? 10 + i : rng.below(k)),
+               Objective::kKm1);
+      expect_counts_match(hg, phg, k);
+    }
+    if (pass % 2 == 0)
+      EXPECT_EQ(phg.connectivity(0), n);
+    std::shuffle(order.begin(), order.end(), rng);
+    const auto together = static_cast<BlockID>(rng.below(k));
+    for (NodeID u : order) { // together again: pairs dropped from the front, middle and end
+      phg.move(u, together, Objective::kKm1);
+      expect_counts_match(hg, phg, k);
+    }
+    EXPECT_EQ(phg.connectivity(0), 1u);
   }
 }
 
