@@ -203,8 +203,8 @@ struct BottleneckContext {
   // the same budget, the best result kept (multilevel_start.h): the engine's own multilevel run
   // (recursive bisection), and (degree_start_epsilon > 0) the same run with every block's degree
   // sum within that imbalance. The 11 shared graphs at k = 8 (seed 0): the km1 largest block
-  // volume 0.8130x against 0.8386x with the km1 start alone (the multilevel start alone 0.8223x,
-  // the degree start alone 0.8167x), at 4.5x to 8.5x the CPU of the run without them
+  // volume 0.8076x against 0.8386x with the km1 start alone (the multilevel start alone 0.8223x,
+  // the degree start alone 0.8114x), at 4.5x to 8.5x the CPU of the run without them
   // (docs/hypergraph.md). Degree imbalance 0.3: worse on cora and ca-astroph, within the budget
   // on pubmed where 0.1 is not.
   bool multilevel_start = true;
