@@ -666,7 +666,7 @@ void refine_another_start(PartitionedHypergraph& phg, std::span<const NodeID> ow
   const Weight budget = static_cast<Weight>(
       std::floor(ctx.bottleneck.total_budget * static_cast<double>(stats.start_total)));
   // A start above the budget is left out: no move may raise the total past the budget, and of
-  // 10 such starts measured on the shared graphs two came back within it (through a restart's
+  // 11 such starts measured on the shared graphs two came back within it (through a restart's
   // km1 V-cycle) and none gave the best result (docs/hypergraph.md).
   if (phg.objective(Objective::kKm1) > budget)
     return;
