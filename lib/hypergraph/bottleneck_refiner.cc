@@ -16,6 +16,7 @@
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/move_units.h"
 #include "hypergraph/multilevel.h"
+#include "hypergraph/multilevel_start.h"
 #include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
@@ -609,6 +610,86 @@ bool better_result(const BottleneckStats& a, const BottleneckStats& b, Objective
   return a.max_volume < b.max_volume || (a.max_volume == b.max_volume && a.total < b.total);
 }
 
+// Max-volume restarts from phg's refined partition (its stats `stats`, `best` its blocks): a km1
+// V-cycle of the engine from the last result lowers its total (the rounds' moves spent the
+// budget on the hot blocks; a V-cycle's coarse levels find what they cannot), then the refiner
+// runs again with the budget of reference_total, until one finds nothing better. A result counts
+// only within the budget and balanced; `found`: whether `stats` and `best` hold such a result
+// (then the best one). Counters (moves, rounds, cycles, work, restarts) add up.
+void restart_chain(PartitionedHypergraph& phg, std::span<const NodeID> owners, const HgContext& ctx,
+                   const BlockLimits& limits, const EpochInput* epoch, Weight reference_total,
+                   BottleneckStats& stats, std::vector<BlockID>& best, bool& found) {
+  HgContext km1 = ctx;
+  km1.objective = Objective::kKm1;
+  use_graph_start_flows(km1); // as the km1 run's V-cycles from its graph start
+  km1.timer = nullptr;
+  Km1GainCache cache;
+  const std::span<const Weight> max_weights = limits.max_weight;
+  const Weight budget = static_cast<Weight>(
+      std::floor(ctx.bottleneck.total_budget * static_cast<double>(reference_total)));
+  for (int restart = 0; restart < ctx.bottleneck.km1_vcycles; ++restart) {
+    std::vector<BlockID> start(phg.blocks().begin(), phg.blocks().end());
+    std::vector<BlockID> cycled =
+        vcycle(phg.hypergraph(), km1, limits, std::move(start),
+               derive_seed(ctx.seed, 0xB08, static_cast<std::uint64_t>(restart)), cache);
+    phg.assign(cycled);
+    if (!is_balanced(phg, max_weights))
+      break;
+    const BottleneckStats s = refine_cycles(phg, owners, ctx, max_weights, epoch, reference_total);
+    stats.moves += s.moves;
+    stats.rounds += s.rounds;
+    stats.cycles += s.cycles;
+    stats.work += s.work;
+    ++stats.restarts;
+    if (!(s.total <= budget && is_balanced(phg, max_weights) &&
+          (!found || better_result(s, stats, ctx.objective))))
+      break; // nothing better found; the next V-cycle would start from this worse result
+    found = true;
+    stats.max_volume = s.max_volume;
+    stats.total = s.total;
+    stats.send = s.send;
+    stats.recv = s.recv;
+    best.assign(phg.blocks().begin(), phg.blocks().end());
+  }
+}
+
+// The refiner and its restarts from `start` (multilevel_start.h) within the budget of the km1
+// start's total (stats.start_total); its work is added to stats, and its result replaces stats'
+// and best when better (a start that could not be balanced comes empty and is skipped).
+void refine_another_start(PartitionedHypergraph& phg, std::span<const NodeID> owners,
+                          const HgContext& ctx, const BlockLimits& limits,
+                          std::span<const BlockID> start, BottleneckStats& stats,
+                          std::vector<BlockID>& best) {
+  if (start.empty())
+    return;
+  phg.assign(start);
+  const Weight budget = static_cast<Weight>(
+      std::floor(ctx.bottleneck.total_budget * static_cast<double>(stats.start_total)));
+  // A start above the budget is left out: no move may raise the total past the budget, and of
+  // 11 such starts measured on the shared graphs two came back within it (through a restart's
+  // km1 V-cycle) and none gave the best result (docs/hypergraph.md).
+  if (phg.objective(Objective::kKm1) > budget)
+    return;
+  BottleneckStats s =
+      refine_cycles(phg, owners, ctx, limits.max_weight, nullptr, stats.start_total);
+  std::vector<BlockID> chain_best(phg.blocks().begin(), phg.blocks().end());
+  bool found = s.total <= budget && is_balanced(phg, limits.max_weight);
+  restart_chain(phg, owners, ctx, limits, nullptr, stats.start_total, s, chain_best, found);
+  stats.moves += s.moves;
+  stats.rounds += s.rounds;
+  stats.cycles += s.cycles;
+  stats.work += s.work;
+  stats.restarts += s.restarts;
+  ++stats.starts;
+  if (found && better_result(s, stats, ctx.objective)) {
+    stats.max_volume = s.max_volume;
+    stats.total = s.total;
+    stats.send = s.send;
+    stats.recv = s.recv;
+    best = std::move(chain_best);
+  }
+}
+
 } // namespace
 
 BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
@@ -618,48 +699,28 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
     throw InvalidParameter("bottleneck refinement needs objective max-volume or epoch");
   if (ctx.objective == Objective::kEpoch && epoch == nullptr)
     throw InvalidParameter("--objective epoch needs a machine profile (--cost PROFILE.json)");
-  const std::span<const Weight> max_weights = limits.max_weight;
-  BottleneckStats stats = refine_cycles(phg, owners, ctx, max_weights, epoch, 0);
-  if (ctx.objective != Objective::kMaxVolume || ctx.bottleneck.km1_vcycles <= 0)
+  BottleneckStats stats = refine_cycles(phg, owners, ctx, limits.max_weight, epoch, 0);
+  if (ctx.objective != Objective::kMaxVolume)
     return stats;
-  // Restarts: a km1 V-cycle of the engine from the last result lowers its total (the rounds'
-  // moves spent the budget on the hot blocks; a V-cycle's coarse levels find what they cannot),
-  // then the refiner runs again from there with the km1 start's budget. The best result is kept.
+  std::vector<BlockID> best(phg.blocks().begin(), phg.blocks().end());
+  bool found = true; // the refiner's result from the km1 start is within its budget
+  restart_chain(phg, owners, ctx, limits, epoch, stats.start_total, stats, best, found);
+  // Further starts, independent of the km1 partition (multilevel_start.h), each refined and
+  // restarted within the same budget; the best result of all is kept.
   HgContext km1 = ctx;
   km1.objective = Objective::kKm1;
-  use_graph_start_flows(km1); // as the km1 run's V-cycles from its graph start
   km1.timer = nullptr;
-  Km1GainCache cache;
-  std::vector<BlockID> best(phg.blocks().begin(), phg.blocks().end());
-  const Weight budget = static_cast<Weight>(
-      std::floor(ctx.bottleneck.total_budget * static_cast<double>(stats.start_total)));
-  BottleneckStats best_stats = stats;
-  for (int restart = 0; restart < ctx.bottleneck.km1_vcycles; ++restart) {
-    std::vector<BlockID> start(phg.blocks().begin(), phg.blocks().end());
-    std::vector<BlockID> cycled =
-        vcycle(phg.hypergraph(), km1, limits, std::move(start),
-               derive_seed(ctx.seed, 0xB08, static_cast<std::uint64_t>(restart)), cache);
-    phg.assign(cycled);
-    if (!is_balanced(phg, max_weights))
-      break;
-    const BottleneckStats s =
-        refine_cycles(phg, owners, ctx, max_weights, epoch, stats.start_total);
-    best_stats.moves += s.moves;
-    best_stats.rounds += s.rounds;
-    best_stats.cycles += s.cycles;
-    best_stats.work += s.work;
-    ++best_stats.restarts;
-    if (!(s.total <= budget && is_balanced(phg, max_weights) &&
-          better_result(s, best_stats, ctx.objective)))
-      break; // nothing better found; the next V-cycle would start from this worse result
-    best_stats.max_volume = s.max_volume;
-    best_stats.total = s.total;
-    best_stats.send = s.send;
-    best_stats.recv = s.recv;
-    best.assign(phg.blocks().begin(), phg.blocks().end());
-  }
+  const Hypergraph& hg = phg.hypergraph();
+  const std::uint64_t seed = derive_seed(ctx.seed, 0xB09);
+  if (ctx.bottleneck.multilevel_start)
+    refine_another_start(phg, owners, ctx, limits, multilevel_start(hg, km1, limits, 0, seed),
+                         stats, best);
+  if (ctx.bottleneck.degree_start_epsilon > 0)
+    refine_another_start(
+        phg, owners, ctx, limits,
+        multilevel_start(hg, km1, limits, ctx.bottleneck.degree_start_epsilon, seed), stats, best);
   phg.assign(best);
-  return best_stats;
+  return stats;
 }
 
 } // namespace gnnpart::hg

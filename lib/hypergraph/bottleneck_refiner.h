@@ -68,6 +68,7 @@ struct BottleneckStats {
   int rounds = 0;
   int cycles = 0;   // the refiner's V-cycles run (ctx.bottleneck.cycles at most per start)
   int restarts = 0; // km1 V-cycles + refiner runs after the first (ctx.bottleneck.km1_vcycles)
+  int starts = 1;   // max-volume: the starts refined (the km1 partition and multilevel_start.h's)
   // Max-volume: nets priced (each unit's nets, once per pricing), the measure that
   // ctx.bottleneck.work_budget bounds.
   std::uint64_t work = 0;
@@ -81,8 +82,9 @@ struct BottleneckStats {
 // volume stays at most ctx.bottleneck.total_budget times phg's.
 // Max-volume, then ctx.bottleneck.km1_vcycles restarts: a km1 V-cycle of the engine from the
 // result (it lowers the total that the moves spent), the refiner again from there within the
-// same budget (total_budget times phg's start total); the best result (maximum, then total)
-// is left in phg.
+// same budget (total_budget times phg's start total). Then the same from further starts
+// (ctx.bottleneck.multilevel_start, degree_start_epsilon; multilevel_start.h) within that
+// budget. The best result (maximum, then total) is left in phg.
 BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
                                   const HgContext& ctx, const BlockLimits& limits,
                                   const EpochInput* epoch);

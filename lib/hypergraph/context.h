@@ -199,6 +199,16 @@ struct BottleneckContext {
   // km1 largest block volume 0.8422x at k = 8 and 0.7087x at k = 32 against 0.8608x and 0.7473x
   // without, at about 3x the refiner's time (docs/hypergraph.md).
   int km1_vcycles = 2;
+  // Max-volume: after the km1 start, the refiner and its restarts from further starts within
+  // the same budget, the best result kept (multilevel_start.h): the engine's own multilevel run
+  // (recursive bisection), and (degree_start_epsilon > 0) the same run with every block's degree
+  // sum within that imbalance. The 11 shared graphs at k = 8 (seed 0): the km1 largest block
+  // volume 0.8076x against 0.8386x with the km1 start alone (the multilevel start alone 0.8223x,
+  // the degree start alone 0.8114x), at 4.5x to 8.5x the CPU of the run without them
+  // (docs/hypergraph.md). Degree imbalance 0.3: worse on cora and ca-astroph, within the budget
+  // on pubmed where 0.1 is not.
+  bool multilevel_start = true;
+  double degree_start_epsilon = 0.1;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;
