@@ -32,6 +32,7 @@ const HgContext kStrong{
                    .graph_start_vcycles = 4,
                    .lp_rounds = 5,
                    .flows = {.on_graph_start = true}},
+    .bottleneck = {.multilevel_start = true, .degree_start_epsilon = 0.1},
 };
 
 } // namespace

@@ -206,9 +206,10 @@ struct BottleneckContext {
   // volume 0.8076x against 0.8386x with the km1 start alone (the multilevel start alone 0.8223x,
   // the degree start alone 0.8114x), at 4.5x to 8.5x the CPU of the run without them
   // (docs/hypergraph.md). Degree imbalance 0.3: worse on cora and ca-astroph, within the budget
-  // on pubmed where 0.1 is not.
-  bool multilevel_start = true;
-  double degree_start_epsilon = 0.1;
+  // on pubmed where 0.1 is not. Off by default (4.5x to 8.5x the CPU for 3.7% on the largest
+  // block is a wait the default should not impose); the strong preset turns both on.
+  bool multilevel_start = false;
+  double degree_start_epsilon = 0;
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;
