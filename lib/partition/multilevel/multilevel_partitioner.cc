@@ -8,6 +8,7 @@
 #include "partition/multilevel/coarsening/coarsener.h"
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/multilevel.h"
+#include "partition/multilevel/multilevel_partitioner.h"
 #include "partition/multilevel/partitioned_graph.h"
 #include "partition/multilevel/refinement/rebalancer.h"
 #include "partition/multilevel/refinement/volume_refiner.h"
@@ -16,6 +17,12 @@
 namespace gnnpart {
 
 Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptions& options,
+                                     std::span<const BlockID> fixed) {
+  return partition_graph_multilevel(graph, options, ml::create_context(options), fixed);
+}
+
+Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptions& options,
+                                     ml::MultilevelContext run_ctx,
                                      std::span<const BlockID> fixed) {
   const NodeID n = graph.num_nodes();
   check_options(options, n);
@@ -40,7 +47,6 @@ Partition partition_graph_multilevel(const CsrGraph& graph, const PartitionOptio
   }
   check_balance_feasible(graph, options.k, options.epsilon);
   // Decided on the input, so that the bisections of the coarsest graph coarsen the same way.
-  ml::MultilevelContext run_ctx = ml::create_context(options);
   run_ctx.coarsening.algorithm = ml::resolve_clustering(graph, run_ctx.coarsening);
   Timer timer; // the phases, printed as a tree under -v
   if (options.logger.enabled(LogLevel::kInfo) || options.progress != nullptr)
