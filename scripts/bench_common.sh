@@ -126,6 +126,12 @@ bench_metis_graph() {
 
 bench_build_gnnpart() {
   GNNPART="$BUILD_DIR/gnnpart"
+  # BENCH_NO_BUILD=1: run the binary that is there (a packed build on a machine that cannot
+  # build, scripts/pack_for_remote.sh).
+  if [ "${BENCH_NO_BUILD:-0}" = 1 ]; then
+    [ -x "$GNNPART" ] || { echo "BENCH_NO_BUILD=1 but $GNNPART is not there" >&2; exit 1; }
+    return 0
+  fi
   mkdir -p "$BUILD_DIR" "$(dirname "$1")"
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
     cmake -S "$ROOT" -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release >"$1" 2>&1 ||
