@@ -59,8 +59,16 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
     });
   }
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, nc, 1024), [&](const auto& r) {
-    for (NodeID c = r.begin(); c != r.end(); ++c)
-      std::sort(members.begin() + member_offsets[c], members.begin() + member_offsets[c + 1]);
+    for (NodeID c = r.begin(); c != r.end(); ++c) {
+      const NodeID first = member_offsets[c];
+      const NodeID size = member_offsets[c + 1] - first;
+      if (size == 2) { // a matched pair, most of a matching's clusters
+        if (members[first] > members[first + 1])
+          std::swap(members[first], members[first + 1]);
+      } else if (size > 2) {
+        std::sort(members.begin() + first, members.begin() + first + size);
+      }
+    }
   });
 
   std::vector<Weight> vertex_weights(static_cast<std::size_t>(nc) * ncon, 0);
@@ -71,6 +79,13 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   std::vector<std::vector<Weight>> block_weights(num_blocks);
   tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([nc] { return RatingMap<NodeID>(nc); });
 
+  // Raw arrays: the map's stores would otherwise make the compiler reload the vectors' data
+  // pointers on every arc.
+  const EdgeID* const offsets = graph.offsets().data();
+  const NodeID* const adjacency_in = graph.adjacency().data();
+  const Weight* const edge_weights_in =
+      graph.has_edge_weights() ? graph.edge_weights().data() : nullptr;
+  const NodeID* const map_to = mapping.data();
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
     auto& map = maps.local();
     for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
@@ -78,15 +93,30 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
       auto& weights = block_weights[blk];
       const NodeID first = blk * kBlock;
       const NodeID last = std::min<NodeID>(nc, first + kBlock);
+      // The members' arcs bound the block's coarse arcs: reserved once, never regrown.
+      EdgeID bound = 0;
+      for (NodeID i = member_offsets[first]; i < member_offsets[last]; ++i)
+        bound += offsets[members[i] + 1] - offsets[members[i]];
+      targets.reserve(bound);
+      weights.reserve(bound);
       for (NodeID c = first; c < last; ++c) {
         for (NodeID i = member_offsets[c]; i < member_offsets[c + 1]; ++i) {
           const NodeID u = members[i];
           for (int k = 0; k < ncon; ++k)
             vertex_weights[static_cast<std::size_t>(c) * ncon + k] += graph.vertex_weight(u, k);
-          for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-            const NodeID cv = mapping[graph.edge_target(e)];
-            if (cv != c)
-              map.add(cv, graph.edge_weight(e));
+          const EdgeID end = offsets[u + 1];
+          if (edge_weights_in == nullptr) {
+            for (EdgeID e = offsets[u]; e < end; ++e) {
+              const NodeID cv = map_to[adjacency_in[e]];
+              if (cv != c)
+                map.add(cv, 1);
+            }
+          } else {
+            for (EdgeID e = offsets[u]; e < end; ++e) {
+              const NodeID cv = map_to[adjacency_in[e]];
+              if (cv != c)
+                map.add(cv, edge_weights_in[e]);
+            }
           }
         }
         degree[c + 1] = map.keys().size();
