@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -75,8 +76,6 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   std::vector<EdgeID> degree(static_cast<std::size_t>(nc) + 1, 0);
   constexpr NodeID kBlock = 2048;
   const NodeID num_blocks = (nc + kBlock - 1) / kBlock;
-  std::vector<std::vector<NodeID>> block_targets(num_blocks);
-  std::vector<std::vector<Weight>> block_weights(num_blocks);
   tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([nc] { return RatingMap<NodeID>(nc); });
 
   // Raw arrays: the map's stores would otherwise make the compiler reload the vectors' data
@@ -86,19 +85,33 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   const Weight* const edge_weights_in =
       graph.has_edge_weights() ? graph.edge_weights().data() : nullptr;
   const NodeID* const map_to = mapping.data();
+
+  // A block of coarse vertices has at most its members' arcs: each block writes its coarse arcs
+  // into scratch from the sum of the earlier blocks' member arcs, then they move into place.
+  std::vector<EdgeID> block_start(static_cast<std::size_t>(num_blocks) + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
+    for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
+      const NodeID first = member_offsets[blk * kBlock];
+      const NodeID last = member_offsets[std::min<NodeID>(nc, (blk + 1) * kBlock)];
+      EdgeID arcs = 0;
+      for (NodeID i = first; i < last; ++i)
+        arcs += offsets[members[i] + 1] - offsets[members[i]];
+      block_start[blk + 1] = arcs;
+    }
+  });
+  for (NodeID blk = 0; blk < num_blocks; ++blk)
+    block_start[blk + 1] += block_start[blk];
+  const auto scratch_targets = std::make_unique_for_overwrite<NodeID[]>(block_start[num_blocks]);
+  const auto scratch_weights = std::make_unique_for_overwrite<Weight[]>(block_start[num_blocks]);
+
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
     auto& map = maps.local();
     for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
-      auto& targets = block_targets[blk];
-      auto& weights = block_weights[blk];
+      NodeID* const targets = scratch_targets.get() + block_start[blk];
+      Weight* const weights = scratch_weights.get() + block_start[blk];
+      EdgeID written = 0;
       const NodeID first = blk * kBlock;
       const NodeID last = std::min<NodeID>(nc, first + kBlock);
-      // The members' arcs bound the block's coarse arcs: reserved once, never regrown.
-      EdgeID bound = 0;
-      for (NodeID i = member_offsets[first]; i < member_offsets[last]; ++i)
-        bound += offsets[members[i] + 1] - offsets[members[i]];
-      targets.reserve(bound);
-      weights.reserve(bound);
       for (NodeID c = first; c < last; ++c) {
         for (NodeID i = member_offsets[c]; i < member_offsets[c + 1]; ++i) {
           const NodeID u = members[i];
@@ -121,8 +134,8 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
         }
         degree[c + 1] = map.keys().size();
         for (NodeID cv : map.keys()) {
-          targets.push_back(cv);
-          weights.push_back(map.get(cv));
+          targets[written] = cv;
+          weights[written++] = map.get(cv);
         }
         map.clear();
       }
@@ -135,11 +148,10 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   std::vector<Weight> edge_weights(degree[nc]);
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
     for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
-      const EdgeID start = degree[blk * kBlock];
-      std::copy(block_targets[blk].begin(), block_targets[blk].end(), adjacency.begin() + start);
-      std::copy(block_weights[blk].begin(), block_weights[blk].end(), edge_weights.begin() + start);
-      std::vector<NodeID>().swap(block_targets[blk]);
-      std::vector<Weight>().swap(block_weights[blk]);
+      const EdgeID from = degree[blk * kBlock];
+      const EdgeID count = degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - from;
+      std::copy_n(scratch_targets.get() + block_start[blk], count, adjacency.begin() + from);
+      std::copy_n(scratch_weights.get() + block_start[blk], count, edge_weights.begin() + from);
     }
   });
   result.coarse = CsrGraph(std::move(degree), std::move(adjacency), std::move(edge_weights), ncon,

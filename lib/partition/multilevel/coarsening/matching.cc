@@ -132,17 +132,26 @@ public:
 
   // best_partner for one constraint, no fixed vertices and no communities (every level of a
   // plain run): the same key and the same choice, read from the raw arrays with u's weight
-  // loaded once, since the proposal rounds rate every arc at least once per level.
+  // loaded once, since the proposal rounds rate every arc at least once per level. The finest
+  // level has no weights at all: its loop reads neither weight array.
   NodeID best_plain_partner(NodeID u) const {
+    const bool edge_weights = graph_.has_edge_weights();
+    if (graph_.has_vertex_weights())
+      return edge_weights ? scan_plain<true, true>(u) : scan_plain<false, true>(u);
+    return edge_weights ? scan_plain<true, false>(u) : scan_plain<false, false>(u);
+  }
+
+  template <bool kEdgeWeights, bool kVertexWeights> NodeID scan_plain(NodeID u) const {
     const EdgeID* const offsets = graph_.offsets().data();
     const NodeID* const adjacency = graph_.adjacency().data();
-    const Weight* const edge_weights = graph_.has_edge_weights() ? graph_.edge_weights().data()
-                                                                 : nullptr;
-    const Weight* const vertex_weights =
-        graph_.has_vertex_weights() ? graph_.vertex_weights().data() : nullptr;
+    const Weight* const edge_weights = graph_.edge_weights().data();
+    const Weight* const vertex_weights = graph_.vertex_weights().data();
     const NodeID* const mate = mate_.data();
-    const Weight wu = vertex_weights != nullptr ? vertex_weights[u] : 1;
+    const Weight wu = kVertexWeights ? vertex_weights[u] : 1;
     const Weight max_weight = max_weight_[0];
+    // Unit vertex weights: every pair weighs 2, so the bound admits all partners or none.
+    if (!kVertexWeights && 2 > max_weight)
+      return kInvalidNodeID;
     NodeID best = kInvalidNodeID;
     Weight best_rating = 0;
     Weight best_pair = 0;
@@ -150,13 +159,13 @@ public:
     bool best_tie_known = false;
     for (EdgeID e = offsets[u]; e < offsets[u + 1]; ++e) {
       const NodeID v = adjacency[e];
-      const Weight w = edge_weights != nullptr ? edge_weights[e] : 1;
-      if (best != kInvalidNodeID && w < best_rating)
-        continue;
       if (mate[v] != kInvalidNodeID || v == u)
         continue;
-      const Weight wv = vertex_weights != nullptr ? vertex_weights[v] : 1;
-      if (wu > 0 && wv > 0 && wu + wv > max_weight)
+      const Weight w = kEdgeWeights ? edge_weights[e] : 1;
+      if (best != kInvalidNodeID && w < best_rating)
+        continue;
+      const Weight wv = kVertexWeights ? vertex_weights[v] : 1;
+      if (kVertexWeights && wu > 0 && wv > 0 && wu + wv > max_weight)
         continue;
       const Weight pair = wu + wv;
       std::uint64_t t = 0;
