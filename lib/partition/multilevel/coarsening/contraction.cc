@@ -144,16 +144,19 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
 
   for (NodeID c = 0; c < nc; ++c)
     degree[c + 1] += degree[c];
-  std::vector<NodeID> adjacency(degree[nc]);
-  std::vector<Weight> edge_weights(degree[nc]);
-  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
-    for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
-      const EdgeID from = degree[blk * kBlock];
-      const EdgeID count = degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - from;
-      std::copy_n(scratch_targets.get() + block_start[blk], count, adjacency.begin() + from);
-      std::copy_n(scratch_weights.get() + block_start[blk], count, edge_weights.begin() + from);
-    }
-  });
+  // Appended block by block: the arrays are written once, not zeroed first.
+  std::vector<NodeID> adjacency;
+  std::vector<Weight> edge_weights;
+  adjacency.reserve(degree[nc]);
+  edge_weights.reserve(degree[nc]);
+  for (NodeID blk = 0; blk < num_blocks; ++blk) {
+    const EdgeID count =
+        degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - degree[blk * kBlock];
+    const NodeID* const targets = scratch_targets.get() + block_start[blk];
+    const Weight* const weights = scratch_weights.get() + block_start[blk];
+    adjacency.insert(adjacency.end(), targets, targets + count);
+    edge_weights.insert(edge_weights.end(), weights, weights + count);
+  }
   result.coarse = CsrGraph(std::move(degree), std::move(adjacency), std::move(edge_weights), ncon,
                            std::move(vertex_weights));
   return result;
