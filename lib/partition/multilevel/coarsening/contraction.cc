@@ -150,8 +150,7 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   adjacency.reserve(degree[nc]);
   edge_weights.reserve(degree[nc]);
   for (NodeID blk = 0; blk < num_blocks; ++blk) {
-    const EdgeID count =
-        degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - degree[blk * kBlock];
+    const EdgeID count = degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - degree[blk * kBlock];
     const NodeID* const targets = scratch_targets.get() + block_start[blk];
     const Weight* const weights = scratch_weights.get() + block_start[blk];
     adjacency.insert(adjacency.end(), targets, targets + count);

@@ -62,8 +62,7 @@ public:
   Clustering(const CsrGraph& graph, std::span<const Weight> max_weight,
              std::span<const BlockID> communities)
       : graph_(graph), ncon_(graph.ncon()), max_weight_(max_weight), communities_(communities),
-        cluster_(graph.num_nodes()),
-        size_(graph.num_nodes(), 1),
+        cluster_(graph.num_nodes()), size_(graph.num_nodes(), 1),
         weight_(static_cast<std::size_t>(graph.num_nodes()) * graph.ncon()),
         plain_(graph.ncon() == 1 && communities.empty()) {
     for (NodeID u = 0; u < graph.num_nodes(); ++u) {
@@ -98,9 +97,8 @@ public:
       const Weight wu = graph_.vertex_weight(u, 0);
       const Weight* const weight = weight_.data();
       const Weight limit = max_weight_[0];
-      return rate_neighbours(u, map, round_seed, false, [&](NodeID to) {
-        return wu <= 0 || weight[to] + wu <= limit;
-      });
+      return rate_neighbours(u, map, round_seed, false,
+                             [&](NodeID to) { return wu <= 0 || weight[to] + wu <= limit; });
     }
     return rate_neighbours(u, map, round_seed, ignore_weights, [&](NodeID to) {
       return same_community(u, to) && (ignore_weights || fits(u, to));

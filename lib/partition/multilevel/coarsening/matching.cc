@@ -181,9 +181,9 @@ public:
           }
           t = tie(std::min(u, v), std::max(u, v));
           tie_known = true;
-          if (t != best_tie ? t < best_tie : std::min(u, v) == std::min(u, best)
-                                                 ? std::max(u, v) >= std::max(u, best)
-                                                 : std::min(u, v) > std::min(u, best))
+          if (t != best_tie                         ? t < best_tie
+              : std::min(u, v) == std::min(u, best) ? std::max(u, v) >= std::max(u, best)
+                                                    : std::min(u, v) > std::min(u, best))
             continue;
         }
       }
