@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdint>
+#include <memory>
 
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
@@ -59,23 +60,56 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
     });
   }
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, nc, 1024), [&](const auto& r) {
-    for (NodeID c = r.begin(); c != r.end(); ++c)
-      std::sort(members.begin() + member_offsets[c], members.begin() + member_offsets[c + 1]);
+    for (NodeID c = r.begin(); c != r.end(); ++c) {
+      const NodeID first = member_offsets[c];
+      const NodeID size = member_offsets[c + 1] - first;
+      if (size == 2) { // a matched pair, most of a matching's clusters
+        if (members[first] > members[first + 1])
+          std::swap(members[first], members[first + 1]);
+      } else if (size > 2) {
+        std::sort(members.begin() + first, members.begin() + first + size);
+      }
+    }
   });
 
   std::vector<Weight> vertex_weights(static_cast<std::size_t>(nc) * ncon, 0);
   std::vector<EdgeID> degree(static_cast<std::size_t>(nc) + 1, 0);
   constexpr NodeID kBlock = 2048;
   const NodeID num_blocks = (nc + kBlock - 1) / kBlock;
-  std::vector<std::vector<NodeID>> block_targets(num_blocks);
-  std::vector<std::vector<Weight>> block_weights(num_blocks);
   tbb::enumerable_thread_specific<RatingMap<NodeID>> maps([nc] { return RatingMap<NodeID>(nc); });
+
+  // Raw arrays: the map's stores would otherwise make the compiler reload the vectors' data
+  // pointers on every arc.
+  const EdgeID* const offsets = graph.offsets().data();
+  const NodeID* const adjacency_in = graph.adjacency().data();
+  const Weight* const edge_weights_in =
+      graph.has_edge_weights() ? graph.edge_weights().data() : nullptr;
+  const NodeID* const map_to = mapping.data();
+
+  // A block of coarse vertices has at most its members' arcs: each block writes its coarse arcs
+  // into scratch from the sum of the earlier blocks' member arcs, then they move into place.
+  std::vector<EdgeID> block_start(static_cast<std::size_t>(num_blocks) + 1, 0);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
+    for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
+      const NodeID first = member_offsets[blk * kBlock];
+      const NodeID last = member_offsets[std::min<NodeID>(nc, (blk + 1) * kBlock)];
+      EdgeID arcs = 0;
+      for (NodeID i = first; i < last; ++i)
+        arcs += offsets[members[i] + 1] - offsets[members[i]];
+      block_start[blk + 1] = arcs;
+    }
+  });
+  for (NodeID blk = 0; blk < num_blocks; ++blk)
+    block_start[blk + 1] += block_start[blk];
+  const auto scratch_targets = std::make_unique_for_overwrite<NodeID[]>(block_start[num_blocks]);
+  const auto scratch_weights = std::make_unique_for_overwrite<Weight[]>(block_start[num_blocks]);
 
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
     auto& map = maps.local();
     for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
-      auto& targets = block_targets[blk];
-      auto& weights = block_weights[blk];
+      NodeID* const targets = scratch_targets.get() + block_start[blk];
+      Weight* const weights = scratch_weights.get() + block_start[blk];
+      EdgeID written = 0;
       const NodeID first = blk * kBlock;
       const NodeID last = std::min<NodeID>(nc, first + kBlock);
       for (NodeID c = first; c < last; ++c) {
@@ -83,16 +117,25 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
           const NodeID u = members[i];
           for (int k = 0; k < ncon; ++k)
             vertex_weights[static_cast<std::size_t>(c) * ncon + k] += graph.vertex_weight(u, k);
-          for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-            const NodeID cv = mapping[graph.edge_target(e)];
-            if (cv != c)
-              map.add(cv, graph.edge_weight(e));
+          const EdgeID end = offsets[u + 1];
+          if (edge_weights_in == nullptr) {
+            for (EdgeID e = offsets[u]; e < end; ++e) {
+              const NodeID cv = map_to[adjacency_in[e]];
+              if (cv != c)
+                map.add(cv, 1);
+            }
+          } else {
+            for (EdgeID e = offsets[u]; e < end; ++e) {
+              const NodeID cv = map_to[adjacency_in[e]];
+              if (cv != c)
+                map.add(cv, edge_weights_in[e]);
+            }
           }
         }
         degree[c + 1] = map.keys().size();
         for (NodeID cv : map.keys()) {
-          targets.push_back(cv);
-          weights.push_back(map.get(cv));
+          targets[written] = cv;
+          weights[written++] = map.get(cv);
         }
         map.clear();
       }
@@ -101,17 +144,18 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
 
   for (NodeID c = 0; c < nc; ++c)
     degree[c + 1] += degree[c];
-  std::vector<NodeID> adjacency(degree[nc]);
-  std::vector<Weight> edge_weights(degree[nc]);
-  tbb::parallel_for(tbb::blocked_range<NodeID>(0, num_blocks, 1), [&](const auto& r) {
-    for (NodeID blk = r.begin(); blk != r.end(); ++blk) {
-      const EdgeID start = degree[blk * kBlock];
-      std::copy(block_targets[blk].begin(), block_targets[blk].end(), adjacency.begin() + start);
-      std::copy(block_weights[blk].begin(), block_weights[blk].end(), edge_weights.begin() + start);
-      std::vector<NodeID>().swap(block_targets[blk]);
-      std::vector<Weight>().swap(block_weights[blk]);
-    }
-  });
+  // Appended block by block: the arrays are written once, not zeroed first.
+  std::vector<NodeID> adjacency;
+  std::vector<Weight> edge_weights;
+  adjacency.reserve(degree[nc]);
+  edge_weights.reserve(degree[nc]);
+  for (NodeID blk = 0; blk < num_blocks; ++blk) {
+    const EdgeID count = degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - degree[blk * kBlock];
+    const NodeID* const targets = scratch_targets.get() + block_start[blk];
+    const Weight* const weights = scratch_weights.get() + block_start[blk];
+    adjacency.insert(adjacency.end(), targets, targets + count);
+    edge_weights.insert(edge_weights.end(), weights, weights + count);
+  }
   result.coarse = CsrGraph(std::move(degree), std::move(adjacency), std::move(edge_weights), ncon,
                            std::move(vertex_weights));
   return result;

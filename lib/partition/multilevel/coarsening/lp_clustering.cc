@@ -62,9 +62,9 @@ public:
   Clustering(const CsrGraph& graph, std::span<const Weight> max_weight,
              std::span<const BlockID> communities)
       : graph_(graph), ncon_(graph.ncon()), max_weight_(max_weight), communities_(communities),
-        cluster_(graph.num_nodes()),
-        size_(graph.num_nodes(), 1),
-        weight_(static_cast<std::size_t>(graph.num_nodes()) * graph.ncon()) {
+        cluster_(graph.num_nodes()), size_(graph.num_nodes(), 1),
+        weight_(static_cast<std::size_t>(graph.num_nodes()) * graph.ncon()),
+        plain_(graph.ncon() == 1 && communities.empty()) {
     for (NodeID u = 0; u < graph.num_nodes(); ++u) {
       cluster_[u] = u;
       for (int c = 0; c < ncon_; ++c)
@@ -92,7 +92,30 @@ public:
   // wins, equal ratings go to the higher hash of (round_seed, cluster).
   NodeID best_cluster(NodeID u, RatingMap<NodeID>& map, std::uint64_t round_seed,
                       bool ignore_weights) const {
-    const NodeID own = cluster_[u];
+    if (plain_ && !ignore_weights) {
+      // One constraint, no communities: u's weight loaded once, the size check inline.
+      const Weight wu = graph_.vertex_weight(u, 0);
+      const Weight* const weight = weight_.data();
+      const Weight limit = max_weight_[0];
+      return rate_neighbours(u, map, round_seed, false,
+                             [&](NodeID to) { return wu <= 0 || weight[to] + wu <= limit; });
+    }
+    return rate_neighbours(u, map, round_seed, ignore_weights, [&](NodeID to) {
+      return same_community(u, to) && (ignore_weights || fits(u, to));
+    });
+  }
+
+  // best_cluster's rating: the neighbours' clusters summed, then the best one that `eligible`
+  // accepts (ignore_weights: the favourite, rated from -1 rather than u's own cluster).
+  template <typename Eligible>
+  NodeID rate_neighbours(NodeID u, RatingMap<NodeID>& map, std::uint64_t round_seed,
+                         bool ignore_weights, Eligible&& eligible) const {
+    // Raw arrays: the map's stores would otherwise make the compiler reload them on every arc.
+    const NodeID* const cluster = cluster_.data();
+    const NodeID* const adjacency = graph_.adjacency().data();
+    const Weight* const edge_weights =
+        graph_.has_edge_weights() ? graph_.edge_weights().data() : nullptr;
+    const NodeID own = cluster[u];
     const EdgeID degree = graph_.degree(u);
     if (!ignore_weights && degree <= kSmallDegree) {
       // The same decision without the dense map: a short list on the stack.
@@ -102,8 +125,8 @@ public:
       Weight own_rating = 0;
       const EdgeID first = graph_.first_edge(u);
       for (EdgeID i = 0; i < degree; ++i) {
-        const NodeID c = cluster_[graph_.edge_target(first + i)];
-        const Weight w = graph_.edge_weight(first + i);
+        const NodeID c = cluster[adjacency[first + i]];
+        const Weight w = edge_weights != nullptr ? edge_weights[first + i] : 1;
         if (c == own) {
           own_rating += w;
           continue;
@@ -120,18 +143,21 @@ public:
       }
       BestCandidate best(own_rating, round_seed);
       for (int j = 0; j < count; ++j)
-        best.offer(keys[j], ratings[j],
-                   [&](NodeID to) { return same_community(u, to) && fits(u, to); });
+        best.offer(keys[j], ratings[j], eligible);
       return best.cluster;
     }
-    for (EdgeID e = graph_.first_edge(u); e < graph_.last_edge(u); ++e)
-      map.add(cluster_[graph_.edge_target(e)], graph_.edge_weight(e));
+    const EdgeID end = graph_.last_edge(u);
+    if (edge_weights == nullptr) {
+      for (EdgeID e = graph_.first_edge(u); e < end; ++e)
+        map.add(cluster[adjacency[e]], 1);
+    } else {
+      for (EdgeID e = graph_.first_edge(u); e < end; ++e)
+        map.add(cluster[adjacency[e]], edge_weights[e]);
+    }
     BestCandidate best(ignore_weights ? -1 : map.get(own), round_seed);
     for (NodeID c : map.keys())
       if (c != own)
-        best.offer(c, map.get(c), [&](NodeID to) {
-          return same_community(u, to) && (ignore_weights || fits(u, to));
-        });
+        best.offer(c, map.get(c), eligible);
     map.clear();
     return best.cluster;
   }
@@ -165,6 +191,7 @@ private:
   std::vector<NodeID> cluster_;
   std::vector<NodeID> size_;
   std::vector<Weight> weight_;
+  bool plain_; // one constraint, no communities: best_cluster's inline size check
 };
 
 } // namespace

@@ -40,7 +40,8 @@ public:
   Matcher(const CsrGraph& graph, std::span<const Weight> max_weight, std::uint64_t seed,
           std::span<const BlockID> fixed, std::span<const BlockID> communities)
       : graph_(graph), max_weight_(max_weight), seed_(seed), fixed_(fixed),
-        communities_(communities), mate_(graph.num_nodes(), kInvalidNodeID) {}
+        communities_(communities), mate_(graph.num_nodes(), kInvalidNodeID),
+        plain_(graph.ncon() == 1 && fixed.empty() && communities.empty()) {}
 
   bool matched(NodeID u) const { return mate_[u] != kInvalidNodeID; }
 
@@ -79,6 +80,8 @@ public:
 
   // u's best unmatched neighbour it may pair with; kInvalidNodeID when there is none.
   NodeID best_partner(NodeID u) const {
+    if (plain_)
+      return best_plain_partner(u);
     return best_neighbour(u, [&](NodeID v) { return !matched(v) && may_pair(u, v); });
   }
 
@@ -127,6 +130,72 @@ public:
     return best;
   }
 
+  // best_partner for one constraint, no fixed vertices and no communities (every level of a
+  // plain run): the same key and the same choice, read from the raw arrays with u's weight
+  // loaded once, since the proposal rounds rate every arc at least once per level. The finest
+  // level has no weights at all: its loop reads neither weight array.
+  NodeID best_plain_partner(NodeID u) const {
+    const bool edge_weights = graph_.has_edge_weights();
+    if (graph_.has_vertex_weights())
+      return edge_weights ? scan_plain<true, true>(u) : scan_plain<false, true>(u);
+    return edge_weights ? scan_plain<true, false>(u) : scan_plain<false, false>(u);
+  }
+
+  template <bool kEdgeWeights, bool kVertexWeights> NodeID scan_plain(NodeID u) const {
+    const EdgeID* const offsets = graph_.offsets().data();
+    const NodeID* const adjacency = graph_.adjacency().data();
+    const Weight* const edge_weights = graph_.edge_weights().data();
+    const Weight* const vertex_weights = graph_.vertex_weights().data();
+    const NodeID* const mate = mate_.data();
+    const Weight wu = kVertexWeights ? vertex_weights[u] : 1;
+    const Weight max_weight = max_weight_[0];
+    // Unit vertex weights: every pair weighs 2, so the bound admits all partners or none.
+    if (!kVertexWeights && 2 > max_weight)
+      return kInvalidNodeID;
+    NodeID best = kInvalidNodeID;
+    Weight best_rating = 0;
+    Weight best_pair = 0;
+    std::uint64_t best_tie = 0;
+    bool best_tie_known = false;
+    for (EdgeID e = offsets[u]; e < offsets[u + 1]; ++e) {
+      const NodeID v = adjacency[e];
+      if (mate[v] != kInvalidNodeID || v == u)
+        continue;
+      const Weight w = kEdgeWeights ? edge_weights[e] : 1;
+      if (best != kInvalidNodeID && w < best_rating)
+        continue;
+      const Weight wv = kVertexWeights ? vertex_weights[v] : 1;
+      if (kVertexWeights && wu > 0 && wv > 0 && wu + wv > max_weight)
+        continue;
+      const Weight pair = wu + wv;
+      std::uint64_t t = 0;
+      bool tie_known = false;
+      if (best != kInvalidNodeID && w == best_rating) {
+        if (pair > best_pair)
+          continue;
+        if (pair == best_pair) {
+          // Equal weight and pair weight: the hash decides, then the ids (EdgeKey::beats).
+          if (!best_tie_known) {
+            best_tie = tie(std::min(u, best), std::max(u, best));
+            best_tie_known = true;
+          }
+          t = tie(std::min(u, v), std::max(u, v));
+          tie_known = true;
+          if (t != best_tie                         ? t < best_tie
+              : std::min(u, v) == std::min(u, best) ? std::max(u, v) >= std::max(u, best)
+                                                    : std::min(u, v) > std::min(u, best))
+            continue;
+        }
+      }
+      best = v;
+      best_rating = w;
+      best_pair = pair;
+      best_tie = t;
+      best_tie_known = tie_known;
+    }
+    return best;
+  }
+
   std::vector<NodeID> labels() const {
     std::vector<NodeID> cluster(mate_.size());
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, mate_.size(), 4096), [&](const auto& r) {
@@ -146,6 +215,7 @@ private:
   std::span<const BlockID> fixed_;
   std::span<const BlockID> communities_;
   std::vector<NodeID> mate_;
+  bool plain_; // one constraint, no fixed vertices, no communities: best_plain_partner
 };
 
 // Pairs unmatched vertices that share their favourite neighbour, in id order (METIS's two-hop
