@@ -8,11 +8,11 @@
 #include <tuple>
 
 #include <fmt/format.h>
-#include <metis.h>
 
 #include "core/block_limits.h"
 #include "core/errors.h"
 #include "core/options.h"
+#include "partition/metis_library.h"
 #include "partition/multilevel/refinement/rebalancer.h"
 #include "partition/partitioner.h"
 
@@ -163,8 +163,9 @@ Partition partition_graph_metis(const CsrGraph& graph, const PartitionOptions& o
     ubvec[c] = static_cast<real_t>(std::max(ub, 1.0001));
   }
 
+  const MetisLibrary& metis = metis_library();
   idx_t metis_options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(metis_options);
+  metis.set_default_options(metis_options);
   metis_options[METIS_OPTION_NUMBERING] = 0;
   metis_options[METIS_OPTION_SEED] = static_cast<idx_t>(options.seed & 0x7fffffffULL);
   metis_options[METIS_OPTION_UFACTOR] =
@@ -186,10 +187,10 @@ Partition partition_graph_metis(const CsrGraph& graph, const PartitionOptions& o
   idx_t objval = 0;
   std::vector<idx_t> part(n, 0);
   options.logger.info("metis: n = {}, 2m = {}, ncon = {}, k = {}", n, adjacency.size(), ncon, k);
-  const int status = METIS_PartGraphKway(&nvtxs, &ncon, xadj.data(), adjncy.data(),
-                                         vwgt.empty() ? nullptr : vwgt.data(), nullptr,
-                                         adjwgt.empty() ? nullptr : adjwgt.data(), &nparts, nullptr,
-                                         ubvec.data(), metis_options, &objval, part.data());
+  const int status = metis.part_graph_kway(
+      &nvtxs, &ncon, xadj.data(), adjncy.data(), vwgt.empty() ? nullptr : vwgt.data(), nullptr,
+      adjwgt.empty() ? nullptr : adjwgt.data(), &nparts, nullptr, ubvec.data(), metis_options,
+      &objval, part.data());
   check_metis_status(status, "METIS_PartGraphKway");
   for (NodeID u = 0; u < n; ++u) {
     if (part[u] < 0 || part[u] >= nparts)

@@ -14,6 +14,7 @@
 #include "core/random.h"
 #include "io/graph_io.h"
 #include "partition/metis_backend.h"
+#include "partition/metis_library.h"
 #include "partition/partitioner.h"
 #include "partition/vertex_weights.h"
 
@@ -271,14 +272,16 @@ TEST(MetisBackend, StatusCodesBecomeExceptions) {
   EXPECT_THROW(check_metis_status(METIS_ERROR_INPUT, "call"), InvalidParameter);
   EXPECT_THROW(check_metis_status(METIS_ERROR_MEMORY, "call"), SystemError);
   EXPECT_THROW(check_metis_status(METIS_ERROR, "call"), Error);
-  // A real METIS_ERROR_INPUT: a negative number of parts.
+  // A real METIS_ERROR_INPUT: a negative number of parts, through the entry points the backend
+  // takes from libmetis.
+  const MetisLibrary& metis = metis_library();
   idx_t n = 2, ncon = 1, nparts = -1, objval = 0;
   std::vector<idx_t> xadj{0, 1, 2}, adjncy{1, 0}, part(2);
   idx_t options[METIS_NOPTIONS];
-  METIS_SetDefaultOptions(options);
+  metis.set_default_options(options);
   const int status =
-      METIS_PartGraphKway(&n, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr, &nparts,
-                          nullptr, nullptr, options, &objval, part.data());
+      metis.part_graph_kway(&n, &ncon, xadj.data(), adjncy.data(), nullptr, nullptr, nullptr,
+                            &nparts, nullptr, nullptr, options, &objval, part.data());
   EXPECT_NE(status, METIS_OK);
   EXPECT_THROW(check_metis_status(status, "METIS_PartGraphKway"), Error);
 }
