@@ -712,6 +712,20 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
   km1.timer = nullptr;
   const Hypergraph& hg = phg.hypergraph();
   const std::uint64_t seed = derive_seed(ctx.seed, 0xB09);
+  // The degree-balanced graph start: the first of the degree imbalances whose start fits the
+  // budget (a looser constraint costs less total and shares the dense part less).
+  const Weight budget = static_cast<Weight>(
+      std::floor(ctx.bottleneck.total_budget * static_cast<double>(stats.start_total)));
+  for (const double degree_epsilon : ctx.bottleneck.degree_graph_epsilons) {
+    const std::vector<BlockID> start = degree_graph_start(hg, km1, limits, degree_epsilon, seed);
+    if (start.empty())
+      continue;
+    phg.assign(start);
+    if (phg.objective(Objective::kKm1) > budget)
+      continue;
+    refine_another_start(phg, owners, ctx, limits, start, stats, best);
+    break;
+  }
   if (ctx.bottleneck.multilevel_start)
     refine_another_start(phg, owners, ctx, limits, multilevel_start(hg, km1, limits, 0, seed),
                          stats, best);

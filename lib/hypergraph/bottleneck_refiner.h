@@ -83,8 +83,9 @@ struct BottleneckStats {
 // Max-volume, then ctx.bottleneck.km1_vcycles restarts: a km1 V-cycle of the engine from the
 // result (it lowers the total that the moves spent), the refiner again from there within the
 // same budget (total_budget times phg's start total). Then the same from further starts
-// (ctx.bottleneck.multilevel_start, degree_start_epsilon; multilevel_start.h) within that
-// budget. The best result (maximum, then total) is left in phg.
+// (ctx.bottleneck.degree_graph_epsilons: the first degree-balanced graph start within the
+// budget; multilevel_start, degree_start_epsilon; multilevel_start.h) within that budget. The
+// best result (maximum, then total) is left in phg.
 BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
                                   const HgContext& ctx, const BlockLimits& limits,
                                   const EpochInput* epoch);

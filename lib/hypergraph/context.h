@@ -210,6 +210,15 @@ struct BottleneckContext {
   // block is a wait the default should not impose); the strong preset turns both on.
   bool multilevel_start = false;
   double degree_start_epsilon = 0;
+  // Max-volume: after the km1 start's chain, the same chain from degree_graph_start
+  // (multilevel_start.h): the km1 run's own pipeline (an edge-cut graph partition, km1 V-cycles)
+  // whose graph partition also balances every vertex's degree, within the first of these
+  // imbalances whose start's total fits the budget (a tighter one shares the dense part among
+  // more blocks, a looser one costs less total). The best result is kept. Its start costs a
+  // graph partition, not a multilevel run with flows (ca-astroph k = 8: 0.5 s against 10.8 s
+  // for degree_start_epsilon's), and gave ca-astroph k = 8 7551 against 7608 from that one and
+  // 8281 from the km1 start (docs/hypergraph.md). Empty: off.
+  std::vector<double> degree_graph_epsilons = {0.1, 0.25, 0.5};
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;

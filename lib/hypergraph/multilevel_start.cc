@@ -1,11 +1,16 @@
 #include "hypergraph/multilevel_start.h"
 
+#include <cmath>
+
+#include "core/graph.h"
 #include "core/partition.h"
 #include "core/random.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
+#include "partition/multilevel/context.h"
+#include "partition/multilevel/multilevel_partitioner.h"
 
 namespace gnnpart::hg {
 
@@ -43,7 +48,83 @@ BlockLimits with_degree_limits(const BlockLimits& limits, Weight degree_total,
   return two;
 }
 
+// The graph behind a column-net model (net e = {e} and e's neighbours): e's neighbours are its
+// net's other pins. Two constraints per vertex: its weight, and its degree in hg plus `offset`.
+CsrGraph graph_with_degree_constraint(const Hypergraph& hg, Weight offset) {
+  const NodeID n = hg.num_nodes();
+  std::vector<EdgeID> offsets(static_cast<std::size_t>(n) + 1, 0);
+  std::vector<NodeID> adjacency;
+  adjacency.reserve(hg.num_pins());
+  std::vector<Weight> weights(2 * static_cast<std::size_t>(n));
+  for (NodeID u = 0; u < n; ++u) {
+    for (const NodeID v : hg.pins(u))
+      if (v != u)
+        adjacency.push_back(v);
+    offsets[u + 1] = adjacency.size();
+    weights[2 * static_cast<std::size_t>(u)] = hg.vertex_weight(u, 0);
+    weights[2 * static_cast<std::size_t>(u) + 1] = hg.node_degree(u) + offset;
+  }
+  return CsrGraph(std::move(offsets), std::move(adjacency), {}, 2, std::move(weights));
+}
+
+// km1 V-cycles from `blocks` as from the km1 run's graph start, then no empty block and the
+// balance of `limits` (empty if it cannot be restored).
+std::vector<BlockID> refined_start(const Hypergraph& hg, const HgContext& ctx,
+                                   const BlockLimits& limits, std::vector<BlockID> blocks,
+                                   Km1GainCache& cache) {
+  HgContext vcycles = ctx;
+  use_graph_start_flows(vcycles); // as the km1 run's V-cycles from its graph start
+  graph_start_vcycles(hg, vcycles, limits, blocks, cache);
+  PartitionedHypergraph phg(hg, limits.k);
+  phg.assign(blocks);
+  fill_empty_blocks(phg, ctx, limits.max_weight);
+  if (!rebalance(phg, ctx, limits.max_weight))
+    return {};
+  return {phg.blocks().begin(), phg.blocks().end()};
+}
+
 } // namespace
+
+Weight degree_offset(const Hypergraph& hg, double epsilon, double degree_epsilon) {
+  if (hg.num_nodes() == 0 || epsilon <= 0 || degree_epsilon <= epsilon)
+    return 0;
+  const double average_degree =
+      static_cast<double>(hg.num_pins()) / static_cast<double>(hg.num_nodes());
+  return static_cast<Weight>(std::lround((degree_epsilon / epsilon - 1) * average_degree));
+}
+
+std::vector<BlockID> degree_balanced_graph_partition(const Hypergraph& hg, const HgContext& ctx,
+                                                     const BlockLimits& limits,
+                                                     double degree_epsilon, std::uint64_t seed) {
+  if (limits.ncon != 1 || hg.ncon() != 1 || hg.num_nets() != hg.num_nodes() || hg.num_nodes() == 0)
+    return {};
+  const CsrGraph graph =
+      graph_with_degree_constraint(hg, degree_offset(hg, ctx.epsilon, degree_epsilon));
+  PartitionOptions options;
+  options.k = limits.k;
+  options.epsilon = ctx.epsilon;
+  options.seed = derive_seed(seed, 0xDB2);
+  // One thread: the graph engine's partition may depend on its thread count, and the refiner's
+  // result must not (the start costs a graph partition, a fraction of the refiner's time).
+  options.threads = 1;
+  options.model = Model::kGraph;
+  options.objective = Objective::kCut;
+  options.preset = Preset::kDefault;
+  ml::MultilevelContext graph_ctx = ml::create_context(options);
+  graph_ctx.initial.peripheral_sweeps = 0; // as the km1 run's graph start
+  return partition_graph_multilevel(graph, options, std::move(graph_ctx)).blocks;
+}
+
+std::vector<BlockID> degree_graph_start(const Hypergraph& hg, const HgContext& ctx,
+                                        const BlockLimits& limits, double degree_epsilon,
+                                        std::uint64_t seed) {
+  std::vector<BlockID> blocks =
+      degree_balanced_graph_partition(hg, ctx, limits, degree_epsilon, seed);
+  if (blocks.empty())
+    return {};
+  Km1GainCache cache;
+  return refined_start(hg, ctx, limits, std::move(blocks), cache);
+}
 
 std::vector<BlockID> degree_balanced_partition(const Hypergraph& hg, const HgContext& ctx,
                                                const BlockLimits& limits, double degree_epsilon,
@@ -64,15 +145,7 @@ std::vector<BlockID> multilevel_start(const Hypergraph& hg, const HgContext& ctx
   std::vector<BlockID> blocks =
       degree_epsilon > 0 ? degree_balanced_partition(hg, ctx, limits, degree_epsilon, seed)
                          : multilevel_partition(hg, ctx, limits, derive_seed(seed, 0xDB1), cache);
-  HgContext vcycles = ctx;
-  use_graph_start_flows(vcycles); // as the km1 run's V-cycles from its graph start
-  graph_start_vcycles(hg, vcycles, limits, blocks, cache);
-  PartitionedHypergraph phg(hg, limits.k);
-  phg.assign(blocks);
-  fill_empty_blocks(phg, ctx, limits.max_weight);
-  if (!rebalance(phg, ctx, limits.max_weight))
-    return {};
-  return {phg.blocks().begin(), phg.blocks().end()};
+  return refined_start(hg, ctx, limits, std::move(blocks), cache);
 }
 
 } // namespace gnnpart::hg
