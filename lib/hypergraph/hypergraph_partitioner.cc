@@ -166,6 +166,10 @@ Partition graph_start(const CsrGraph& graph, const PartitionOptions& options) {
   // 8.48-8.86 s against 7.24-7.26 s, volume 144821 against 143767; cornell5 k = 2: 1.01-1.04 s
   // against 0.89-0.90 s, 13872 against 13907; 2 threads, interleaved, same sitting).
   ctx.initial.peripheral_sweeps = 0;
+  // Nor the balance ties and the greedy pass of session 16 (graph engine's default): measured
+  // for the edge cut only, so the model's start stays the one its volumes were measured from.
+  ctx.refinement.fm_balance_ties = false;
+  std::erase(ctx.refinement.algorithms, ml::Refiner::kGreedy);
   return partition_graph_multilevel(graph, graph_options, std::move(ctx));
 }
 

@@ -58,6 +58,7 @@ enum class Refiner {
   kLabelPropagation, // lp_rounds rounds of label propagation (lp_refiner.h)
   kFm,               // fm_passes passes of localized FM (fm_refiner.h, parallel_fm_refiner.h)
   kRelaxedFm,        // FM under limits raised by relaxed_fm_slack, kept if balanced and better
+  kGreedy,           // greedy_passes passes of METIS's greedy k-way moves (greedy_refiner.h)
 };
 
 struct RefinementContext {
@@ -87,6 +88,12 @@ struct RefinementContext {
   // last (fm_search.h). Off: the heap's structure decides (all but R-MAT of the generated suite
   // 0.9848x -> 0.9782x gpmetis's cut at partitioner seed 0; docs/generalisation.md).
   bool fm_tie_break = true;
+  // Equal gains of two prefixes of a search: the one that leaves the block weights more even
+  // (the lower sum of their squares, constraint 0) is the better, as a new best it restarts the
+  // stopping rule's count, and a search may keep a prefix of gain 0 that only evens the blocks.
+  // Strict FM leaves blocks at their limit; such a prefix makes the room that a later positive
+  // move into that block needs (fm_search.h; docs/generalisation.md).
+  bool fm_balance_ties = false;
   NodeID fm_max_degree = 2000; // larger vertices are not re-inserted into a running search
   // Parallel FM (parallel_fm_refiner.h) when the run has at least fm_parallel_min_threads
   // threads: the searches of a batch run in parallel on frozen views, then are applied in
@@ -101,6 +108,7 @@ struct RefinementContext {
   int fm_batch_searches = 8; // at most max(this, 2 * threads) searches per batch
   int fm_min_batches = 64;   // and at least this many batches per pass (when it has enough)
   int volume_passes = 4;     // greedy volume passes on the finest level (objective volume)
+  int greedy_passes = 1;     // passes of Refiner::kGreedy (each stops the list once it moves none)
   // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if
   // balanced and better (0: off).
   double relaxed_fm_slack = 0;

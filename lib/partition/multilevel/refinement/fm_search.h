@@ -17,10 +17,15 @@
 // moves along a boundary instead of alternating between its seeds' regions (LIFO gain buckets:
 // Hagen, Huang and Kahng 1997; docs/generalisation.md).
 //
-// A View provides: block(v); block_weight(b) (constraint 0, for ties); fits(u, b); conn(v, b);
-// for_each(v, f) calling f(block, conn) for every block v is connected to (its own included);
-// cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's view
-// applies moves to the partition itself, the parallel refiner's keeps them in thread-local
+// Balance ties (ctx.fm_balance_ties): of two prefixes with the same gain the one with the more
+// even block weights (lower sum of squares) is the better, so a search keeps a chain of zero-gain
+// moves out of a full block and may end with it (Mt-KaHyPar's localized FM likewise keeps an
+// equal-gain move out of the heaviest block).
+//
+// A View provides: block(v); block_weight(b) (constraint 0, for ties and balance); fits(u, b);
+// conn(v, b); for_each(v, f) calling f(block, conn) for every block v is connected to (its own
+// included); cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's
+// view applies moves to the partition itself, the parallel refiner's keeps them in thread-local
 // deltas over a frozen partition.
 #include <cstdint>
 #include <span>
@@ -58,6 +63,9 @@ public:
       if (!locked_[s] && state_[s] == kFree)
         insert(s);
     Weight gain_sum = 0, best_sum = 0;
+    // With ctx.fm_balance_ties: the change of the sum of squared block weights (constraint 0)
+    // since the search began, now and at the best prefix.
+    Weight square_sum = 0, best_square_sum = 0;
     best_len_ = 0;
     FmStopRule stop(ctx_);
     while (!heap_.empty() && !stop.stops()) {
@@ -76,11 +84,18 @@ public:
       }
       heap_.pop();
       const BlockID from = view_.block(u);
+      if (ctx_.fm_balance_ties) {
+        // (W_to + w)^2 + (W_from - w)^2 - W_to^2 - W_from^2: negative iff W_to + w < W_from.
+        const Weight w = g_.vertex_weight(u, 0);
+        square_sum += 2 * w * (view_.block_weight(to) - view_.block_weight(from) + w);
+      }
       view_.move(u, to);
       state_[u] = kMoved;
       moves_.push_back({u, from, to});
       gain_sum += actual;
-      if (gain_sum > best_sum) {
+      if (gain_sum > best_sum ||
+          (ctx_.fm_balance_ties && gain_sum == best_sum && square_sum < best_square_sum)) {
+        best_square_sum = square_sum;
         best_sum = gain_sum;
         best_len_ = moves_.size();
         stop.improved();

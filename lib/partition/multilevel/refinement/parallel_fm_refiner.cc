@@ -148,9 +148,11 @@ struct Applier {
 // move of the same search may make room again), but the search is rolled back to the best
 // prefix of what it really gained among those that leave no block above max(its limit, its
 // weight before). Locks the vertices it keeps moved (the others may be moved by later searches
-// of the pass). Returns the gain kept (>= 0).
+// of the pass). With balance_ties, of two prefixes with the same gain the one with the more even
+// block weights (constraint 0) is the better, as in the search. Returns the gain kept (>= 0).
 Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& limits,
-                    std::span<const FmMove> prefix, std::vector<std::uint8_t>& locked, Applier& a) {
+                    std::span<const FmMove> prefix, std::vector<std::uint8_t>& locked, Applier& a,
+                    bool balance_ties) {
   const CsrGraph& g = p.graph();
   const int ncon = p.ncon();
   a.applied.clear();
@@ -158,6 +160,7 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
   for (std::size_t i = 0; i < a.bound.size(); ++i)
     a.bound[i] = std::max(a.bound[i], limits.max_weight[i]);
   Weight sum = 0, best = 0;
+  Weight square_sum = 0, best_square_sum = 0; // change of the sum of squared block weights
   std::size_t best_len = 0;
   int over = 0; // (block, constraint) pairs above their bound
   for (const FmMove& m : prefix) {
@@ -165,6 +168,10 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
       continue;
     const BlockID from = p.block(m.u);
     sum += cache.conn(m.u, m.to) - cache.conn(m.u, from);
+    if (balance_ties) {
+      const Weight w = g.vertex_weight(m.u, 0);
+      square_sum += 2 * w * (p.block_weight(m.to) - p.block_weight(from) + w);
+    }
     for (int c = 0; c < ncon; ++c) {
       const Weight w = g.vertex_weight(m.u, c);
       const std::size_t f = static_cast<std::size_t>(from) * ncon + c;
@@ -175,7 +182,9 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
     p.move(m.u, m.to);
     cache.moved(g, m.u, from, m.to);
     a.applied.push_back({m.u, from, m.to});
-    if (over == 0 && sum > best) {
+    if (over == 0 &&
+        (sum > best || (balance_ties && sum == best && square_sum < best_square_sum))) {
+      best_square_sum = square_sum;
       best = sum;
       best_len = a.applied.size();
     }
@@ -266,7 +275,8 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
         }
       });
       for (std::size_t s = 0; s < searches; ++s)
-        pass_gain += apply_search(p, cache, limits, prefixes[s], locked, applier);
+        pass_gain +=
+            apply_search(p, cache, limits, prefixes[s], locked, applier, ctx.fm_balance_ties);
     }
     total += pass_gain;
     if (pass_gain == 0)

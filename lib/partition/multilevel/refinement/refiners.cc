@@ -6,6 +6,7 @@
 #include "core/random.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/refinement/fm_refiner.h"
+#include "partition/multilevel/refinement/greedy_refiner.h"
 #include "partition/multilevel/refinement/kept_gain_cache.h"
 #include "partition/multilevel/refinement/lp_refiner.h"
 #include "partition/multilevel/refinement/rebalancer.h"
@@ -58,6 +59,18 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
     return fm_refine(p, limits, ctx.refinement, derive_seed(seed, 41), kept);
   case Refiner::kRelaxedFm:
     return relaxed_fm(p, limits, ctx, derive_seed(seed, 42), kept);
+  case Refiner::kGreedy: {
+    // It reads every boundary vertex's connections, which only a gain cache makes cheap; graphs
+    // whose total edge weight overflows the cache's 32-bit entries go without it.
+    if (ctx.refinement.greedy_passes <= 0 || !GainCache::supports(p.graph()))
+      return 0;
+    KeptGainCache own;
+    KeptGainCache& keep = kept ? *kept : own;
+    const Weight gain =
+        greedy_refine(p, limits, ctx.refinement.greedy_passes, derive_seed(seed, 44), keep.of(p));
+    keep.matched(p);
+    return gain;
+  }
   }
   return 0;
 }

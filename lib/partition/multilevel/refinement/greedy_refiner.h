@@ -1,0 +1,24 @@
+#pragma once
+// Greedy k-way refinement, METIS's Greedy_KWayOptimize in its cut mode: passes over the
+// boundary vertices in a seeded random order, each moved at once to its best block with room
+// (most connection, then the lighter block) when that gains, or gains nothing and leaves the
+// target lighter than the source was. No negative moves, nothing rolled back, so a pass costs a
+// read of each boundary vertex's gain-cache row.
+//
+// Why after strict FM (docs/generalisation.md): a localized FM pass visits each boundary vertex
+// once as a seed and locks what it keeps, so moves that a later search opened next to a kept
+// region stay unmade; and strict FM leaves blocks at their limit, where zero-gain moves out of a
+// full block into a lighter one make room for the next level's positive moves.
+#include <cstdint>
+
+#include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/refinement/gain_cache.h"
+
+namespace gnnpart::ml {
+
+// Up to `passes` passes (fewer once one moves nothing) under `limits`; `cache` describes p's
+// partition before and is kept current. Returns the exact cut improvement (>= 0).
+Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes, std::uint64_t seed,
+                     GainCache& cache);
+
+} // namespace gnnpart::ml
