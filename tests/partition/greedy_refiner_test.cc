@@ -36,13 +36,6 @@ Greedy run_greedy(const CsrGraph& g, BlockID k, std::vector<BlockID> start, doub
   return out;
 }
 
-Partition as_partition(std::vector<BlockID> blocks, BlockID k) {
-  Partition result;
-  result.k = k;
-  result.blocks = std::move(blocks);
-  return result;
-}
-
 TEST(GreedyRefiner, BalancedExactNeverWorseDeterministic) {
   for (const CsrGraph& g : ml_test::refinement_test_graphs())
     for (BlockID k : {2u, 8u, 32u}) {
@@ -52,7 +45,7 @@ TEST(GreedyRefiner, BalancedExactNeverWorseDeterministic) {
       std::vector<BlockID> start = ml_test::round_robin(g.num_nodes(), k);
       std::shuffle(start.begin(), start.end(), std::mt19937(k));
       const Greedy r = run_greedy(g, k, start, 0.03, 3, 7);
-      ml_test::check_result(g, as_partition(r.blocks, k), k, 0.03);
+      ml_test::check_result(g, ml_test::as_partition(r.blocks, k), k, 0.03);
       EXPECT_EQ(r.gain, ml::edge_cut(g, start) - ml::edge_cut(g, r.blocks));
       EXPECT_GT(r.gain, 0);
       const Greedy again = run_greedy(g, k, start, 0.03, 3, 7);

@@ -148,4 +148,12 @@ inline Checked check_result(const CsrGraph& g, const Partition& p, BlockID k, do
   return out;
 }
 
+// A Partition of k blocks holding blocks, for check_result.
+inline Partition as_partition(std::vector<BlockID> blocks, BlockID k) {
+  Partition result;
+  result.k = k;
+  result.blocks = std::move(blocks);
+  return result;
+}
+
 } // namespace gnnpart::ml_test

@@ -20,6 +20,7 @@
 namespace gnnpart {
 namespace {
 
+using ml_test::as_partition;
 using ml_test::check_result;
 using ml_test::round_robin;
 
@@ -58,13 +59,6 @@ Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID
       [&] { out.gain = ml::parallel_fm_refine(p, limits, parallel_context(), 17); });
   out.blocks.assign(p.blocks().begin(), p.blocks().end());
   return out;
-}
-
-Partition as_partition(std::vector<BlockID> blocks, BlockID k) {
-  Partition result;
-  result.k = k;
-  result.blocks = std::move(blocks);
-  return result;
 }
 
 TEST(ParallelFm, BalancedExactAndNeverWorse) {
