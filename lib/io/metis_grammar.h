@@ -76,17 +76,21 @@ bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisF
       p = skip_blanks(p, e);
     }
   }
+  // Locals, so that the loop keeps them in registers whatever the callbacks store.
+  const std::uint64_t n = f.n;
+  const bool edge_weights = f.edge_weights;
   while (p != e) {
     const char* at = p;
     NumberStatus status = parse_unsigned(p, e, false, value);
     if (status != NumberStatus::kOk) [[unlikely]]
       return detail_metis::fail_number(error, status, "a neighbour id", at, e);
-    if (value == 0 || value > f.n || value == u + 1) [[unlikely]]
-      return detail_metis::fail_neighbour(error, at, e, u, f.n);
+    // value - 1 wraps for 0, so one comparison covers 0 and > n.
+    if (value - 1 >= n || value == u + 1) [[unlikely]]
+      return detail_metis::fail_neighbour(error, at, e, u, n);
     const NodeID v = static_cast<NodeID>(value - 1);
     p = skip_blanks(p, e);
     Weight weight = 1;
-    if (f.edge_weights) {
+    if (edge_weights) {
       const char* w_at = p;
       status = parse_unsigned(p, e, false, value);
       if (status != NumberStatus::kOk) [[unlikely]]

@@ -39,6 +39,7 @@ struct Chunk {
 void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
                 const MetisFormat& f, Chunk& chunk) {
   grammar::RowError error;
+  const bool edge_weights = f.edge_weights;
   for_each_line(data, begin, end, [&](const char* p, const char* e) {
     if (!grammar::is_metis_row(p, e))
       return true;
@@ -50,20 +51,19 @@ void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::
                         grammar::extra_rows_message(f.n));
       return false;
     }
-    EdgeID degree = 0;
+    const std::size_t first = chunk.adjacency.size();
     const bool ok = grammar::parse_metis_row(
         p, e, u, f, error, [&](Weight w) { chunk.vertex_weights.push_back(w); },
         [&](NodeID v, Weight w) {
           chunk.adjacency.push_back(v);
-          if (f.edge_weights)
+          if (edge_weights)
             chunk.edge_weights.push_back(w);
-          ++degree;
         });
     if (!ok) {
       chunk.failure.set(static_cast<std::size_t>(error.at - data.data()), std::move(error.message));
       return false;
     }
-    chunk.degrees.push_back(degree);
+    chunk.degrees.push_back(static_cast<EdgeID>(chunk.adjacency.size() - first));
     return true;
   });
 }
