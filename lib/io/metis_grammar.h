@@ -112,8 +112,9 @@ std::string duplicate_neighbour_message(std::uint64_t u);
 std::string asymmetry_message(std::uint64_t u, std::uint64_t v, bool weight_differs);
 
 // The adjacency is symmetric exactly when the multiset of entries (u, v, w) equals that of
-// (v, u, w): both paths add entry_hash(u, v, w) to one sum and entry_hash(v, u, w) to another
-// (a false "symmetric" needs a 64-bit hash collision).
+// (v, u, w): lib/streaming adds entry_hash(u, v, w) to one sum and entry_hash(v, u, w) to
+// another; lib/io's reader hashes each entry once, smaller id first, into the sum of its
+// direction (up or down). Either way a false "symmetric" needs a 64-bit hash collision.
 inline std::uint64_t entry_hash(NodeID a, NodeID b, Weight w) {
   std::uint64_t packed;
   if constexpr (sizeof(NodeID) == 4)

@@ -1,6 +1,7 @@
 // METIS graph files: header "n m [fmt [ncon]]", then one line per vertex:
 // [size] [w_1 .. w_ncon] (neighbour [edge weight])*, 1-based, '%' comment lines.
 #include <algorithm>
+#include <functional>
 #include <numeric>
 #include <span>
 #include <string>
@@ -70,12 +71,18 @@ void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::
 
 // One parallel pass over the rows after parsing (it was three: sorting, duplicates, symmetry
 // sums): sorts every neighbour list (weights alongside), finds the first vertex whose list
-// repeats a neighbour, and sums the entry hashes both ways (grammar::entry_hash). The adjacency
-// is symmetric exactly when the two sums agree; only a mismatch pays for the exact search
-// (first_asymmetry) that names the vertex.
+// repeats a neighbour, and sums one hash per entry. An entry (u, v, w) is hashed as the pair
+// with the smaller id first, entry_hash(min, max, w), into `upward` when u < v and into
+// `downward` when u > v (no self loops pass the grammar). The adjacency is symmetric exactly
+// when the entries going up and those coming down are the same multiset, so the two sums agree
+// on every symmetric file; a mismatch, or an asymmetric file whose sums agree (a 64-bit hash
+// collision), is what they can miss. Only a mismatch pays for the exact search
+// (first_asymmetry) that names the vertex. Hashing each entry once (the sums of
+// entry_hash(u, v, w) and of entry_hash(v, u, w) hashed it twice) halves the hashing; a sorted
+// list holds its downward entries (v < u) before its upward ones, so each part is a plain loop.
 struct ListCheck {
   std::size_t first_duplicate; // n when no list repeats a neighbour
-  std::uint64_t forward = 0, backward = 0;
+  std::uint64_t upward = 0, downward = 0;
 };
 
 ListCheck sort_and_check_lists(const std::vector<EdgeID>& offsets, std::vector<NodeID>& adjacency,
@@ -86,45 +93,49 @@ ListCheck sort_and_check_lists(const std::vector<EdgeID>& offsets, std::vector<N
       [&](const tbb::blocked_range<std::size_t>& r, ListCheck acc) {
         std::vector<std::pair<NodeID, Weight>> list;
         for (std::size_t u = r.begin(); u != r.end(); ++u) {
-          const EdgeID b = offsets[u], e = offsets[u + 1];
-          if (!std::is_sorted(adjacency.begin() + b, adjacency.begin() + e)) {
-            if (weights.empty()) {
-              std::sort(adjacency.begin() + b, adjacency.begin() + e);
-            } else {
-              list.clear();
-              for (EdgeID i = b; i < e; ++i)
-                list.emplace_back(adjacency[i], weights[i]);
-              std::sort(list.begin(), list.end());
-              for (EdgeID i = b; i < e; ++i)
-                std::tie(adjacency[i], weights[i]) = list[i - b];
+          const auto first = adjacency.begin() + static_cast<std::ptrdiff_t>(offsets[u]);
+          const auto last = adjacency.begin() + static_cast<std::ptrdiff_t>(offsets[u + 1]);
+          // Strictly increasing: sorted and without a repeat, in one scan (the common case).
+          if (std::adjacent_find(first, last, std::greater_equal<NodeID>()) != last) {
+            if (!std::is_sorted(first, last)) {
+              if (weights.empty()) {
+                std::sort(first, last);
+              } else {
+                const EdgeID b = offsets[u], e = offsets[u + 1];
+                list.clear();
+                for (EdgeID i = b; i < e; ++i)
+                  list.emplace_back(adjacency[i], weights[i]);
+                std::sort(list.begin(), list.end());
+                for (EdgeID i = b; i < e; ++i)
+                  std::tie(adjacency[i], weights[i]) = list[i - b];
+              }
             }
+            if (u < acc.first_duplicate && std::adjacent_find(first, last) != last)
+              acc.first_duplicate = u;
           }
-          // Separate loops over the list (in cache by now), so that the hashing vectorises.
-          if (u < acc.first_duplicate &&
-              std::adjacent_find(adjacency.begin() + b, adjacency.begin() + e) !=
-                  adjacency.begin() + e)
-            acc.first_duplicate = u;
           const auto own = static_cast<NodeID>(u);
-          std::uint64_t forward = 0, backward = 0;
+          const EdgeID b = offsets[u], e = offsets[u + 1];
+          const EdgeID mid = b + static_cast<EdgeID>(std::upper_bound(first, last, own) - first);
+          std::uint64_t upward = 0, downward = 0;
           if (weights.empty()) {
-            for (EdgeID i = b; i < e; ++i) {
-              forward += grammar::entry_hash(own, adjacency[i], 1);
-              backward += grammar::entry_hash(adjacency[i], own, 1);
-            }
+            for (EdgeID i = b; i < mid; ++i)
+              downward += grammar::entry_hash(adjacency[i], own, 1);
+            for (EdgeID i = mid; i < e; ++i)
+              upward += grammar::entry_hash(own, adjacency[i], 1);
           } else {
-            for (EdgeID i = b; i < e; ++i) {
-              forward += grammar::entry_hash(own, adjacency[i], weights[i]);
-              backward += grammar::entry_hash(adjacency[i], own, weights[i]);
-            }
+            for (EdgeID i = b; i < mid; ++i)
+              downward += grammar::entry_hash(adjacency[i], own, weights[i]);
+            for (EdgeID i = mid; i < e; ++i)
+              upward += grammar::entry_hash(own, adjacency[i], weights[i]);
           }
-          acc.forward += forward;
-          acc.backward += backward;
+          acc.upward += upward;
+          acc.downward += downward;
         }
         return acc;
       },
       [](ListCheck a, const ListCheck& b) {
-        return ListCheck{std::min(a.first_duplicate, b.first_duplicate), a.forward + b.forward,
-                         a.backward + b.backward};
+        return ListCheck{std::min(a.first_duplicate, b.first_duplicate), a.upward + b.upward,
+                         a.downward + b.downward};
       });
 }
 
@@ -312,7 +323,7 @@ CsrGraph parse_metis(const InputBuffer& in) {
   const ListCheck check = sort_and_check_lists(offsets, adjacency, edge_weights);
   if (const std::size_t u = check.first_duplicate; u < n)
     throw InputError(file, line_of_vertex(u), grammar::duplicate_neighbour_message(u));
-  if (check.forward != check.backward)
+  if (check.upward != check.downward)
     if (const Asymmetry a = first_asymmetry(offsets, adjacency, edge_weights); a.u < n)
       throw InputError(file, line_of_vertex(a.u),
                        grammar::asymmetry_message(a.u, a.v, a.weight_differs));
