@@ -16,6 +16,7 @@
 #include "core/random.h"
 #include "io/edge_list_grammar.h"
 #include "io/graph_io.h"
+#include "io/huge_pages.h"
 #include "io/input_buffer.h"
 #include "io/metis_grammar.h"
 #include "io/range_parsers.h"
@@ -225,7 +226,7 @@ ParsedRows parse_rows_in_parallel(const InputBuffer& in, const MetisFormat& f,
 
   // Assemble the CSR arrays in row order.
   const std::size_t n = f.n;
-  std::vector<EdgeID> offsets(n + 1, 0);
+  std::vector<EdgeID> offsets = zeros_on_huge_pages<EdgeID>(n + 1);
   std::vector<std::size_t> adj_first(chunks + 1, 0), row_first(chunks + 1, 0);
   for (std::size_t c = 0; c < chunks; ++c) {
     adj_first[c + 1] = adj_first[c] + parsed[c].adjacency.size();
@@ -239,9 +240,9 @@ ParsedRows parse_rows_in_parallel(const InputBuffer& in, const MetisFormat& f,
   // reading was 3.77x the adjacency array).
   // Each chunk lands at its own place, in parallel: its rows' offsets start at its first entry.
   const std::size_t ncon = f.vertex_weights ? f.ncon : 0;
-  std::vector<NodeID> adjacency(entries);
-  std::vector<Weight> edge_weights(f.edge_weights ? entries : 0);
-  std::vector<Weight> vertex_weights(n * ncon);
+  std::vector<NodeID> adjacency = zeros_on_huge_pages<NodeID>(entries);
+  std::vector<Weight> edge_weights = zeros_on_huge_pages<Weight>(f.edge_weights ? entries : 0);
+  std::vector<Weight> vertex_weights = zeros_on_huge_pages<Weight>(n * ncon);
   tbb::parallel_for(std::size_t{0}, chunks, [&](std::size_t c) {
     Chunk& chunk = parsed[c];
     std::copy(chunk.adjacency.begin(), chunk.adjacency.end(), adjacency.begin() + adj_first[c]);
@@ -281,6 +282,11 @@ ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
     rows.edge_weights.reserve(max_entries);
   if (f.vertex_weights)
     rows.vertex_weights.reserve(std::min<std::uint64_t>(f.n * f.ncon, text / 2 + 1));
+  // Huge pages for the arrays written front to back (cnr-2000, `info -t 1`: 8355 page faults
+  // -> 3755, system time 23.3 ms -> 16.3 ms).
+  advise_huge_pages(rows.adjacency);
+  advise_huge_pages(rows.edge_weights);
+  advise_huge_pages(rows.degrees);
   for (std::size_t c = 0; c + 1 < bounds.size() && !rows.failure.failed(); ++c) {
     parse_rows(data, bounds[c], bounds[c + 1], rows.degrees.size(), f, rows);
     in.drop_pages(bounds[c], bounds[c + 1]);
@@ -292,6 +298,8 @@ ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
   if (rows.adjacency.size() != 2 * f.m)
     throw InputError(file, header_line, grammar::edge_count_message(f.m, rows.adjacency.size()));
   ParsedRows out;
+  out.offsets.reserve(rows.degrees.size() + 1);
+  advise_huge_pages(out.offsets);
   offsets_from_counts(std::span<const EdgeID>(rows.degrees), out.offsets);
   out.adjacency = std::move(rows.adjacency);
   out.edge_weights = std::move(rows.edge_weights);
