@@ -56,7 +56,7 @@ void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::
     const std::size_t first = chunk.adjacency.size();
     const bool ok = grammar::parse_metis_row(
         p, e, u, f, error, [&](Weight w) { chunk.vertex_weights.push_back(w); },
-        [&](NodeID v, Weight w) {
+        [&chunk, edge_weights](NodeID v, Weight w) {
           chunk.adjacency.push_back(v);
           if (edge_weights)
             chunk.edge_weights.push_back(w);
