@@ -5,9 +5,9 @@
 // counted only once a failure is known).
 #include <bit>
 #include <charconv>
-#include <cstring>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
