@@ -76,17 +76,21 @@ bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisF
       p = skip_blanks(p, e);
     }
   }
+  // Locals, so that the loop keeps them in registers whatever the callbacks store.
+  const std::uint64_t n = f.n;
+  const bool edge_weights = f.edge_weights;
   while (p != e) {
     const char* at = p;
     NumberStatus status = parse_unsigned(p, e, false, value);
     if (status != NumberStatus::kOk) [[unlikely]]
       return detail_metis::fail_number(error, status, "a neighbour id", at, e);
-    if (value == 0 || value > f.n || value == u + 1) [[unlikely]]
-      return detail_metis::fail_neighbour(error, at, e, u, f.n);
+    // value - 1 wraps for 0, so one comparison covers 0 and > n.
+    if (value - 1 >= n || value == u + 1) [[unlikely]]
+      return detail_metis::fail_neighbour(error, at, e, u, n);
     const NodeID v = static_cast<NodeID>(value - 1);
     p = skip_blanks(p, e);
     Weight weight = 1;
-    if (f.edge_weights) {
+    if (edge_weights) {
       const char* w_at = p;
       status = parse_unsigned(p, e, false, value);
       if (status != NumberStatus::kOk) [[unlikely]]
@@ -108,8 +112,9 @@ std::string duplicate_neighbour_message(std::uint64_t u);
 std::string asymmetry_message(std::uint64_t u, std::uint64_t v, bool weight_differs);
 
 // The adjacency is symmetric exactly when the multiset of entries (u, v, w) equals that of
-// (v, u, w): both paths add entry_hash(u, v, w) to one sum and entry_hash(v, u, w) to another
-// (a false "symmetric" needs a 64-bit hash collision).
+// (v, u, w): lib/streaming adds entry_hash(u, v, w) to one sum and entry_hash(v, u, w) to
+// another; lib/io's reader hashes each entry once, smaller id first, into the sum of its
+// direction (up or down). Either way a false "symmetric" needs a 64-bit hash collision.
 inline std::uint64_t entry_hash(NodeID a, NodeID b, Weight w) {
   std::uint64_t packed;
   if constexpr (sizeof(NodeID) == 4)

@@ -3,9 +3,11 @@
 // parallel, results kept in file order), token parsing with std::from_chars, and turning the
 // earliest failure of any chunk into an InputError with its exact line number (newlines are
 // counted only once a failure is known).
+#include <bit>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -95,10 +97,35 @@ inline const char* token_end(const char* p, const char* end, bool commas) {
 
 enum class NumberStatus { kOk, kNotNumber, kNegative, kOverflow };
 
-// Parses the unsigned integer token at p; on success p moves past it. The token must end at a
-// separator, '\n' or end ("12x" is not a number).
-inline NumberStatus parse_unsigned(const char*& p, const char* end, bool commas,
-                                   std::uint64_t& value) {
+// Eight bytes at a time (SWAR, little-endian byte order: the first character is the lowest
+// byte). How many of the 8 bytes at p are decimal digits before the first other byte: a byte is
+// a digit exactly when it and the byte plus 6 both have the high nibble 3. A carry out of a
+// byte >= 0xfa (not a digit) can only corrupt the bytes after it, which are not counted.
+static_assert(std::endian::native == std::endian::little, "the SWAR digit parser reads bytes LE");
+inline unsigned leading_digits8(const char* p) {
+  constexpr std::uint64_t kHigh = 0xf0f0f0f0f0f0f0f0ULL, kThrees = 0x3030303030303030ULL;
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  const std::uint64_t not_digit =
+      ((x & kHigh) ^ kThrees) | (((x + 0x0606060606060606ULL) & kHigh) ^ kThrees);
+  return not_digit == 0 ? 8u : static_cast<unsigned>(__builtin_ctzll(not_digit)) / 8;
+}
+// The value of the first `digits` (0..8) bytes at p, all decimal digits: the digits are moved to
+// the top bytes (zeros in front) and combined pairwise by three multiplications.
+inline std::uint64_t digits8_value(const char* p, unsigned digits) {
+  if (digits == 0)
+    return 0;
+  std::uint64_t x;
+  std::memcpy(&x, p, 8);
+  x = (x & 0x0f0f0f0f0f0f0f0fULL) << (8 * (8 - digits));
+  x = (x * 10 + (x >> 8)) & 0x00ff00ff00ff00ffULL;
+  x = (x * 100 + (x >> 16)) & 0x0000ffff0000ffffULL;
+  return (x * 10000 + (x >> 32)) & 0xffffffffULL;
+}
+
+// The general path of parse_unsigned: std::from_chars, and the status of a token that fails.
+inline NumberStatus parse_unsigned_token(const char*& p, const char* end, bool commas,
+                                         std::uint64_t& value) {
   const auto [ptr, ec] = std::from_chars(p, end, value);
   if (ec == std::errc() && (ptr == end || *ptr == '\n' || is_separator(*ptr, commas))) {
     p = ptr;
@@ -114,6 +141,34 @@ inline NumberStatus parse_unsigned(const char*& p, const char* end, bool commas,
   if (ec == std::errc::result_out_of_range)
     return NumberStatus::kOverflow;
   return NumberStatus::kNotNumber;
+}
+
+// Parses the unsigned integer token at p; on success p moves past it. The token must end at a
+// separator, '\n' or end ("12x" is not a number).
+// The common token, 1 to 19 digits (never past 2^64 - 1) and a proper end, is read by a plain
+// digit loop with no call; every other token is read again by the general path, which decides
+// (and words) it, so both accept exactly the same tokens with the same values.
+inline NumberStatus parse_unsigned(const char*& p, const char* end, bool commas,
+                                   std::uint64_t& value) {
+  const char* q = p;
+  std::uint64_t v = 0;
+  if (end - p >= 8) {
+    const unsigned digits = leading_digits8(p);
+    v = digits8_value(p, digits);
+    q = p + digits;
+  }
+  if (q - p == 8 || end - p < 8)
+    for (unsigned digit; q != end && (digit = static_cast<unsigned char>(*q) - unsigned{'0'}) < 10;
+         ++q)
+      v = v * 10 + digit;
+  const std::ptrdiff_t digits = q - p;
+  if (digits > 0 && digits <= 19 && (q == end || *q == '\n' || is_separator(*q, commas)))
+      [[likely]] {
+    p = q;
+    value = v;
+    return NumberStatus::kOk;
+  }
+  return parse_unsigned_token(p, end, commas, value);
 }
 
 // Parses a signed integer token.
