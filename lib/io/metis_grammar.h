@@ -50,12 +50,22 @@ namespace detail_metis {
                                                  std::uint64_t u, std::uint64_t n);
 } // namespace detail_metis
 
-// Parses the row [p, e) of vertex u (0-based, u < n): calls on_weight(value) for each of the
-// ncon vertex weights and on_neighbour(v, weight) (0-based v, weight 1 without edge weights).
-// False with `error` set at the first fault of the row.
-template <typename OnWeight, typename OnNeighbour>
-bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisFormat& f,
-                     RowError& error, OnWeight&& on_weight, OnNeighbour&& on_neighbour) {
+// Past the blanks after a number that parse_unsigned accepted in a row [p, e): p is at e or at
+// a blank (a number ends at a separator, '\n' or the end, and a row holds no '\n'), so the
+// first byte needs no test.
+inline const char* skip_blanks_after_number(const char* p, const char* e) {
+  return p == e ? p : io::detail::skip_blanks(p + 1, e);
+}
+
+// Parses the row [p, e) (one line, without its '\n') of vertex u (0-based, u < n): calls
+// on_weight(value) for each of the ncon vertex weights and on_neighbour(v, weight) (0-based v,
+// weight 1 without edge weights).
+// False with `error` set at the first fault of the row. kEdgeWeights must equal f.edge_weights:
+// a caller that fixes it for a whole range of rows gets a number loop with no per-entry test of
+// the flag (parse_metis_row below picks it per row).
+template <bool kEdgeWeights, typename OnWeight, typename OnNeighbour>
+bool parse_metis_row_as(const char* p, const char* e, std::uint64_t u, const MetisFormat& f,
+                        RowError& error, OnWeight&& on_weight, OnNeighbour&& on_neighbour) {
   using namespace io::detail;
   std::uint64_t value = 0;
   p = skip_blanks(p, e);
@@ -76,9 +86,8 @@ bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisF
       p = skip_blanks(p, e);
     }
   }
-  // Locals, so that the loop keeps them in registers whatever the callbacks store.
+  // A local, so that the loop keeps it in a register whatever the callbacks store.
   const std::uint64_t n = f.n;
-  const bool edge_weights = f.edge_weights;
   while (p != e) {
     const char* at = p;
     NumberStatus status = parse_unsigned(p, e, false, value);
@@ -88,9 +97,9 @@ bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisF
     if (value - 1 >= n || value == u + 1) [[unlikely]]
       return detail_metis::fail_neighbour(error, at, e, u, n);
     const NodeID v = static_cast<NodeID>(value - 1);
-    p = skip_blanks(p, e);
+    p = skip_blanks_after_number(p, e);
     Weight weight = 1;
-    if (edge_weights) {
+    if constexpr (kEdgeWeights) {
       const char* w_at = p;
       status = parse_unsigned(p, e, false, value);
       if (status != NumberStatus::kOk) [[unlikely]]
@@ -98,11 +107,18 @@ bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisF
       if (value == 0) [[unlikely]]
         return detail_metis::fail(error, w_at, "edge weight must be positive, found 0");
       weight = static_cast<Weight>(value);
-      p = skip_blanks(p, e);
+      p = skip_blanks_after_number(p, e);
     }
     on_neighbour(v, weight);
   }
   return true;
+}
+
+template <typename OnWeight, typename OnNeighbour>
+bool parse_metis_row(const char* p, const char* e, std::uint64_t u, const MetisFormat& f,
+                     RowError& error, OnWeight&& on_weight, OnNeighbour&& on_neighbour) {
+  return f.edge_weights ? parse_metis_row_as<true>(p, e, u, f, error, on_weight, on_neighbour)
+                        : parse_metis_row_as<false>(p, e, u, f, error, on_weight, on_neighbour);
 }
 
 std::string extra_rows_message(std::uint64_t n);

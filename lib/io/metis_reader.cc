@@ -36,10 +36,13 @@ struct Chunk {
   ParseFailure failure;
 };
 
-void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
-                const MetisFormat& f, Chunk& chunk) {
+// The rows of [begin, end), with the edge-weight flag fixed for all of them (kEdgeWeights ==
+// f.edge_weights): the number loop neither tests it per entry nor keeps it in a stack slot
+// (cnr-2000, `info -t 1`: 853.3M -> 815.3M instructions, with parse_unsigned always inlined).
+template <bool kEdgeWeights>
+void parse_rows_as(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
+                   const MetisFormat& f, Chunk& chunk) {
   grammar::RowError error;
-  const bool edge_weights = f.edge_weights;
   for_each_line(data, begin, end, [&](const char* p, const char* e) {
     if (!grammar::is_metis_row(p, e))
       return true;
@@ -52,11 +55,11 @@ void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::
       return false;
     }
     const std::size_t first = chunk.adjacency.size();
-    const bool ok = grammar::parse_metis_row(
+    const bool ok = grammar::parse_metis_row_as<kEdgeWeights>(
         p, e, u, f, error, [&](Weight w) { chunk.vertex_weights.push_back(w); },
-        [&chunk, edge_weights](NodeID v, Weight w) {
+        [&chunk](NodeID v, Weight w) {
           chunk.adjacency.push_back(v);
-          if (edge_weights)
+          if constexpr (kEdgeWeights)
             chunk.edge_weights.push_back(w);
         });
     if (!ok) {
@@ -66,6 +69,14 @@ void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::
     chunk.degrees.push_back(static_cast<EdgeID>(chunk.adjacency.size() - first));
     return true;
   });
+}
+
+void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
+                const MetisFormat& f, Chunk& chunk) {
+  if (f.edge_weights)
+    parse_rows_as<true>(data, begin, end, row, f, chunk);
+  else
+    parse_rows_as<false>(data, begin, end, row, f, chunk);
 }
 
 // One parallel pass over the rows after parsing (it was three: sorting, duplicates, symmetry
