@@ -97,5 +97,16 @@ TEST(IoNumberParsing, RandomBytesMatchFromChars) {
   }
 }
 
+// The mask test of what may end a number agrees with the '\n' and separator tests it replaced,
+// for every byte, with and without commas.
+TEST(IoNumberParsing, TokenEndMaskMatchesSeparatorTests) {
+  for (int b = 0; b < 256; ++b) {
+    const char c = static_cast<char>(b);
+    for (const bool commas : {false, true})
+      EXPECT_EQ(ends_token(c, commas), c == '\n' || is_separator(c, commas))
+          << "byte " << b << (commas ? " with commas" : "");
+  }
+}
+
 } // namespace
 } // namespace gnnpart::io::detail
