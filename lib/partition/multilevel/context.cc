@@ -79,7 +79,7 @@ const MultilevelContext kFast{
 //   "Even blocks"). A second greedy pass before strict FM takes the projected partition's easy
 //   moves and evens the blocks before FM searches; it hands FM its shuffled boundary list, so
 //   the level scans and shuffles once for both: 0.9723x -> 0.9698x (seeds 5-9 0.9737x ->
-//   0.9699x), shared graphs 0.9174x, instructions 1.0041x on 5 shared runs, 1.0079x on 13
+//   0.9699x), shared graphs 0.9174x, instructions 1.0041x on 5 shared runs, 1.0059x on 23
 //   (docs/generalisation.md, "One boundary list for the greedy pass and FM").
 const MultilevelContext kDefault{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
