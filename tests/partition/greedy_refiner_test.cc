@@ -11,6 +11,7 @@
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/refinement/gain_cache.h"
 #include "partition/multilevel/refinement/greedy_refiner.h"
+#include "partition/multilevel/refinement/parallel_fm_refiner.h"
 
 namespace gnnpart {
 namespace {
@@ -51,6 +52,24 @@ TEST(GreedyRefiner, BalancedExactNeverWorseDeterministic) {
       const Greedy again = run_greedy(g, k, start, 0.03, 3, 7);
       EXPECT_EQ(again.blocks, r.blocks);
       EXPECT_EQ(again.gain, r.gain);
+    }
+}
+
+// The first pass's list, when asked for, is the start's boundary in the pass's seeded order
+// (what fm_pass_seeds gives FM for that seed): the list refine_level hands to strict FM.
+TEST(GreedyRefiner, FirstListIsTheStartsShuffledBoundary) {
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
+    for (BlockID k : {2u, 8u}) {
+      std::vector<BlockID> start = ml_test::round_robin(g.num_nodes(), k);
+      std::shuffle(start.begin(), start.end(), std::mt19937(k + 1));
+      ml::PartitionedGraph before(g, k, start);
+      const ml::GainCache start_cache(g, before.blocks(), k);
+      const std::vector<NodeID> expected = ml::fm_pass_seeds(before, 11, 0, &start_cache);
+      ml::PartitionedGraph p(g, k, start);
+      ml::GainCache cache(g, p.blocks(), k);
+      std::vector<NodeID> first;
+      ml::greedy_refine(p, uniform_limits(g, k, 0.03), 2, 11, cache, &first);
+      EXPECT_EQ(first, expected);
     }
 }
 

@@ -105,6 +105,44 @@ TEST(KeptGainCache, SeedsFromTheCacheAreTheBoundary) {
   }
 }
 
+// A list handed on (a greedy pass's boundary list) is taken once, dropped when the partition
+// moved behind the cache's back, and is FM's first pass: handing FM the list it would have
+// shuffled itself gives the same partition as not handing it.
+TEST(KeptGainCache, HandedSeedsAreTheNextFmRunsFirstPass) {
+  const CsrGraph g = random_graph(800, 5000, 23);
+  for (const BlockID k : {2u, 8u, 32u}) {
+    const BlockLimits limits = uniform_limits(g, k, 0.03);
+    ml::RefinementContext ctx = default_refinement(k);
+    ctx.fm_parallel = false;
+    ml::PartitionedGraph handed(g, k, round_robin(g.num_nodes(), k));
+    ml::PartitionedGraph own(g, k, round_robin(g.num_nodes(), k));
+    ml::KeptGainCache kept;
+    const std::vector<NodeID> list = ml::fm_pass_seeds(handed, 9, 0, &kept.of(handed));
+    ASSERT_FALSE(list.empty());
+    kept.matched(handed);
+    kept.hand_seeds(std::vector<NodeID>(list));
+    EXPECT_EQ(kept.take_seeds(), list);
+    EXPECT_TRUE(kept.take_seeds().empty());
+    // Stale: a move the cache did not see drops the list with the cache.
+    kept.hand_seeds(std::vector<NodeID>(list));
+    NodeID u = 0;
+    while (g.degree(u) == 0)
+      ++u;
+    const BlockID home = handed.block(u);
+    handed.move(u, (home + 1) % k);
+    kept.of(handed);
+    EXPECT_TRUE(kept.take_seeds().empty());
+    handed.move(u, home);
+    kept.of(handed);
+    kept.matched(handed);
+    kept.hand_seeds(std::vector<NodeID>(list));
+    const Weight gain = ml::fm_refine(handed, limits, ctx, 9, &kept);
+    EXPECT_EQ(gain, ml::fm_refine(own, limits, ctx, 9));
+    EXPECT_TRUE(std::equal(handed.blocks().begin(), handed.blocks().end(), own.blocks().begin()));
+    EXPECT_EQ(plain_cut(g, handed.blocks()), plain_cut(g, own.blocks()));
+  }
+}
+
 TEST(KeptGainCache, RefineLevelDeterministicAndBalanced) {
   const CsrGraph g = random_graph(2000, 16000, 9);
   for (const BlockID k : {8u, 32u}) {

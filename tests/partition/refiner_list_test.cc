@@ -71,7 +71,7 @@ TEST(RefinerList, PresetsNameTheirRefiners) {
             (std::vector<ml::Refiner>{kRebalance, kFm, kRebalance}));
   o.preset = Preset::kDefault;
   EXPECT_EQ(ml::create_context(o).refinement.algorithms,
-            (std::vector<ml::Refiner>{kRebalance, kFm, kGreedy, kRebalance, kRelaxedFm}));
+            (std::vector<ml::Refiner>{kRebalance, kGreedy, kFm, kGreedy, kRebalance, kRelaxedFm}));
 }
 
 } // namespace

@@ -76,13 +76,17 @@ const MultilevelContext kFast{
 //   pass visits each boundary vertex once; both make the room and take the moves it leaves.
 //   Generated suite but R-MAT, seeds 0-4: 0.9802x -> 0.9723x gpmetis's cut (every family
 //   gains); shared graphs 0.9240x -> 0.9171x; CPU time 1.009-1.013x (docs/generalisation.md,
-//   "Even blocks").
+//   "Even blocks"). A second greedy pass before strict FM takes the projected partition's easy
+//   moves and evens the blocks before FM searches; it hands FM its shuffled boundary list, so
+//   the level scans and shuffles once for both: 0.9723x -> 0.9698x (seeds 5-9 0.9737x ->
+//   0.9699x), shared graphs 0.9174x, instructions 1.0041x on 5 shared runs, 1.0059x on 23
+//   (docs/generalisation.md, "One boundary list for the greedy pass and FM").
 const MultilevelContext kDefault{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .contraction_limit = 40,
                    .cluster_weight_factor = 1.5},
     .initial = {.peripheral_sweeps = 1},
-    .refinement = {.algorithms = {kRebalance, kFm, kGreedy, kRebalance, kRelaxedFm},
+    .refinement = {.algorithms = {kRebalance, kGreedy, kFm, kGreedy, kRebalance, kRelaxedFm},
                    .lp_rounds = 0,
                    .fm_passes = 1,
                    .fm_walk_alpha = 2,

@@ -67,8 +67,9 @@ private:
 // One pass of localized searches from the boundary in a seeded order; returns its gain.
 Weight sequential_pass(PartitionedGraph& p, SharedView& view, FmSearch<SharedView>& search,
                        std::vector<std::uint8_t>& locked, const RefinementContext& ctx,
-                       std::uint64_t seed, int pass) {
-  const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, view.cache());
+                       std::uint64_t seed, int pass, std::vector<NodeID>& first) {
+  const std::vector<NodeID> boundary =
+      pass == 0 && !first.empty() ? std::move(first) : fm_pass_seeds(p, seed, pass, view.cache());
   std::fill(locked.begin(), locked.end(), 0);
   const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
   Weight pass_gain = 0;
@@ -124,8 +125,9 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
       tbb::this_task_arena::max_concurrency() >= std::max(2, ctx.fm_parallel_min_threads) &&
       cached) {
     GainCache& cache = keep.of(p);
+    std::vector<NodeID> first = keep.take_seeds();
     if (ctx.fm_min_pass_gain <= 0) {
-      gain = parallel_fm_refine(p, limits, ctx, seed, cache);
+      gain = parallel_fm_refine(p, limits, ctx, seed, cache, std::move(first));
     } else {
       RefinementContext one_pass = ctx;
       one_pass.fm_passes = 1;
@@ -135,10 +137,11 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
     }
   } else {
     SharedView view(p, limits, cached ? &keep.of(p) : nullptr);
+    std::vector<NodeID> first = keep.take_seeds();
     FmSearch<SharedView> search(view, p.graph(), ctx);
     std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
     gain = repeat_passes(p, ctx, [&](int pass) {
-      return sequential_pass(p, view, search, locked, ctx, seed, pass);
+      return sequential_pass(p, view, search, locked, ctx, seed, pass, first);
     });
   }
   if (cached && kept)

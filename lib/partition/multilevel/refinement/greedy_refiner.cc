@@ -5,12 +5,13 @@
 namespace gnnpart::ml {
 
 Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes, std::uint64_t seed,
-                     GainCache& cache) {
+                     GainCache& cache, std::vector<NodeID>* first_list) {
   const CsrGraph& g = p.graph();
   Weight total = 0;
   for (int pass = 0; pass < passes; ++pass) {
     std::size_t moved = 0;
-    for (const NodeID u : fm_pass_seeds(p, seed, pass, &cache)) {
+    std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, &cache);
+    for (const NodeID u : boundary) {
       const BlockID own = p.block(u);
       Weight internal = 0, best_conn = 0;
       BlockID best = kInvalidBlockID;
@@ -38,6 +39,8 @@ Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes,
       total += gain;
       ++moved;
     }
+    if (pass == 0 && first_list)
+      *first_list = std::move(boundary);
     if (moved == 0)
       break;
   }

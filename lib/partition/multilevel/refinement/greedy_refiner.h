@@ -8,8 +8,12 @@
 // Why after strict FM (docs/generalisation.md): a localized FM pass visits each boundary vertex
 // once as a seed and locks what it keeps, so moves that a later search opened next to a kept
 // region stay unmade; and strict FM leaves blocks at their limit, where zero-gain moves out of a
-// full block into a lighter one make room for the next level's positive moves.
+// full block into a lighter one make room for the next level's positive moves. Why also before
+// it: the projected partition's easy moves (where METIS runs its greedy passes) are taken and
+// the blocks evened before FM searches. That pass hands its boundary list (shuffled with FM's
+// seed) to FM's first pass, so the level scans and shuffles its boundary once for both.
 #include <cstdint>
+#include <vector>
 
 #include "partition/multilevel/partitioned_graph.h"
 #include "partition/multilevel/refinement/gain_cache.h"
@@ -17,8 +21,9 @@
 namespace gnnpart::ml {
 
 // Up to `passes` passes (fewer once one moves nothing) under `limits`; `cache` describes p's
-// partition before and is kept current. Returns the exact cut improvement (>= 0).
+// partition before and is kept current. Returns the exact cut improvement (>= 0). With
+// `first_list`, the first pass's boundary list (in its order) is left there.
 Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes, std::uint64_t seed,
-                     GainCache& cache);
+                     GainCache& cache, std::vector<NodeID>* first_list = nullptr);
 
 } // namespace gnnpart::ml

@@ -10,6 +10,7 @@ GainCache& KeptGainCache::of(const PartitionedGraph& p) {
                        blocks_.size() == blocks.size() &&
                        std::equal(blocks.begin(), blocks.end(), blocks_.begin());
   if (!current) {
+    seeds_.clear();
     cache_.reset(); // free the old one before the new one is built
     cache_.emplace(p.graph(), blocks, p.k());
     graph_ = &p.graph();
@@ -25,6 +26,7 @@ void KeptGainCache::matched(const PartitionedGraph& p) {
 void KeptGainCache::release() {
   cache_.reset();
   std::vector<BlockID>().swap(blocks_);
+  std::vector<NodeID>().swap(seeds_);
 }
 
 } // namespace gnnpart::ml

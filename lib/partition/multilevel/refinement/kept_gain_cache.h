@@ -23,11 +23,20 @@ public:
   void matched(const PartitionedGraph& p);
   // Frees the cache (before work that needs memory and will make it stale anyway).
   void release();
+  // Seeds for the next FM run's first pass (a greedy pass's boundary list), handed on with
+  // matched(); the next of() drops them unless the cache is still current.
+  void hand_seeds(std::vector<NodeID>&& seeds) { seeds_ = std::move(seeds); }
+  std::vector<NodeID> take_seeds() {
+    std::vector<NodeID> seeds;
+    seeds.swap(seeds_);
+    return seeds;
+  }
 
 private:
   std::optional<GainCache> cache_;
   const CsrGraph* graph_ = nullptr;
   std::vector<BlockID> blocks_; // the partition cache_ describes; empty: none
+  std::vector<NodeID> seeds_;   // hand_seeds()'s list, valid while cache_ is current
 };
 
 } // namespace gnnpart::ml

@@ -237,7 +237,8 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
 }
 
 Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
-                          const RefinementContext& ctx, std::uint64_t seed, GainCache& cache) {
+                          const RefinementContext& ctx, std::uint64_t seed, GainCache& cache,
+                          std::vector<NodeID> first_seeds) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
@@ -252,14 +253,16 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
   Applier applier;
   Weight total = 0;
   for (int pass = 0; pass < ctx.fm_passes; ++pass) {
-    const std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, &cache);
+    const std::vector<NodeID> boundary = pass == 0 && !first_seeds.empty()
+                                             ? std::move(first_seeds)
+                                             : fm_pass_seeds(p, seed, pass, &cache);
     std::fill(locked.begin(), locked.end(), 0);
     Weight pass_gain = 0;
     const std::size_t batch_size =
         fm_batch_size(boundary.size(), seeds_per_search, ctx.fm_min_batches, max_batch);
     for (std::size_t next = 0; next < boundary.size();) {
-      const std::size_t searches = next_fm_batch(boundary, next, locked, seeds_per_search,
-                                                 batch_size, seeds, seeds_begin);
+      const std::size_t searches =
+          next_fm_batch(boundary, next, locked, seeds_per_search, batch_size, seeds, seeds_begin);
       tbb::parallel_for(tbb::blocked_range<std::size_t>(0, searches, 1), [&](const auto& r) {
         std::unique_ptr<Worker>& w = workers.local();
         if (!w)

@@ -24,9 +24,11 @@ class GainCache;
 // Returns the total cut improvement. Needs GainCache::supports(p.graph()).
 Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
                           const RefinementContext& ctx, std::uint64_t seed);
-// The same on a gain cache of p's partition, which it keeps current.
+// The same on a gain cache of p's partition, which it keeps current. A non-empty `first_seeds`
+// replaces the first pass's fm_pass_seeds.
 Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
-                          const RefinementContext& ctx, std::uint64_t seed, GainCache& cache);
+                          const RefinementContext& ctx, std::uint64_t seed, GainCache& cache,
+                          std::vector<NodeID> first_seeds = {});
 
 // The seeds of FM pass `pass` (both refiners): the vertices with a neighbour in another block,
 // shuffled by (seed, pass). With a gain cache of p, read from its rows instead of the

@@ -44,7 +44,8 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
 } // namespace
 
 Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limits,
-                   const MultilevelContext& ctx, std::uint64_t seed, KeptGainCache* kept) {
+                   const MultilevelContext& ctx, std::uint64_t seed, KeptGainCache* kept,
+                   bool before_fm) {
   switch (refiner) {
   case Refiner::kRebalance: {
     Weight loss = 0; // counted for the debug log only
@@ -66,9 +67,16 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
       return 0;
     KeptGainCache own;
     KeptGainCache& keep = kept ? *kept : own;
-    const Weight gain =
-        greedy_refine(p, limits, ctx.refinement.greedy_passes, derive_seed(seed, 44), keep.of(p));
+    // Before FM: shuffled with FM's seed, and its boundary list is FM's first pass's seeds
+    // (the vertices it made boundary are reached by FM's searches from their moved neighbours).
+    const bool hand = before_fm && kept;
+    const std::uint64_t greedy_seed = derive_seed(seed, hand ? 41 : 44);
+    std::vector<NodeID> list;
+    const Weight gain = greedy_refine(p, limits, ctx.refinement.greedy_passes, greedy_seed,
+                                      keep.of(p), hand ? &list : nullptr);
     keep.matched(p);
+    if (hand)
+      keep.hand_seeds(std::move(list));
     return gain;
   }
   }
@@ -79,8 +87,10 @@ void refine_level(PartitionedGraph& p, const BlockLimits& limits, const Multilev
                   std::uint64_t seed) {
   Weight gain = 0;
   KeptGainCache kept; // shared by the level's FM runs
-  for (const Refiner refiner : ctx.refinement.algorithms)
-    gain += run_refiner(refiner, p, limits, ctx, seed, &kept);
+  const std::vector<Refiner>& algos = ctx.refinement.algorithms;
+  for (std::size_t i = 0; i < algos.size(); ++i)
+    gain += run_refiner(algos[i], p, limits, ctx, seed, &kept,
+                        i + 1 < algos.size() && algos[i + 1] == Refiner::kFm);
   if (ctx.logger.enabled(LogLevel::kDebug))
     ctx.logger.debug("refine k={} n={} m={}: gain {}, cut {}", p.k(), p.graph().num_nodes(),
                      p.graph().num_edges(), gain, edge_cut(p.graph(), p.blocks()));
