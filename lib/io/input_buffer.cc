@@ -197,14 +197,22 @@ InputBuffer::InputBuffer(const std::string& path, InputKind kind) : path_(path) 
       head.size = got > 0 ? static_cast<std::size_t>(got) : 0;
       if (!is_gzip(std::string_view(head.bytes.get(), head.size)))
         prefix.offer(head, true);
-      // MAP_POPULATE maps every page up front (the whole file is parsed anyway), which is
-      // much cheaper than one page fault per 4 KiB later.
-      void* map = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
-      if (map == MAP_FAILED)
-        throw InputError(path, 0, std::string("cannot map: ") + std::strerror(errno));
-      map_ = map;
-      map_size_ = file_size_;
-      raw = std::string_view(static_cast<const char*>(map_), map_size_);
+      if (head.size == file_size_) {
+        // The whole file came with the first read (up to kSniffBytes): no mapping, which on a
+        // file that small costs more than the read (mmap, its page tables, munmap).
+        read_bytes = std::move(head);
+        raw = std::string_view(read_bytes.bytes.get(), read_bytes.size);
+      } else {
+        // MAP_POPULATE maps every page up front (the whole file is parsed anyway), which is
+        // much cheaper than one page fault per 4 KiB later.
+        void* map =
+            ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+        if (map == MAP_FAILED)
+          throw InputError(path, 0, std::string("cannot map: ") + std::strerror(errno));
+        map_ = map;
+        map_size_ = file_size_;
+        raw = std::string_view(static_cast<const char*>(map_), map_size_);
+      }
     }
   } else { // pipes, character devices: read everything
     read_all(fd.get(), path, read_bytes, prefix);

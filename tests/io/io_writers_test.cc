@@ -13,6 +13,7 @@
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
 #include "io/output_file.h"
+#include "io/text_input.h"
 #include "io_test_util.h"
 
 namespace gnnpart::io {
@@ -136,6 +137,26 @@ TEST(IoWriters, DroppedPagesReadTheSameBytes) {
   const std::string bad_path = dir.file("bad.graph");
   testing::write_text(bad_path, bad);
   testing::expect_input_error([&] { read_graph(bad_path); }, bad_path + ":29992:");
+}
+
+// A file that the first read (kSniffBytes and a byte-order mark) takes whole is kept from that
+// read; a byte more and it is mapped. Both hold the file's bytes, the mark dropped.
+TEST(IoWriters, FilesAroundTheFirstReadReadTheSameBytes) {
+  const ScratchDir dir;
+  for (const std::size_t size : {std::size_t{4}, kSniffBytes + 2, kSniffBytes + 3,
+                                 kSniffBytes + 4, 3 * kSniffBytes}) {
+    SCOPED_TRACE(size);
+    std::string text(kUtf8Bom);
+    for (std::size_t i = 0; text.size() < size; ++i)
+      text.push_back(i % 61 == 60 ? '\n' : static_cast<char>('a' + i % 26));
+    const std::string path = dir.file("t" + std::to_string(size) + ".txt");
+    testing::write_text(path, text);
+    const InputBuffer in(path);
+    EXPECT_EQ(in.file_size(), size);
+    EXPECT_TRUE(in.data() == std::string_view(text).substr(3));
+    in.drop_pages(0, in.size());
+    EXPECT_TRUE(in.data() == std::string_view(text).substr(3));
+  }
 }
 
 TEST(IoWriters, GzipOutputIsRecognisedByMagicNotName) {
