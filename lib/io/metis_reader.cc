@@ -105,13 +105,23 @@ ListCheck sort_and_check_lists(const std::vector<EdgeID>& offsets, std::vector<N
         for (std::size_t u = r.begin(); u != r.end(); ++u) {
           const auto first = adjacency.begin() + static_cast<std::ptrdiff_t>(offsets[u]);
           const auto last = adjacency.begin() + static_cast<std::ptrdiff_t>(offsets[u + 1]);
-          // Strictly increasing: sorted and without a repeat, in one scan (the common case).
-          if (std::adjacent_find(first, last, std::greater_equal<NodeID>()) != last) {
+          const auto own = static_cast<NodeID>(u);
+          const EdgeID b = offsets[u], e = offsets[u + 1];
+          // One scan without an early exit or a binary search (both branch on the data): the
+          // list is strictly increasing (sorted, no repeat: the common case), and how many of
+          // its entries lie below u (where the upward ones start once it is sorted).
+          bool increasing = true;
+          EdgeID below = 0;
+          for (EdgeID i = b; i < e; ++i) {
+            below += adjacency[i] < own;
+            if (i > b)
+              increasing &= adjacency[i - 1] < adjacency[i];
+          }
+          if (!increasing) {
             if (!std::is_sorted(first, last)) {
               if (weights.empty()) {
                 std::sort(first, last);
               } else {
-                const EdgeID b = offsets[u], e = offsets[u + 1];
                 list.clear();
                 for (EdgeID i = b; i < e; ++i)
                   list.emplace_back(adjacency[i], weights[i]);
@@ -123,9 +133,7 @@ ListCheck sort_and_check_lists(const std::vector<EdgeID>& offsets, std::vector<N
             if (u < acc.first_duplicate && std::adjacent_find(first, last) != last)
               acc.first_duplicate = u;
           }
-          const auto own = static_cast<NodeID>(u);
-          const EdgeID b = offsets[u], e = offsets[u + 1];
-          const EdgeID mid = b + static_cast<EdgeID>(std::upper_bound(first, last, own) - first);
+          const EdgeID mid = b + below;
           std::uint64_t upward = 0, downward = 0;
           if (weights.empty()) {
             for (EdgeID i = b; i < mid; ++i)
