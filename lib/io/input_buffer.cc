@@ -205,8 +205,7 @@ InputBuffer::InputBuffer(const std::string& path, InputKind kind) : path_(path) 
       } else {
         // MAP_POPULATE maps every page up front (the whole file is parsed anyway), which is
         // much cheaper than one page fault per 4 KiB later.
-        void* map =
-            ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
+        void* map = ::mmap(nullptr, file_size_, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd.get(), 0);
         if (map == MAP_FAILED)
           throw InputError(path, 0, std::string("cannot map: ") + std::strerror(errno));
         map_ = map;

@@ -143,8 +143,8 @@ TEST(IoWriters, DroppedPagesReadTheSameBytes) {
 // read; a byte more and it is mapped. Both hold the file's bytes, the mark dropped.
 TEST(IoWriters, FilesAroundTheFirstReadReadTheSameBytes) {
   const ScratchDir dir;
-  for (const std::size_t size : {std::size_t{4}, kSniffBytes + 2, kSniffBytes + 3,
-                                 kSniffBytes + 4, 3 * kSniffBytes}) {
+  for (const std::size_t size :
+       {std::size_t{4}, kSniffBytes + 2, kSniffBytes + 3, kSniffBytes + 4, 3 * kSniffBytes}) {
     SCOPED_TRACE(size);
     std::string text(kUtf8Bom);
     for (std::size_t i = 0; text.size() < size; ++i)
