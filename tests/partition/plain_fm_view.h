@@ -14,6 +14,7 @@ public:
   BlockID block(NodeID v) const { return p_.block(v); }
   Weight block_weight(BlockID b) const { return p_.block_weight(b); }
   bool fits(NodeID u, BlockID b) const { return p_.fits(u, b, limits_); }
+  bool movable(NodeID) const { return true; }
   bool cheap_conn() const { return cheap_; }
   Weight conn(NodeID v, BlockID b) const {
     Weight sum = 0;

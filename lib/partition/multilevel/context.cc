@@ -81,6 +81,10 @@ const MultilevelContext kFast{
 //   the level scans and shuffles once for both: 0.9723x -> 0.9698x (seeds 5-9 0.9737x ->
 //   0.9699x), shared graphs 0.9174x, instructions 1.0041x on 5 shared runs, 1.0059x on 23
 //   (docs/generalisation.md, "One boundary list for the greedy pass and FM").
+// - issue #20, session 17: with 2 and 3 threads FM runs in block groups (fm_block_groups,
+//   group_fm_refiner.h): groups of consecutive block ids at once, then the moves between them.
+//   Deterministic per thread count; 2 threads: 0.9991x sequential FM's cut on 21 shared graphs x
+//   k 8/32/128 x 3 seeds, 0.9995x on generated graphs (docs/scaling.md).
 const MultilevelContext kDefault{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .contraction_limit = 40,
@@ -92,6 +96,7 @@ const MultilevelContext kDefault{
                    .fm_walk_alpha = 2,
                    .fm_balance_ties = true,
                    .fm_parallel = true,
+                   .fm_block_groups = true,
                    .relaxed_fm_slack = 0.03,
                    .relaxed_fm_passes = 1},
 };

@@ -107,6 +107,10 @@ struct RefinementContext {
   int fm_parallel_min_threads = 4;
   int fm_batch_searches = 8; // at most max(this, 2 * threads) searches per batch
   int fm_min_batches = 64;   // and at least this many batches per pass (when it has enough)
+  // Below fm_parallel_min_threads, with t >= 2 threads and k >= 2t: block-group FM
+  // (group_fm_refiner.h), t groups of consecutive block ids refined at once, then the searches
+  // between groups. Deterministic per thread count; 1 thread runs sequential FM.
+  bool fm_block_groups = false;
   int volume_passes = 4;     // greedy volume passes on the finest level (objective volume)
   int greedy_passes = 1;     // passes of Refiner::kGreedy (each stops the list once it moves none)
   // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if

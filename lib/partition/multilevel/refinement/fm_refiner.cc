@@ -11,6 +11,7 @@
 #include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/fm_search.h"
 #include "partition/multilevel/refinement/gain_cache.h"
+#include "partition/multilevel/refinement/group_fm_refiner.h"
 #include "partition/multilevel/refinement/kept_gain_cache.h"
 #include "partition/multilevel/refinement/parallel_fm_refiner.h"
 
@@ -27,6 +28,7 @@ public:
   BlockID block(NodeID v) const { return p_.block(v); }
   Weight block_weight(BlockID b) const { return p_.block_weight(b); }
   bool fits(NodeID u, BlockID b) const { return p_.fits(u, b, limits_); }
+  bool movable(NodeID) const { return true; }
   bool cheap_conn() const { return cache_ != nullptr; }
   const GainCache* cache() const { return cache_; }
   Weight conn(NodeID v, BlockID b) const {
@@ -65,35 +67,13 @@ private:
 };
 
 // One pass of localized searches from the boundary in a seeded order; returns its gain.
-Weight sequential_pass(PartitionedGraph& p, SharedView& view, FmSearch<SharedView>& search,
+Weight sequential_pass(const PartitionedGraph& p, SharedView& view, FmSearch<SharedView>& search,
                        std::vector<std::uint8_t>& locked, const RefinementContext& ctx,
                        std::uint64_t seed, int pass, std::vector<NodeID>& first) {
   const std::vector<NodeID> boundary =
       pass == 0 && !first.empty() ? std::move(first) : fm_pass_seeds(p, seed, pass, view.cache());
   std::fill(locked.begin(), locked.end(), 0);
-  const auto seeds_per_search = static_cast<std::size_t>(std::max(1, ctx.fm_seeds));
-  Weight pass_gain = 0;
-  std::vector<NodeID> seeds;
-  for (std::size_t i = 0; i < boundary.size();) {
-    seeds.clear();
-    while (i < boundary.size() && seeds.size() < seeds_per_search) {
-      const NodeID u = boundary[i++];
-      if (!locked[u])
-        seeds.push_back(u);
-    }
-    if (seeds.empty())
-      continue;
-    pass_gain += search.run(seeds, locked);
-    // The kept moves stay locked for the pass; the rolled-back ones are free again, as in
-    // parallel FM (docs/generalisation.md: locking them froze the region around every failed
-    // search, so that a neighbouring search could not finish the chain of zero-gain moves a
-    // mesh boundary needs).
-    search.lock_kept(locked);
-    const std::vector<FmMove>& moves = search.moves();
-    for (std::size_t j = moves.size(); j > search.best_len(); --j)
-      view.move(moves[j - 1].u, moves[j - 1].from);
-  }
-  return pass_gain;
+  return run_searches(view, search, boundary, locked, ctx);
 }
 
 // Up to ctx.fm_passes passes of run_pass(pass); stops after a pass without gain, or (with
@@ -120,10 +100,9 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
   const bool cached = GainCache::supports(p.graph());
   KeptGainCache own;
   KeptGainCache& keep = kept ? *kept : own;
+  const int threads = tbb::this_task_arena::max_concurrency();
   Weight gain = 0;
-  if (ctx.fm_parallel &&
-      tbb::this_task_arena::max_concurrency() >= std::max(2, ctx.fm_parallel_min_threads) &&
-      cached) {
+  if (ctx.fm_parallel && threads >= std::max(2, ctx.fm_parallel_min_threads) && cached) {
     GainCache& cache = keep.of(p);
     std::vector<NodeID> first = keep.take_seeds();
     if (ctx.fm_min_pass_gain <= 0) {
@@ -135,6 +114,17 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
         return parallel_fm_refine(p, limits, one_pass, derive_seed(seed, 43, pass), cache);
       });
     }
+  } else if (ctx.fm_block_groups && threads >= 2 && cached &&
+             first_group_count(p.k(), threads) >= 2) {
+    GainCache& cache = keep.of(p);
+    std::vector<NodeID> first = keep.take_seeds();
+    std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
+    gain = repeat_passes(p, ctx, [&](int pass) {
+      const std::vector<NodeID> boundary =
+          pass == 0 && !first.empty() ? std::move(first) : fm_pass_seeds(p, seed, pass, &cache);
+      std::fill(locked.begin(), locked.end(), 0);
+      return group_fm_pass(p, limits, ctx, cache, boundary, locked, threads);
+    });
   } else {
     SharedView view(p, limits, cached ? &keep.of(p) : nullptr);
     std::vector<NodeID> first = keep.take_seeds();

@@ -5,7 +5,9 @@
 // sits once in an addressable max-heap keyed by its best gain; a move re-rates its neighbours
 // from the gain cache (three candidate blocks when the old target stays valid). Sequential and
 // deterministic. With ctx.fm_parallel and at least ctx.fm_parallel_min_threads (and two)
-// threads in the arena, the parallel refiner (parallel_fm_refiner.h) runs instead.
+// threads in the arena, the parallel refiner (parallel_fm_refiner.h) runs instead; below that,
+// with ctx.fm_block_groups, 2 threads or more and k >= 4, each pass runs in block groups
+// (group_fm_refiner.h).
 #include <cstdint>
 
 #include "partition/multilevel/context.h"

@@ -22,11 +22,13 @@
 // moves out of a full block and may end with it (Mt-KaHyPar's localized FM likewise keeps an
 // equal-gain move out of the heaviest block).
 //
-// A View provides: block(v); block_weight(b) (constraint 0, for ties and balance); fits(u, b);
+// A View provides: movable(v) (whether the search may touch v at all; checked before anything
+// else of v is read); block(v); block_weight(b) (constraint 0, for ties and balance); fits(u, b);
 // conn(v, b); for_each(v, f) calling f(block, conn) for every block v is connected to (its own
 // included); cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's
 // view applies moves to the partition itself, the parallel refiner's keeps them in thread-local
-// deltas over a frozen partition.
+// deltas over a frozen partition, the block-group refiner's (group_fm_refiner.h) applies them to
+// the vertices of its own group of blocks only.
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -60,7 +62,7 @@ public:
     moves_.clear();
     locked_ = locked;
     for (NodeID s : seeds)
-      if (!locked_[s] && state_[s] == kFree)
+      if (view_.movable(s) && !locked_[s] && state_[s] == kFree)
         insert(s);
     Weight gain_sum = 0, best_sum = 0;
     // With ctx.fm_balance_ties: the change of the sum of squared block weights (constraint 0)
@@ -103,7 +105,8 @@ public:
         stop.add(actual);
       }
       for (NodeID v : g_.neighbors(u)) {
-        if (state_[v] == kMoved || locked_[v] || g_.degree(v) > ctx_.fm_max_degree)
+        if (!view_.movable(v) || state_[v] == kMoved || locked_[v] ||
+            g_.degree(v) > ctx_.fm_max_degree)
           continue;
         if (heap_.contains(v)) {
           const auto [gain, t] = rerate(v, target_[v], from, to);
@@ -229,5 +232,33 @@ private:
   bool ties_ = false;
   Weight stamp_ = 0; // ratings in this search (saturates below kLighterBit)
 };
+
+// Localized searches from `boundary` in its order, each from the next fm_seeds unlocked seeds;
+// a search's best prefix stays applied and locked for the pass, the rest is rolled back (its
+// vertices stay free: docs/generalisation.md, locking them froze the region around every
+// failed search). Returns the gain.
+template <typename View>
+Weight run_searches(View& view, FmSearch<View>& search, std::span<const NodeID> boundary,
+                    std::span<std::uint8_t> locked, const RefinementContext& ctx) {
+  const auto seeds_per_search = static_cast<std::size_t>(ctx.fm_seeds > 1 ? ctx.fm_seeds : 1);
+  Weight gain = 0;
+  std::vector<NodeID> seeds;
+  for (std::size_t i = 0; i < boundary.size();) {
+    seeds.clear();
+    while (i < boundary.size() && seeds.size() < seeds_per_search) {
+      const NodeID u = boundary[i++];
+      if (!locked[u])
+        seeds.push_back(u);
+    }
+    if (seeds.empty())
+      continue;
+    gain += search.run(seeds, locked);
+    search.lock_kept(locked);
+    const std::vector<FmMove>& moves = search.moves();
+    for (std::size_t j = moves.size(); j > search.best_len(); --j)
+      view.move(moves[j - 1].u, moves[j - 1].from);
+  }
+  return gain;
+}
 
 } // namespace gnnpart::ml

@@ -39,6 +39,10 @@ public:
   }
   // Updates the neighbours of u after u moved from `from` to `to`.
   void moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to);
+  // Updates v's row alone: a neighbour joined by weight w > 0 moved from -> to (from != to).
+  void neighbour_moved(NodeID v, BlockID from, BlockID to, std::int32_t w) {
+    row_moved(entries_.get() + offsets_[v], size_[v], from, to, w);
+  }
 
   // Whether conn values fit the 32-bit entries (total edge weight below 2^31).
   static bool supports(const CsrGraph& graph);

@@ -45,6 +45,7 @@ public:
     }
     return true;
   }
+  bool movable(NodeID) const { return true; }
   bool cheap_conn() const { return true; }
   Weight conn(NodeID v, BlockID b) const {
     const std::uint32_t r = row_of_[v];

@@ -1,0 +1,216 @@
+// Block-group FM (group_fm_refiner.h): from a balanced start it keeps every limit (checked
+// independently), never raises the cut, reports its gain exactly, leaves the gain cache equal to
+// one built afresh, gives the same partition on repeated runs and whatever the number of
+// threads that run its groups (they depend on its `threads` argument only), and keeps fixed
+// vertices in place; fm_refine runs it only with fm_block_groups, 2 threads or more below
+// fm_parallel_min_threads and k >= 4; the default preset gives the same valid partition on
+// repeated runs with 2 and 3 threads.
+#include <vector>
+
+#include <gtest/gtest.h>
+#include <tbb/task_arena.h>
+
+#include "core/options.h"
+#include "core/random.h"
+#include "multilevel_test_graphs.h"
+#include "partition/multilevel/context.h"
+#include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/refinement/fm_refiner.h"
+#include "partition/multilevel/refinement/gain_cache.h"
+#include "partition/multilevel/refinement/group_fm_refiner.h"
+#include "partition/multilevel/refinement/parallel_fm_refiner.h"
+#include "partition/partitioner.h"
+
+namespace gnnpart {
+namespace {
+
+using ml_test::as_partition;
+using ml_test::check_result;
+using ml_test::round_robin;
+
+// Each undirected edge once.
+Weight plain_cut(const CsrGraph& g, const std::vector<BlockID>& blocks) {
+  Weight twice = 0;
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+      if (blocks[u] != blocks[g.edge_target(e)])
+        twice += g.edge_weight(e);
+  return twice / 2;
+}
+
+// Vertex u in block u * k / n: contiguous id ranges, regions on the grid (few cut edges between
+// two ranges of blocks, as after recursive bisection).
+std::vector<BlockID> ranges(NodeID n, BlockID k) {
+  std::vector<BlockID> blocks(n);
+  for (NodeID u = 0; u < n; ++u)
+    blocks[u] = static_cast<BlockID>(static_cast<std::uint64_t>(u) * k / n);
+  return blocks;
+}
+
+struct Refined {
+  std::vector<BlockID> blocks;
+  Weight gain = 0;
+};
+
+// One pass with `groups_for` threads' groups (always: whatever the seeds' best moves), run in an
+// arena of `arena` threads.
+Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID> start,
+               int groups_for, int arena, std::span<const BlockID> fixed = {}) {
+  const BlockLimits limits = uniform_limits(g, k, epsilon);
+  ml::PartitionedGraph p(g, k, std::move(start));
+  p.fix(fixed);
+  ml::GainCache cache(g, p.blocks(), k);
+  ml::RefinementContext ctx;
+  ctx.fm_seeds = 8;
+  const std::vector<NodeID> boundary = ml::fm_pass_seeds(p, 17, 0, &cache);
+  std::vector<std::uint8_t> locked(g.num_nodes(), 0);
+  Refined out;
+  tbb::task_arena(arena).execute([&] {
+    // Groups whatever the share of seeds leaving them (1: always), so that the phases run.
+    out.gain = ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, 1.0);
+  });
+  out.blocks.assign(p.blocks().begin(), p.blocks().end());
+  // The cache it kept current equals one built from the result.
+  const ml::GainCache fresh(g, p.blocks(), k);
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (BlockID b = 0; b < k; ++b)
+      if (cache.conn(u, b) != fresh.conn(u, b)) {
+        ADD_FAILURE() << "gain cache of vertex " << u << " block " << b;
+        return out;
+      }
+  return out;
+}
+
+TEST(GroupFm, GroupCounts) {
+  EXPECT_EQ(ml::first_group_count(2, 2), 1);
+  EXPECT_EQ(ml::first_group_count(3, 2), 1);
+  EXPECT_EQ(ml::first_group_count(4, 2), 2);
+  EXPECT_EQ(ml::first_group_count(8, 2), 4);
+  EXPECT_EQ(ml::first_group_count(128, 2), 8);
+  EXPECT_EQ(ml::first_group_count(128, 3), 16);
+  EXPECT_EQ(ml::first_group_count(12, 3), 4);
+  // Ranges of consecutive ids, as even as k allows.
+  std::vector<int> sizes(4, 0);
+  for (BlockID b = 0; b < 10; ++b) {
+    const int group = ml::block_group(b, 10, 4);
+    ASSERT_GE(group, b == 0 ? 0 : ml::block_group(b - 1, 10, 4));
+    ++sizes[static_cast<std::size_t>(group)];
+  }
+  EXPECT_EQ(sizes, (std::vector<int>{3, 2, 3, 2}));
+}
+
+TEST(GroupFm, BalancedExactAndNeverWorse) {
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
+    for (BlockID k : {4u, 8u, 32u})
+      for (double epsilon : {0.0, 0.03})
+        for (bool local : {false, true}) {
+          SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << k << " eps "
+                                          << epsilon << " ranges " << local);
+          const std::vector<BlockID> start =
+              local ? ranges(g.num_nodes(), k) : round_robin(g.num_nodes(), k);
+          const Weight before = plain_cut(g, start);
+          const Refined r = refine(g, k, epsilon, start, 2, 2);
+          check_result(g, as_partition(r.blocks, k), k, epsilon);
+          const Weight after = plain_cut(g, r.blocks);
+          EXPECT_EQ(r.gain, before - after);
+          EXPECT_GE(r.gain, 0);
+          if (epsilon > 0 && !local) { // round robin leaves much to gain
+            EXPECT_GT(r.gain, 0);
+          }
+        }
+}
+
+TEST(GroupFm, SameResultForRepeatedRunsAndAnyArena) {
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
+    for (BlockID k : {8u, 32u})
+      for (int groups_for : {2, 3}) {
+        SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << k);
+        const std::vector<BlockID> start = ranges(g.num_nodes(), k);
+        const Refined one = refine(g, k, 0.03, start, groups_for, 1);
+        for (int arena : {2, 4})
+          for (int run = 0; run < 3; ++run) {
+            const Refined r = refine(g, k, 0.03, start, groups_for, arena);
+            EXPECT_EQ(r.blocks, one.blocks) << arena << " threads, run " << run;
+            EXPECT_EQ(r.gain, one.gain);
+          }
+      }
+}
+
+TEST(GroupFm, WeightedGraphAndFixedVertices) {
+  const CsrGraph plain = ml_test::power_law_graph(3000, 4, 6);
+  Rng rng(5);
+  std::vector<Weight> vw(plain.num_nodes()), ew(plain.num_directed_edges());
+  for (Weight& w : vw)
+    w = 1 + static_cast<Weight>(rng.below(5));
+  // Symmetric edge weights: a function of the two endpoints.
+  for (NodeID u = 0; u < plain.num_nodes(); ++u)
+    for (EdgeID e = plain.first_edge(u); e < plain.last_edge(u); ++e) {
+      const NodeID v = plain.edge_target(e);
+      ew[e] = 1 + static_cast<Weight>(splitmix64(std::min(u, v) * 7919ULL + std::max(u, v)) % 9);
+    }
+  const auto offsets = plain.offsets();
+  const auto adjacency = plain.adjacency();
+  const CsrGraph g({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
+                   std::move(ew), 1, std::move(vw));
+  const BlockID k = 8;
+  std::vector<BlockID> fixed(g.num_nodes(), kInvalidBlockID);
+  const std::vector<BlockID> start = round_robin(g.num_nodes(), k);
+  for (NodeID u = 0; u < g.num_nodes(); u += 10)
+    fixed[u] = start[u];
+  // Round robin with vertex weights of 1 to 5 is balanced only within a wide bound.
+  const Refined r = refine(g, k, 0.5, start, 2, 2, fixed);
+  check_result(g, as_partition(r.blocks, k), k, 0.5);
+  EXPECT_EQ(r.gain, plain_cut(g, start) - plain_cut(g, r.blocks));
+  EXPECT_GT(r.gain, 0);
+  for (NodeID u = 0; u < g.num_nodes(); u += 10)
+    EXPECT_EQ(r.blocks[u], start[u]) << "fixed vertex " << u;
+  EXPECT_EQ(refine(g, k, 0.5, start, 2, 1, fixed).blocks, r.blocks);
+}
+
+// fm_refine: block groups with 2 or 3 threads and k >= 4 when the context asks for them and the
+// block ids have locality (strips of a grid, numbered in order); sequential FM's result with 1
+// thread, with k = 2, without fm_block_groups, or when most boundary vertices' best moves leave
+// their group (a power-law graph whose blocks are ranges of random ids); parallel FM's from
+// fm_parallel_min_threads (4) threads on.
+TEST(GroupFm, FmRefineDispatches) {
+  const CsrGraph grid = ml_test::grid_graph(64, 64);
+  const CsrGraph power_law = ml_test::power_law_graph(3000, 3, 4);
+  auto run = [&](const CsrGraph& g, BlockID k, int threads, bool groups) {
+    const BlockLimits limits = uniform_limits(g, k, 0.03);
+    ml::RefinementContext ctx;
+    ctx.fm_parallel = true; // from fm_parallel_min_threads (4) on
+    ctx.fm_block_groups = groups;
+    ml::PartitionedGraph p(g, k, ranges(g.num_nodes(), k));
+    tbb::task_arena(threads).execute([&] { ml::fm_refine(p, limits, ctx, 17); });
+    return std::vector<BlockID>(p.blocks().begin(), p.blocks().end());
+  };
+  const std::vector<BlockID> sequential = run(grid, 32, 1, false);
+  EXPECT_EQ(run(grid, 32, 1, true), sequential);
+  EXPECT_EQ(run(grid, 32, 2, false), sequential);
+  EXPECT_NE(run(grid, 32, 2, true), sequential);
+  EXPECT_NE(run(grid, 32, 3, true), sequential);
+  EXPECT_EQ(run(grid, 2, 2, true), run(grid, 2, 1, false));
+  EXPECT_EQ(run(grid, 32, 4, true), run(grid, 32, 4, false)); // parallel FM
+  EXPECT_EQ(run(power_law, 32, 2, true), run(power_law, 32, 1, false));
+}
+
+// The default preset (block groups at 2 and 3 threads): repeated runs give the same valid
+// partition.
+TEST(GroupFm, DefaultPresetIsDeterministic) {
+  const CsrGraph g = ml_test::power_law_graph(20000, 4, 8);
+  for (BlockID k : {8u, 32u}) {
+    PartitionOptions o;
+    o.k = k;
+    for (int threads : {2, 3}) {
+      SCOPED_TRACE(testing::Message() << "k " << k << " threads " << threads);
+      o.threads = threads;
+      const Partition a = partition_graph_multilevel(g, o);
+      check_result(g, a, k, o.epsilon);
+      for (int run = 0; run < 2; ++run)
+        EXPECT_EQ(partition_graph_multilevel(g, o).blocks, a.blocks);
+    }
+  }
+}
+
+} // namespace
+} // namespace gnnpart
