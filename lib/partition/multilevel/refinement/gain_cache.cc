@@ -15,13 +15,16 @@ constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
 } // namespace
 
 GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k)
-    : k_(k), offsets_(std::make_unique_for_overwrite<EdgeID[]>(
+    : k_(k), offsets_(std::make_unique_for_overwrite<std::uint32_t[]>(
                  static_cast<std::size_t>(graph.num_nodes()) + 1)),
       size_(std::make_unique_for_overwrite<std::uint32_t[]>(graph.num_nodes())) {
   const NodeID n = graph.num_nodes();
-  const EdgeID total = exclusive_prefix_sum(
-      n, [&](std::size_t u) { return std::min<EdgeID>(graph.degree(static_cast<NodeID>(u)), k); },
-      std::span<EdgeID>(offsets_.get(), static_cast<std::size_t>(n) + 1));
+  const std::uint32_t total = exclusive_prefix_sum(
+      n,
+      [&](std::size_t u) {
+        return std::min<std::uint32_t>(graph.degree(static_cast<NodeID>(u)), k);
+      },
+      std::span<std::uint32_t>(offsets_.get(), static_cast<std::size_t>(n) + 1));
   entries_ = std::make_unique_for_overwrite<Entry[]>(total);
   // Blocks in order of first appearance among the neighbours; a dense block -> slot index per
   // thread makes it O(deg) instead of O(deg * entries).
@@ -63,6 +66,8 @@ GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, Blo
 }
 
 bool GainCache::supports(const CsrGraph& graph) {
+  if (graph.num_directed_edges() >= (EdgeID{1} << 32))
+    return false;
   if (!graph.has_edge_weights())
     return true;
   const std::span<const Weight> weights = graph.edge_weights();

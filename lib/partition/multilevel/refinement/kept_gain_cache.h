@@ -3,12 +3,13 @@
 // run on a level builds it and keeps it current with every move it makes; a later FM run reuses
 // it while the partition is still the one it describes, instead of building it again. Refiners
 // that move vertices without it (the rebalancer, relaxed FM's rollback) leave it stale, which a
-// copy of the blocks it was last matched with tells: on the default preset's levels the
-// rebalancer between strict and relaxed FM usually moves nothing, so relaxed FM starts from
-// strict FM's cache.
+// copy of the blocks it was last matched with (core/narrow_blocks.h) tells: on the default preset's
+// levels the rebalancer between strict and relaxed FM usually moves nothing, so relaxed FM starts
+// from strict FM's cache.
 #include <optional>
 #include <vector>
 
+#include "core/narrow_blocks.h"
 #include "partition/multilevel/partitioned_graph.h"
 #include "partition/multilevel/refinement/gain_cache.h"
 
@@ -35,8 +36,8 @@ public:
 private:
   std::optional<GainCache> cache_;
   const CsrGraph* graph_ = nullptr;
-  std::vector<BlockID> blocks_; // the partition cache_ describes; empty: none
-  std::vector<NodeID> seeds_;   // hand_seeds()'s list, valid while cache_ is current
+  NarrowBlocks blocks_;       // the partition cache_ describes; empty: none
+  std::vector<NodeID> seeds_; // hand_seeds()'s list, valid while cache_ is current
 };
 
 } // namespace gnnpart::ml

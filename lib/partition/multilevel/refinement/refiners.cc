@@ -3,6 +3,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/narrow_blocks.h"
 #include "core/random.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/refinement/fm_refiner.h"
@@ -25,7 +26,7 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   BlockLimits relaxed = limits;
   for (Weight& w : relaxed.max_weight)
     w += static_cast<Weight>(std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(w)));
-  const std::vector<BlockID> saved(p.blocks().begin(), p.blocks().end());
+  const NarrowBlocks saved(p.blocks(), p.k());
   RefinementContext relaxed_ctx = ctx.refinement;
   relaxed_ctx.fm_passes = ctx.refinement.relaxed_fm_passes;
   // Both report exact cut changes (tested), so the cut itself need not be recomputed.
