@@ -1,5 +1,6 @@
 // Unit tests of the multilevel engine's parts against plain recomputation.
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -11,6 +12,7 @@
 #include "partition/multilevel/initial/bisection.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/gain_cache.h"
 #include "partition/multilevel/refinement/rebalancer.h"
 
@@ -99,6 +101,21 @@ TEST(MultilevelClustering, FollowsEdgeWeightsOnSmallDegrees) {
         EXPECT_NE(clusters[u + 1], clusters[u + 2]);
     }
   }
+}
+
+TEST(MultilevelRatingMap, DrainVisitsSumsInFirstTouchOrderAndClears) {
+  RatingMap<NodeID> map(10);
+  map.add(7, 2);
+  map.add(3, 5);
+  map.add(7, 4);
+  std::vector<std::pair<NodeID, Weight>> seen;
+  map.drain([&](NodeID key, Weight value) { seen.emplace_back(key, value); });
+  EXPECT_EQ(seen, (std::vector<std::pair<NodeID, Weight>>{{7, 6}, {3, 5}}));
+  EXPECT_TRUE(map.keys().empty());
+  EXPECT_FALSE(map.contains(7));
+  EXPECT_FALSE(map.contains(3));
+  map.add(7, 1); // starts from the unused mark again, not from 6
+  EXPECT_EQ(map.get(7), 1);
 }
 
 TEST(MultilevelGainCache, MatchesRecomputationAfterMoves) {

@@ -132,10 +132,10 @@ public:
         map.add(cluster[adjacency[e]], edge_weights[e]);
     }
     BestCandidate best(ignore_weights ? -1 : map.get(own), round_seed);
-    for (NodeID c : map.keys())
+    map.drain([&](NodeID c, Weight rating) {
       if (c != own)
-        best.offer(c, map.get(c), eligible);
-    map.clear();
+        best.offer(c, rating, eligible);
+    });
     return best.cluster;
   }
 
