@@ -1,4 +1,6 @@
 // Unit tests of the multilevel engine's parts against plain recomputation.
+#include <algorithm>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -10,6 +12,7 @@
 #include "partition/multilevel/initial/bisection.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/partitioned_graph.h"
+#include "partition/multilevel/rating_map.h"
 #include "partition/multilevel/refinement/gain_cache.h"
 #include "partition/multilevel/refinement/rebalancer.h"
 
@@ -65,6 +68,54 @@ TEST(MultilevelClustering, RespectsTheClusterWeightLimit) {
   }
   EXPECT_LT(num_clusters, g.num_nodes() / 2); // it really clusters
   EXPECT_EQ(clusters, lp_clustering(g, limit, CoarseningContext{}, 99));
+}
+
+TEST(MultilevelClustering, FollowsEdgeWeightsOnSmallDegrees) {
+  // A path whose edges weigh 10, 1, 10, 1, ...: every vertex has at most 2 arcs (the short
+  // candidate list, weighted), and with clusters of at most 2 vertices each vertex can only end
+  // with its heavy partner, whichever of the two moves first.
+  const NodeID n = 40;
+  std::vector<EdgeID> offsets(n + 1, 0);
+  std::vector<NodeID> adjacency;
+  std::vector<Weight> weights;
+  for (NodeID u = 0; u < n; ++u) {
+    for (const NodeID v : {u - 1, u + 1}) {
+      if (v >= n) // u - 1 wraps for u = 0
+        continue;
+      adjacency.push_back(v);
+      weights.push_back(std::min(u, v) % 2 == 0 ? 10 : 1);
+    }
+    offsets[u + 1] = adjacency.size();
+  }
+  const CsrGraph g(std::move(offsets), std::move(adjacency), std::move(weights));
+  CoarseningContext ctx;
+  ctx.lp_rounds = 1;
+  ctx.batches_per_round = 1; // every decision from the singletons
+  ctx.two_hop = false;
+  const std::vector<Weight> limit = {2};
+  for (const std::uint64_t seed : {1, 2, 3}) {
+    const std::vector<NodeID> clusters = lp_clustering(g, limit, ctx, seed);
+    for (NodeID u = 0; u + 1 < n; u += 2) {
+      EXPECT_EQ(clusters[u], clusters[u + 1]);
+      if (u + 2 < n)
+        EXPECT_NE(clusters[u + 1], clusters[u + 2]);
+    }
+  }
+}
+
+TEST(MultilevelRatingMap, DrainVisitsSumsInFirstTouchOrderAndClears) {
+  RatingMap<NodeID> map(10);
+  map.add(7, 2);
+  map.add(3, 5);
+  map.add(7, 4);
+  std::vector<std::pair<NodeID, Weight>> seen;
+  map.drain([&](NodeID key, Weight value) { seen.emplace_back(key, value); });
+  EXPECT_EQ(seen, (std::vector<std::pair<NodeID, Weight>>{{7, 6}, {3, 5}}));
+  EXPECT_TRUE(map.keys().empty());
+  EXPECT_FALSE(map.contains(7));
+  EXPECT_FALSE(map.contains(3));
+  map.add(7, 1); // starts from the unused mark again, not from 6
+  EXPECT_EQ(map.get(7), 1);
 }
 
 TEST(MultilevelGainCache, MatchesRecomputationAfterMoves) {

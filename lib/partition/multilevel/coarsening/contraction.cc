@@ -133,11 +133,10 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
           }
         }
         degree[c + 1] = map.keys().size();
-        for (NodeID cv : map.keys()) {
+        map.drain([&](NodeID cv, Weight w) {
           targets[written] = cv;
-          weights[written++] = map.get(cv);
-        }
-        map.clear();
+          weights[written++] = w;
+        });
       }
     }
   });

@@ -61,7 +61,9 @@ class Clustering {
 public:
   Clustering(const CsrGraph& graph, std::span<const Weight> max_weight,
              std::span<const BlockID> communities)
-      : graph_(graph), ncon_(graph.ncon()), max_weight_(max_weight), communities_(communities),
+      : graph_(graph), offsets_(graph.offsets().data()), adjacency_(graph.adjacency().data()),
+        edge_weights_(graph.has_edge_weights() ? graph.edge_weights().data() : nullptr),
+        ncon_(graph.ncon()), max_weight_(max_weight), communities_(communities),
         cluster_(graph.num_nodes()), size_(graph.num_nodes(), 1),
         weight_(static_cast<std::size_t>(graph.num_nodes()) * graph.ncon()),
         plain_(graph.ncon() == 1 && communities.empty()) {
@@ -112,53 +114,61 @@ public:
                          bool ignore_weights, Eligible&& eligible) const {
     // Raw arrays: the map's stores would otherwise make the compiler reload them on every arc.
     const NodeID* const cluster = cluster_.data();
-    const NodeID* const adjacency = graph_.adjacency().data();
-    const Weight* const edge_weights =
-        graph_.has_edge_weights() ? graph_.edge_weights().data() : nullptr;
+    const NodeID* const adjacency = adjacency_;
+    const Weight* const edge_weights = edge_weights_;
     const NodeID own = cluster[u];
-    const EdgeID degree = graph_.degree(u);
-    if (!ignore_weights && degree <= kSmallDegree) {
+    const EdgeID first = offsets_[u];
+    const EdgeID end = offsets_[u + 1];
+    if (!ignore_weights && end - first <= kSmallDegree) {
       // The same decision without the dense map: a short list on the stack.
-      NodeID keys[kSmallDegree];
-      Weight ratings[kSmallDegree];
-      int count = 0;
-      Weight own_rating = 0;
-      const EdgeID first = graph_.first_edge(u);
-      for (EdgeID i = 0; i < degree; ++i) {
-        const NodeID c = cluster[adjacency[first + i]];
-        const Weight w = edge_weights != nullptr ? edge_weights[first + i] : 1;
-        if (c == own) {
-          own_rating += w;
-          continue;
-        }
-        int j = 0;
-        while (j < count && keys[j] != c)
-          ++j;
-        if (j == count) {
-          keys[count] = c;
-          ratings[count++] = w;
-        } else {
-          ratings[j] += w;
-        }
-      }
-      BestCandidate best(own_rating, round_seed);
-      for (int j = 0; j < count; ++j)
-        best.offer(keys[j], ratings[j], eligible);
-      return best.cluster;
+      return edge_weights == nullptr ? rate_small<false>(first, end, own, round_seed, eligible)
+                                     : rate_small<true>(first, end, own, round_seed, eligible);
     }
-    const EdgeID end = graph_.last_edge(u);
     if (edge_weights == nullptr) {
-      for (EdgeID e = graph_.first_edge(u); e < end; ++e)
+      for (EdgeID e = first; e < end; ++e)
         map.add(cluster[adjacency[e]], 1);
     } else {
-      for (EdgeID e = graph_.first_edge(u); e < end; ++e)
+      for (EdgeID e = first; e < end; ++e)
         map.add(cluster[adjacency[e]], edge_weights[e]);
     }
     BestCandidate best(ignore_weights ? -1 : map.get(own), round_seed);
-    for (NodeID c : map.keys())
+    map.drain([&](NodeID c, Weight rating) {
       if (c != own)
-        best.offer(c, map.get(c), eligible);
-    map.clear();
+        best.offer(c, rating, eligible);
+    });
+    return best.cluster;
+  }
+
+  // rate_neighbours for at most kSmallDegree arcs [first, end), instantiated with and without
+  // edge weights so that the arc loop has no weight test.
+  template <bool kWeighted, typename Eligible>
+  NodeID rate_small(EdgeID first, EdgeID end, NodeID own, std::uint64_t round_seed,
+                    Eligible& eligible) const {
+    const NodeID* const cluster = cluster_.data();
+    NodeID keys[kSmallDegree + 1]; // one more for the search's sentinel
+    Weight ratings[kSmallDegree];
+    int count = 0;
+    Weight own_rating = 0;
+    for (EdgeID e = first; e < end; ++e) {
+      const NodeID c = cluster[adjacency_[e]];
+      const Weight w = kWeighted ? edge_weights_[e] : 1;
+      if (c == own) {
+        own_rating += w;
+        continue;
+      }
+      keys[count] = c; // a sentinel: the search stops at count at the latest, adding c
+      int j = 0;
+      while (keys[j] != c)
+        ++j;
+      if (j == count) {
+        ratings[count++] = w;
+      } else {
+        ratings[j] += w;
+      }
+    }
+    BestCandidate best(own_rating, round_seed);
+    for (int j = 0; j < count; ++j)
+      best.offer(keys[j], ratings[j], eligible);
     return best.cluster;
   }
 
@@ -185,6 +195,9 @@ public:
 private:
   std::size_t idx(NodeID u, int c) const { return static_cast<std::size_t>(u) * ncon_ + c; }
   const CsrGraph& graph_;
+  const EdgeID* offsets_; // the graph's arrays, loaded once
+  const NodeID* adjacency_;
+  const Weight* edge_weights_; // null: unit weights
   int ncon_;
   std::span<const Weight> max_weight_;
   std::span<const BlockID> communities_;
