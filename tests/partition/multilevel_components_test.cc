@@ -97,8 +97,9 @@ TEST(MultilevelClustering, FollowsEdgeWeightsOnSmallDegrees) {
     const std::vector<NodeID> clusters = lp_clustering(g, limit, ctx, seed);
     for (NodeID u = 0; u + 1 < n; u += 2) {
       EXPECT_EQ(clusters[u], clusters[u + 1]);
-      if (u + 2 < n)
+      if (u + 2 < n) {
         EXPECT_NE(clusters[u + 1], clusters[u + 2]);
+      }
     }
   }
 }
