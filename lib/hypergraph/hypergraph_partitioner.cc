@@ -175,15 +175,17 @@ Partition graph_start(const CsrGraph& graph, const PartitionOptions& options) {
   return partition_graph_multilevel(graph, graph_options, std::move(ctx));
 }
 
-// The start of a bisection (k = 2, HgContext::graph_start_tries): edge-cut partitions from
+// The start at small k (k <= HgContext::graph_start_tries_max_k): edge-cut partitions from
 // different seeds, side by side on the run's threads, and the one whose column-net km1 (the
 // graph's comm volume) is lowest, the first among equals. A bisection's one cut depends on
 // where its multilevel run starts, and the V-cycle keeps the start's cut region: the start's km1
 // picked the better final volume in most of the shared graphs' k = 2 runs (docs/hypergraph.md).
 // Each try is a graph run of its own with threads / tries threads, so the partition depends on
-// the seed and the thread count only. Other k: the one start.
+// the seed and the thread count only. Larger k: the one start.
 Partition best_graph_start(const CsrGraph& graph, const PartitionOptions& options) {
-  const int tries = options.k == 2 ? std::max(1, make_context(options).graph_start_tries) : 1;
+  const HgContext ctx = make_context(options);
+  const int tries =
+      options.k <= ctx.graph_start_tries_max_k ? std::max(1, ctx.graph_start_tries) : 1;
   if (tries == 1)
     return graph_start(graph, options);
   PartitionOptions each = options;

@@ -67,6 +67,7 @@ TEST(ColumnNetPartitioner, DeterministicForSeedAndThreads) {
 // thread count only, never on which try finished first.
 TEST(ColumnNetPartitioner, BisectionStartTriesSameForOneToThreeThreads) {
   ASSERT_EQ(make_context(options(2)).graph_start_tries, 2);
+  ASSERT_GE(make_context(options(2)).graph_start_tries_max_k, 2u);
   const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/pubmed.edges.gz");
   const Hypergraph model = build_column_net(graph, ColumnNetWeights::kUnit);
   const Partition one = partition_column_net(graph, model, options(2, 3, 1));
