@@ -243,6 +243,14 @@ struct HgContext {
   // k = 2 runs are the cheapest. 3 runs on ISPD98/Titan23 (seed 0, 2 threads): 1.058x instead
   // of 1.072x the best known km1 over all k, 6.4 s more of 46.9 s. Not on a graph's start.
   int bisection_runs = 3;
+  // The column-net model of a graph at k <= graph_start_tries_max_k: edge-cut starts from this
+  // many seeds, side by side on the run's threads; the V-cycles refine the one of lowest km1
+  // (hypergraph_partitioner.cc). 2 instead of 1, 2 threads, 21 shared graphs: k = 2 (3 seeds)
+  // 0.9914x the volume at 1.136x the CPU; k = 8 0.9800x at 1.132x, but 1.122x the peak RSS
+  // (cnr-2000 1.42x) and wall time not yet measured on an idle machine, so k = 2 only for now
+  // (docs/hypergraph.md, `hgk2`).
+  int graph_start_tries = 2;
+  BlockID graph_start_tries_max_k = 2;
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;

@@ -61,6 +61,22 @@ TEST(ColumnNetPartitioner, DeterministicForSeedAndThreads) {
             partition_column_net(graph, model, options(16, 10)).blocks);
 }
 
+// At k = 2 the edge-cut starts of HgContext::graph_start_tries seeds run side by side, each a
+// graph run with threads / tries threads (one thread each with 1, 2 or 3 threads), and the one
+// of lowest volume is kept, the first among equals: the partition depends on the seed and the
+// thread count only, never on which try finished first.
+TEST(ColumnNetPartitioner, BisectionStartTriesSameForOneToThreeThreads) {
+  ASSERT_EQ(make_context(options(2)).graph_start_tries, 2);
+  ASSERT_GE(make_context(options(2)).graph_start_tries_max_k, 2u);
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/pubmed.edges.gz");
+  const Hypergraph model = build_column_net(graph, ColumnNetWeights::kUnit);
+  const Partition one = partition_column_net(graph, model, options(2, 3, 1));
+  check(model, one, options(2, 3, 1));
+  for (int threads : {2, 3})
+    EXPECT_EQ(partition_column_net(graph, model, options(2, 3, threads)).blocks, one.blocks)
+        << threads << " threads";
+}
+
 // Flows on a graph start: the default preset runs them at k <= graph_start_flows_max_k on the
 // input level only (one round), strong on every level, fast and --flows off never.
 TEST(ColumnNetPartitioner, GraphStartFlowsByPresetAndK) {
