@@ -57,7 +57,7 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
         std::max<Weight>(1, std::min<Weight>((total[c] + limit - 1) / limit, smallest_block));
   }
 
-  HgHierarchy h{&hg, {}, {}, {}, std::vector<BlockID>(given.begin(), given.end())};
+  HgHierarchy h{&hg, {}, {}, {}, std::vector<BlockID>(given.begin(), given.end()), {}};
   const Hypergraph* current = &hg;
   for (int level = 0; current->num_nodes() > limit; ++level) {
     const NodeID n = current->num_nodes();

@@ -243,16 +243,19 @@ TEST(MoveUnits, NestedClustersInsideBlocks) {
         unit_of[v] = i;
         EXPECT_EQ(start.blocks[v], start.blocks[members.front()]);
         weight += model.vertex_weight(v);
-        if (!coarser_unit.empty()) // a finer unit lies inside one coarser unit
+        if (!coarser_unit.empty()) { // a finer unit lies inside one coarser unit
           EXPECT_EQ(coarser_unit[v], coarser_unit[members.front()]);
+        }
       }
-      if (members.size() > 1)
+      if (members.size() > 1) {
         EXPECT_LE(weight, heaviest);
+      }
     }
     EXPECT_TRUE(grouped);
     EXPECT_EQ(std::count(unit_of.begin(), unit_of.end(), kInvalidNodeID), 0);
-    if (level > 0)
+    if (level > 0) {
       EXPECT_GT(units.size(), levels[level - 1].size()); // finer: more units
+    }
     coarser_unit = unit_of;
   }
   const std::vector<MoveUnits> again = levels_at(1);
@@ -433,8 +436,9 @@ TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
     EXPECT_EQ(none.restarts, 0);
     EXPECT_GE(two.restarts, 1);
     EXPECT_LE(two.restarts, 2);
-    if (two.restarts == 1)
+    if (two.restarts == 1) {
       EXPECT_EQ(with, without) << "a restart without gain ended them, with the result before it";
+    }
     EXPECT_GT(two.cycles, none.cycles);
     EXPECT_GT(two.work, none.work);
     EXPECT_LE(two.max_volume, none.max_volume);
@@ -509,11 +513,13 @@ TEST(BottleneckRefiner, MultilevelStartsKeepTheBestWithinTheBudget) {
     EXPECT_EQ(alone.starts, 1);
     EXPECT_GE(more.starts, 1);
     EXPECT_LE(more.starts, 3);
-    if (more.starts > 1)
+    if (more.starts > 1) {
       EXPECT_GT(more.work, alone.work);
+    }
     EXPECT_LE(more.max_volume, alone.max_volume);
-    if (more.max_volume == alone.max_volume)
+    if (more.max_volume == alone.max_volume) {
       EXPECT_LE(more.total, alone.total);
+    }
   }
 }
 
@@ -634,11 +640,13 @@ TEST(BottleneckRefiner, DegreeGraphStartKeepsTheBestWithinTheBudget) {
     EXPECT_EQ(alone.starts, 1);
     EXPECT_GE(more.starts, 1);
     EXPECT_LE(more.starts, 2);
-    if (more.starts > 1)
+    if (more.starts > 1) {
       EXPECT_GT(more.work, alone.work);
+    }
     EXPECT_LE(more.max_volume, alone.max_volume);
-    if (more.max_volume == alone.max_volume)
+    if (more.max_volume == alone.max_volume) {
       EXPECT_LE(more.total, alone.total);
+    }
     if (std::string(name) == "cora" && k == 8) {
       EXPECT_EQ(more.starts, 2);
       EXPECT_LT(more.max_volume, alone.max_volume);
