@@ -27,7 +27,7 @@ std::vector<NodeID> chunked_random_order(NodeID n, std::uint64_t seed, NodeID ch
   }
   // Each chunk is shuffled by its own stream (seed, chunk id), so chunks can go in parallel.
   std::vector<NodeID> order(n);
-  tbb::parallel_for(NodeID{0}, num_chunks, [&](NodeID i) {
+  auto shuffle_chunk = [&](NodeID i) {
     const NodeID begin = chunks[i] * chunk;
     const NodeID end = std::min<NodeID>(n, begin + chunk);
     const auto first = order.begin() + static_cast<std::ptrdiff_t>(start[i]);
@@ -35,7 +35,11 @@ std::vector<NodeID> chunked_random_order(NodeID n, std::uint64_t seed, NodeID ch
     Rng local(derive_seed(seed, 7, chunks[i]));
     for (NodeID j = end - begin; j > 1; --j) // Fisher-Yates with the multiply-shift bound
       std::iter_swap(first + (j - 1), first + static_cast<std::ptrdiff_t>(local.below(j)));
-  });
+  };
+  if (num_chunks == 1)
+    shuffle_chunk(0); // no task for a single chunk
+  else
+    tbb::parallel_for(NodeID{0}, num_chunks, shuffle_chunk);
   return order;
 }
 

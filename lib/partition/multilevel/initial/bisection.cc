@@ -61,6 +61,7 @@ public:
     sift_up(hole, last);
   }
   void clear() { heap_.clear(); } // keeps the capacity for the next pass
+  void reserve(std::size_t capacity) { heap_.reserve(capacity); }
 
 private:
   void sift_up(std::size_t hole, const QueueEntry& e) {
@@ -109,15 +110,6 @@ bool fits_side(const CsrGraph& g, NodeID u, BlockID s, const SideWeights& sw,
       return false;
   }
   return true;
-}
-
-Weight compute_cut(const CsrGraph& g, const std::vector<BlockID>& side) {
-  Weight cut = 0;
-  for (NodeID u = 0; u < g.num_nodes(); ++u)
-    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
-      if (side[g.edge_target(e)] != side[u])
-        cut += g.edge_weight(e);
-  return cut / 2;
 }
 
 // The last vertex a breadth-first search from `start` reaches, `sweeps` times over (each from
@@ -199,9 +191,13 @@ std::vector<BlockID> grow(const CsrGraph& g, const BlockLimits& limits, double f
   for (NodeID u = 0; u < n; ++u)
     for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
       gain[u] -= g.edge_weight(e);
+  // Room for n entries up front: a heap grown by doubling from empty reallocates and copies
+  // about log2(n) times per call, and small graphs make thousands of calls.
   MaxQueue heap;
   std::queue<NodeID> fifo;
   std::vector<char> queued(n, 0);
+  if (method == 0)
+    heap.reserve(n);
   std::uint64_t stamp = 0;
   bool started = false; // the first region's start is taken
   while (load() < 1.0) {
@@ -262,21 +258,25 @@ struct BisectionState {
   SideWeights sw;
   std::vector<Weight> gain;
   std::vector<NodeID> external;
+  Weight cut = 0; // set by the constructor only
 
   BisectionState(const CsrGraph& graph, std::vector<BlockID>& sides)
       : g(graph), side(sides), sw(side_weights(graph, sides)), gain(graph.num_nodes(), 0),
         external(graph.num_nodes(), 0) {
+    Weight cut_arcs = 0; // the cut's arcs, each edge twice
     for (NodeID u = 0; u < g.num_nodes(); ++u) {
       Weight gn = 0;
       NodeID ext = 0;
       for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
         const bool other = side[g.edge_target(e)] != side[u];
         gn += other ? g.edge_weight(e) : -g.edge_weight(e);
+        cut_arcs += other ? g.edge_weight(e) : 0;
         ext += other ? 1 : 0;
       }
       gain[u] = gn;
       external[u] = ext;
     }
+    cut = cut_arcs / 2;
   }
 
   bool boundary(NodeID u) const { return external[u] > 0 || g.degree(u) == 0; }
@@ -306,20 +306,22 @@ struct BisectionState {
   }
 };
 
-} // namespace
-
-Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLimits& limits,
-                    int passes, int max_bad_moves, std::uint64_t seed) {
+Weight fm_bisection_with(const CsrGraph& g, std::vector<BlockID>& side, const BlockLimits& limits,
+                         int passes, int max_bad_moves, std::uint64_t seed,
+                         Weight* final_overload) {
   const NodeID n = g.num_nodes();
   const int ncon = g.ncon();
   BisectionState st(g, side);
   SideWeights& sw = st.sw;
   std::vector<Weight>& gain = st.gain;
-  Weight cut = compute_cut(g, side);
+  Weight cut = st.cut;
   std::vector<char> locked(n);
   std::vector<NodeID> moves;
+  moves.reserve(n);
   Rng rng(seed);
-  MaxQueue heap[2];
+  MaxQueue heap[2]; // room for n entries each, as in grow
+  heap[0].reserve(n);
+  heap[1].reserve(n);
 
   for (int pass = 0; pass < passes; ++pass) {
     std::fill(locked.begin(), locked.end(), 0);
@@ -399,7 +401,16 @@ Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLi
     if (best_over == start_over && best_cut >= start_cut)
       break;
   }
+  if (final_overload != nullptr)
+    *final_overload = overload(sw, limits); // the side weights are exact after the rollback
   return cut;
+}
+
+} // namespace
+
+Weight fm_bisection(const CsrGraph& g, std::vector<BlockID>& side, const BlockLimits& limits,
+                    int passes, int max_bad_moves, std::uint64_t seed) {
+  return fm_bisection_with(g, side, limits, passes, max_bad_moves, seed, nullptr);
 }
 
 std::vector<BlockID> initial_bisection(const CsrGraph& graph, const BlockLimits& limits,
@@ -420,9 +431,8 @@ std::vector<BlockID> initial_bisection(const CsrGraph& graph, const BlockLimits&
     Rng rng(derive_seed(seed, 20, static_cast<std::uint64_t>(t)));
     Try& r = results[t];
     r.side = grow(graph, limits, fraction0, t % 3, ctx.peripheral_sweeps, rng);
-    r.cut = fm_bisection(graph, r.side, limits, ctx.fm_passes, max_bad,
-                         derive_seed(seed, 21, static_cast<std::uint64_t>(t)));
-    r.over = overload(side_weights(graph, r.side), limits);
+    r.cut = fm_bisection_with(graph, r.side, limits, ctx.fm_passes, max_bad,
+                              derive_seed(seed, 21, static_cast<std::uint64_t>(t)), &r.over);
   });
   std::size_t best = 0;
   for (std::size_t t = 1; t < results.size(); ++t)

@@ -207,25 +207,32 @@ std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed,
                                   const GainCache* cache) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
-  std::vector<std::uint8_t> is_boundary(n, 0);
-  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
-    for (NodeID u = r.begin(); u != r.end(); ++u) {
-      const BlockID own = p.block(u);
-      if (cache) {
-        is_boundary[u] = cache->boundary(u, own);
-        continue;
-      }
-      for (NodeID v : g.neighbors(u))
-        if (p.block(v) != own) {
-          is_boundary[u] = 1;
-          break;
-        }
-    }
-  });
+  auto on_boundary = [&](NodeID u) {
+    const BlockID own = p.block(u);
+    if (cache)
+      return cache->boundary(u, own);
+    for (NodeID v : g.neighbors(u))
+      if (p.block(v) != own)
+        return true;
+    return false;
+  };
+  constexpr NodeID kGrain = 4096;
   std::vector<NodeID> boundary;
-  for (NodeID u = 0; u < n; ++u)
-    if (is_boundary[u])
-      boundary.push_back(u);
+  if (n <= kGrain) {
+    // One grain: the loop oneTBB would run as one task, without the flags or the task.
+    for (NodeID u = 0; u < n; ++u)
+      if (on_boundary(u))
+        boundary.push_back(u);
+  } else {
+    std::vector<std::uint8_t> is_boundary(n, 0);
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, kGrain), [&](const auto& r) {
+      for (NodeID u = r.begin(); u != r.end(); ++u)
+        is_boundary[u] = on_boundary(u);
+    });
+    for (NodeID u = 0; u < n; ++u)
+      if (is_boundary[u])
+        boundary.push_back(u);
+  }
   Rng rng(derive_seed(seed, 4, static_cast<std::uint64_t>(pass)));
   std::shuffle(boundary.begin(), boundary.end(), rng);
   return boundary;

@@ -89,6 +89,8 @@ Weight internal_weight(const PartitionedGraph& p, NodeID u) {
 bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
+  if (p.balanced(limits))
+    return true; // most calls: nothing to allocate
   RatingMap<BlockID> map(p.k());
   tbb::enumerable_thread_specific<RatingMap<BlockID>> maps(
       [&p] { return RatingMap<BlockID>(p.k()); });
