@@ -328,6 +328,13 @@ ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
   return out;
 }
 
+// The rows are parsed in parallel from this many threads on. The parallel path does about 1.32x
+// the work of the in-order one (the row-counting pass, the chunks' own arrays and their copy:
+// cnr-2000 CPU time 1 / 0.757), and its index, the zero-filled CSR arrays and the first touch
+// of the chunks' pages (17.2k minor faults against 12.0k at 2 threads) run on one thread; so on
+// two threads it cannot gain and reads slower (cnr-2000: 0.063 s against 0.040 s, docs/scaling.md).
+constexpr int kParallelRowsMinThreads = 3;
+
 CsrGraph parse_metis(const InputBuffer& in) {
   const std::string_view data = in.data();
   const std::string& file = in.path();
@@ -337,7 +344,7 @@ CsrGraph parse_metis(const InputBuffer& in) {
   const std::uint64_t header_line = line_number_at(data, header.begin);
   const MetisFormat f = grammar::parse_metis_header(file, header_line, data.data() + header.begin,
                                                     data.data() + header.end);
-  ParsedRows g = tbb::this_task_arena::max_concurrency() == 1
+  ParsedRows g = tbb::this_task_arena::max_concurrency() < kParallelRowsMinThreads
                      ? parse_rows_in_order(in, f, header_line, header.next)
                      : parse_rows_in_parallel(in, f, header_line, header.next);
   const std::size_t n = f.n;

@@ -179,7 +179,7 @@ TEST(IoFormats, ContentSniffingWithoutExtension) {
 }
 
 TEST(IoFormats, ThreadCountDoesNotChangeTheResult) {
-  for (int threads : {1, 2}) {
+  for (int threads : {1, 2, 3}) {
     ReadOptions options;
     options.threads = threads;
     expect_same_graph(read_graph(fixture("tiny/tiny.edges.gz"), options), tiny_graph());

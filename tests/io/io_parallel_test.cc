@@ -136,7 +136,7 @@ TEST(IoParallel, MetisErrorLineDeepInside) {
   const std::size_t last = asymmetric.rfind(' ', asymmetric.rfind(' ', end - 1) - 1);
   asymmetric.replace(last, end - last, " 1 1");
   testing::write_text(dir.file("asym.graph"), asymmetric);
-  for (const int threads : {1, 2}) { // rows in file order, or parallel chunks
+  for (const int threads : {1, 2, 3}) { // rows in file order (1, 2), or parallel chunks (3)
     SCOPED_TRACE(threads);
     ReadOptions options;
     options.threads = threads;
