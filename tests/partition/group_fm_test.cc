@@ -137,21 +137,7 @@ TEST(GroupFm, SameResultForRepeatedRunsAndAnyArena) {
 }
 
 TEST(GroupFm, WeightedGraphAndFixedVertices) {
-  const CsrGraph plain = ml_test::power_law_graph(3000, 4, 6);
-  Rng rng(5);
-  std::vector<Weight> vw(plain.num_nodes()), ew(plain.num_directed_edges());
-  for (Weight& w : vw)
-    w = 1 + static_cast<Weight>(rng.below(5));
-  // Symmetric edge weights: a function of the two endpoints.
-  for (NodeID u = 0; u < plain.num_nodes(); ++u)
-    for (EdgeID e = plain.first_edge(u); e < plain.last_edge(u); ++e) {
-      const NodeID v = plain.edge_target(e);
-      ew[e] = 1 + static_cast<Weight>(splitmix64(std::min(u, v) * 7919ULL + std::max(u, v)) % 9);
-    }
-  const auto offsets = plain.offsets();
-  const auto adjacency = plain.adjacency();
-  const CsrGraph g({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
-                   std::move(ew), 1, std::move(vw));
+  const CsrGraph g = ml_test::weighted_power_law_graph();
   const BlockID k = 8;
   std::vector<BlockID> fixed(g.num_nodes(), kInvalidBlockID);
   const std::vector<BlockID> start = round_robin(g.num_nodes(), k);

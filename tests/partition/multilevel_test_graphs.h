@@ -1,5 +1,6 @@
 #pragma once
 // Small graphs and an independent checker for the multilevel partitioner tests.
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <utility>
@@ -72,6 +73,25 @@ inline CsrGraph power_law_graph(NodeID n, int per_vertex, std::uint64_t seed) {
       endpoints.push_back(t);
     }
   return graph_from_edges(n, edges);
+}
+
+// power_law_graph(3000, 4, 6) with vertex weights 1 to 5 and symmetric edge weights 1 to 9 (a
+// function of the two endpoints): the weighted input of the FM refiners' tests.
+inline CsrGraph weighted_power_law_graph() {
+  const CsrGraph plain = power_law_graph(3000, 4, 6);
+  Rng rng(5);
+  std::vector<Weight> vw(plain.num_nodes()), ew(plain.num_directed_edges());
+  for (Weight& w : vw)
+    w = 1 + static_cast<Weight>(rng.below(5));
+  for (NodeID u = 0; u < plain.num_nodes(); ++u)
+    for (EdgeID e = plain.first_edge(u); e < plain.last_edge(u); ++e) {
+      const NodeID v = plain.edge_target(e);
+      ew[e] = 1 + static_cast<Weight>(splitmix64(std::min(u, v) * 7919ULL + std::max(u, v)) % 9);
+    }
+  const auto offsets = plain.offsets();
+  const auto adjacency = plain.adjacency();
+  return CsrGraph({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
+                  std::move(ew), 1, std::move(vw));
 }
 
 // A mesh, a power-law graph and a random graph of a few thousand vertices: inputs of the
