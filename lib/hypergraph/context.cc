@@ -16,7 +16,8 @@ const HgContext kFast{
                    .fm_rounds = 3,
                    .relaxed_fm_slack = 0,
                    .flows = {.enabled = false, .graph_start_flows_max_k = 0}},
-    .bottleneck = {.degree_graph_epsilons = {}}, // the km1 start's chain alone
+    // the km1 start's chain alone
+    .bottleneck = {.degree_graph_epsilons = {}, .volume_bisection_epsilons = {}},
 };
 
 const HgContext kDefault{};
