@@ -16,8 +16,7 @@ const HgContext kFast{
                    .fm_rounds = 3,
                    .relaxed_fm_slack = 0,
                    .flows = {.enabled = false, .graph_start_flows_max_k = 0}},
-    // the km1 start's chain alone
-    .bottleneck = {.degree_graph_epsilons = {}, .volume_bisection_epsilons = {}},
+    .bottleneck = {.degree_graph_epsilons = {}}, // the km1 start's chain alone
 };
 
 const HgContext kDefault{};
@@ -34,7 +33,9 @@ const HgContext kStrong{
                    .graph_start_vcycles = 4,
                    .lp_rounds = 5,
                    .flows = {.on_graph_start = true}},
-    .bottleneck = {.multilevel_start = true, .degree_start_epsilon = 0.1},
+    .bottleneck = {.multilevel_start = true,
+                   .degree_start_epsilon = 0.1,
+                   .volume_bisection_epsilons = {0.1, 0.25, 0.5}},
 };
 
 } // namespace

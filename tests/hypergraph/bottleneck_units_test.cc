@@ -666,7 +666,9 @@ TEST(BottleneckRefiner, VolumeBisectionStartKeepsTheBestWithinTheBudget) {
         b.multilevel_start = false;
         b.degree_start_epsilon = 0;
         b.degree_graph_epsilons.clear();
-        if (!volume_bisection)
+        if (volume_bisection)
+          b.volume_bisection_epsilons = {0.1, 0.25, 0.5}; // the strong preset's
+        else
           b.volume_bisection_epsilons.clear();
       };
     };
@@ -698,7 +700,9 @@ TEST(BottleneckRefiner, VolumeBisectionStartOnlyWhereTheDegreeStartDidNotPay) {
         b.degree_start_epsilon = 0;
         if (!degree_graph)
           b.degree_graph_epsilons.clear();
-        if (!volume_bisection)
+        if (volume_bisection)
+          b.volume_bisection_epsilons = {0.1, 0.25, 0.5}; // the strong preset's
+        else
           b.volume_bisection_epsilons.clear();
       };
     };
