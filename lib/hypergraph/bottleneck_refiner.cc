@@ -712,20 +712,34 @@ BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const No
   km1.timer = nullptr;
   const Hypergraph& hg = phg.hypergraph();
   const std::uint64_t seed = derive_seed(ctx.seed, 0xB09);
-  // The degree-balanced graph start: the first of the degree imbalances whose start fits the
-  // budget (a looser constraint costs less total and shares the dense part less).
+  // The degree-balanced graph start, then the volume-aware recursive bisection: each from the
+  // first of its imbalances whose start fits the budget (a looser constraint costs less total
+  // and shares the dense part less).
   const Weight budget = static_cast<Weight>(
       std::floor(ctx.bottleneck.total_budget * static_cast<double>(stats.start_total)));
-  for (const double degree_epsilon : ctx.bottleneck.degree_graph_epsilons) {
-    const std::vector<BlockID> start = degree_graph_start(hg, km1, limits, degree_epsilon, seed);
-    if (start.empty())
-      continue;
-    phg.assign(start);
-    if (phg.objective(Objective::kKm1) > budget)
-      continue;
-    refine_another_start(phg, owners, ctx, limits, start, stats, best);
-    break;
-  }
+  auto first_fitting = [&](std::span<const double> imbalances, auto&& make_start) {
+    for (const double imbalance : imbalances) {
+      const std::vector<BlockID> start = make_start(imbalance);
+      if (start.empty())
+        continue;
+      phg.assign(start);
+      if (phg.objective(Objective::kKm1) > budget)
+        continue;
+      refine_another_start(phg, owners, ctx, limits, start, stats, best);
+      return;
+    }
+  };
+  const BottleneckStats before_degree = stats;
+  first_fitting(ctx.bottleneck.degree_graph_epsilons, [&](double imbalance) {
+    return degree_graph_start(hg, km1, limits, imbalance, seed);
+  });
+  // Only where the degree start did not pay (no start within the budget, or no better result):
+  // there its constraint cost more total than the dense part's spread saved, while the
+  // bisection balances the volume the earlier splits actually incur.
+  if (!better_result(stats, before_degree, ctx.objective))
+    first_fitting(ctx.bottleneck.volume_bisection_epsilons, [&](double imbalance) {
+      return volume_bisection_start(hg, km1, limits, imbalance, seed);
+    });
   if (ctx.bottleneck.multilevel_start)
     refine_another_start(phg, owners, ctx, limits, multilevel_start(hg, km1, limits, 0, seed),
                          stats, best);

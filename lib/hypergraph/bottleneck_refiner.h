@@ -84,7 +84,8 @@ struct BottleneckStats {
 // result (it lowers the total that the moves spent), the refiner again from there within the
 // same budget (total_budget times phg's start total). Then the same from further starts
 // (ctx.bottleneck.degree_graph_epsilons: the first degree-balanced graph start within the
-// budget; multilevel_start, degree_start_epsilon; multilevel_start.h) within that budget. The
+// budget; volume_bisection_epsilons: the first volume-aware recursive bisection within it;
+// multilevel_start, degree_start_epsilon; multilevel_start.h) within that budget. The
 // best result (maximum, then total) is left in phg.
 BottleneckStats bottleneck_refine(PartitionedHypergraph& phg, std::span<const NodeID> owners,
                                   const HgContext& ctx, const BlockLimits& limits,

@@ -34,7 +34,9 @@ const HgContext kStrong{
                    .graph_start_vcycles = 4,
                    .lp_rounds = 5,
                    .flows = {.on_graph_start = true}},
-    .bottleneck = {.multilevel_start = true, .degree_start_epsilon = 0.1},
+    .bottleneck = {.multilevel_start = true,
+                   .degree_start_epsilon = 0.1,
+                   .volume_bisection_epsilons = {0.1, 0.25, 0.5}},
 };
 
 } // namespace

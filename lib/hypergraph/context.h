@@ -219,6 +219,16 @@ struct BottleneckContext {
   // for degree_start_epsilon's), and gave ca-astroph k = 8 7551 against 7608 from that one and
   // 8281 from the km1 start (docs/hypergraph.md). Empty: off.
   std::vector<double> degree_graph_epsilons = {0.1, 0.25, 0.5};
+  // Max-volume: where the degree start's chain did not pay (none within the budget, or no
+  // better result), the same chain from volume_bisection_start (multilevel_start.h,
+  // volume_bisection.h): a recursive bisection by the graph engine whose splits after the first
+  // balance the volume the earlier splits already incur (Acer, Selvitopi and Aykanat), as the
+  // second constraint within the first of these imbalances whose start's total fits the budget.
+  // The best result is kept. The 11 shared graphs at k = 8: 0.8159x the km1 largest block volume
+  // against 0.8221x, at 1.061x the CPU; run always, 0.8148x at 1.486x; but at k = 32 (6 graphs)
+  // and on 6 generated graphs it gained nothing and ran on 9 of the 12 runs at 1.5x-1.9x the
+  // CPU (docs/hypergraph.md). Off (empty) by default; the strong preset turns it on.
+  std::vector<double> volume_bisection_epsilons = {};
   // Max-volume: once the total has used this fraction of its budget's headroom, every round is
   // followed by moves that lower the total without raising the hot blocks (budget regained).
   double regain_fraction = 0.5;

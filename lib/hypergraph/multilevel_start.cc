@@ -9,6 +9,7 @@
 #include "hypergraph/multilevel.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
+#include "hypergraph/volume_bisection.h"
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/multilevel_partitioner.h"
 
@@ -120,6 +121,16 @@ std::vector<BlockID> degree_graph_start(const Hypergraph& hg, const HgContext& c
                                         std::uint64_t seed) {
   std::vector<BlockID> blocks =
       degree_balanced_graph_partition(hg, ctx, limits, degree_epsilon, seed);
+  if (blocks.empty())
+    return {};
+  Km1GainCache cache;
+  return refined_start(hg, ctx, limits, std::move(blocks), cache);
+}
+
+std::vector<BlockID> volume_bisection_start(const Hypergraph& hg, const HgContext& ctx,
+                                            const BlockLimits& limits, double volume_imbalance,
+                                            std::uint64_t seed) {
+  std::vector<BlockID> blocks = volume_bisection_partition(hg, ctx, limits, volume_imbalance, seed);
   if (blocks.empty())
     return {};
   Km1GainCache cache;

@@ -50,6 +50,13 @@ std::vector<BlockID> degree_balanced_graph_partition(const Hypergraph& hg, const
                                                      const BlockLimits& limits,
                                                      double degree_epsilon, std::uint64_t seed);
 
+// As degree_graph_start, from volume_bisection_partition (volume_bisection.h) instead of the
+// degree-balanced graph partition: the km1 V-cycles from its blocks, then no empty block and
+// the balance of `limits`. Empty if it cannot be balanced.
+std::vector<BlockID> volume_bisection_start(const Hypergraph& hg, const HgContext& ctx,
+                                            const BlockLimits& limits, double volume_imbalance,
+                                            std::uint64_t seed);
+
 // What degree_graph_start adds to every vertex's degree: (degree_epsilon / epsilon - 1) times
 // hg's average degree (0 when degree_epsilon <= epsilon).
 Weight degree_offset(const Hypergraph& hg, double epsilon, double degree_epsilon);

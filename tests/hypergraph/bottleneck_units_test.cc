@@ -372,6 +372,7 @@ TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
       b.multilevel_start = false; // the km1 start alone
       b.degree_start_epsilon = 0;
       b.degree_graph_epsilons.clear();
+      b.volume_bisection_epsilons.clear();
     };
   };
   BottleneckStats one;
@@ -404,6 +405,7 @@ TEST(BottleneckRefiner, WorkBudgetBoundsThePricing) {
       b.multilevel_start = false; // the km1 start alone
       b.degree_start_epsilon = 0;
       b.degree_graph_epsilons.clear();
+      b.volume_bisection_epsilons.clear();
     };
   };
   BottleneckStats unbounded;
@@ -428,6 +430,7 @@ TEST(BottleneckRefiner, Km1RestartsKeepTheBestWithinTheBudget) {
         b.multilevel_start = false; // the km1 start's chain alone
         b.degree_start_epsilon = 0;
         b.degree_graph_epsilons.clear();
+        b.volume_bisection_epsilons.clear();
       };
     };
     BottleneckStats none;
@@ -499,6 +502,7 @@ TEST(BottleneckRefiner, MultilevelStartsKeepTheBestWithinTheBudget) {
         b.multilevel_start = multilevel;
         b.degree_start_epsilon = degree_epsilon;
         b.degree_graph_epsilons.clear(); // tested below
+        b.volume_bisection_epsilons.clear();
       };
     };
     BottleneckStats alone;
@@ -630,6 +634,7 @@ TEST(BottleneckRefiner, DegreeGraphStartKeepsTheBestWithinTheBudget) {
       return [=](BottleneckContext& b) {
         b.multilevel_start = false;
         b.degree_start_epsilon = 0;
+        b.volume_bisection_epsilons.clear(); // VolumeBisectionStartKeepsTheBestWithinTheBudget
         if (!degree_graph)
           b.degree_graph_epsilons.clear();
       };
@@ -650,6 +655,80 @@ TEST(BottleneckRefiner, DegreeGraphStartKeepsTheBestWithinTheBudget) {
     if (std::string(name) == "cora" && k == 8) {
       EXPECT_EQ(more.starts, 2);
       EXPECT_LT(more.max_volume, alone.max_volume);
+    }
+  }
+}
+
+// The volume-aware bisection start's chain after the km1 start's (the degree start off): on
+// cora at k = 8 and 32 and citeseer at k = 8, the result never worse than the km1 start's chain
+// alone (a lower maximum, or the same with a total no larger), the stats and every block's
+// volumes against the graph, the budget against the km1 start, balance, at most one further
+// start counted, the same partition and work at 1 and 2 threads (refine_both's checks).
+TEST(BottleneckRefiner, VolumeBisectionStartKeepsTheBestWithinTheBudget) {
+  for (const auto& [name, k] :
+       {std::pair{"cora", 8U}, std::pair{"cora", 32U}, std::pair{"citeseer", 8U}}) {
+    SCOPED_TRACE(::testing::Message() << name << " k = " << k);
+    const CoraStart start(k, name);
+    auto starts = [](bool volume_bisection) {
+      return [=](BottleneckContext& b) {
+        b.multilevel_start = false;
+        b.degree_start_epsilon = 0;
+        b.degree_graph_epsilons.clear();
+        if (volume_bisection)
+          b.volume_bisection_epsilons = {0.1, 0.25, 0.5}; // the strong preset's
+        else
+          b.volume_bisection_epsilons.clear();
+      };
+    };
+    BottleneckStats alone;
+    BottleneckStats more;
+    start.refine_both(starts(false), starts(true), alone, more);
+    EXPECT_EQ(alone.starts, 1);
+    EXPECT_GE(more.starts, 1);
+    EXPECT_LE(more.starts, 2);
+    if (more.starts > 1)
+      EXPECT_GT(more.work, alone.work);
+    EXPECT_LE(more.max_volume, alone.max_volume);
+    if (more.max_volume == alone.max_volume)
+      EXPECT_LE(more.total, alone.total);
+  }
+}
+
+// The volume-aware bisection start runs only where the degree start did not pay: on cora and
+// citeseer at k = 8, with both on, the partition and the starts counted equal the degree start's
+// alone when that one lowered the km1 start's result; otherwise at most one start more, and a
+// result no worse than the degree start's alone.
+TEST(BottleneckRefiner, VolumeBisectionStartOnlyWhereTheDegreeStartDidNotPay) {
+  for (const char* name : {"cora", "citeseer"}) {
+    SCOPED_TRACE(name);
+    const CoraStart start(8, name);
+    auto starts = [](bool degree_graph, bool volume_bisection) {
+      return [=](BottleneckContext& b) {
+        b.multilevel_start = false;
+        b.degree_start_epsilon = 0;
+        if (!degree_graph)
+          b.degree_graph_epsilons.clear();
+        if (volume_bisection)
+          b.volume_bisection_epsilons = {0.1, 0.25, 0.5}; // the strong preset's
+        else
+          b.volume_bisection_epsilons.clear();
+      };
+    };
+    BottleneckStats alone;
+    BottleneckStats degree;
+    const std::vector<BlockID> with_degree =
+        start.refine_both(starts(false, false), starts(true, false), alone, degree).second;
+    BottleneckStats both;
+    const std::vector<BlockID> with_both = start.refine_deterministic(starts(true, true), both);
+    start.check(with_both, both);
+    const bool degree_paid = degree.max_volume < alone.max_volume ||
+                             (degree.max_volume == alone.max_volume && degree.total < alone.total);
+    if (degree_paid) {
+      EXPECT_EQ(with_both, with_degree);
+      EXPECT_EQ(both.starts, degree.starts);
+    } else {
+      EXPECT_LE(both.starts, degree.starts + 1);
+      EXPECT_LE(both.max_volume, degree.max_volume);
     }
   }
 }
