@@ -686,11 +686,13 @@ TEST(BottleneckRefiner, VolumeBisectionStartKeepsTheBestWithinTheBudget) {
     EXPECT_EQ(alone.starts, 1);
     EXPECT_GE(more.starts, 1);
     EXPECT_LE(more.starts, 2);
-    if (more.starts > 1)
+    if (more.starts > 1) {
       EXPECT_GT(more.work, alone.work);
+    }
     EXPECT_LE(more.max_volume, alone.max_volume);
-    if (more.max_volume == alone.max_volume)
+    if (more.max_volume == alone.max_volume) {
       EXPECT_LE(more.total, alone.total);
+    }
   }
 }
 

@@ -115,8 +115,9 @@ TEST(ColumnNetPartitioner, GraphStartFlowsByPresetAndK) {
     const FlowContext& f = ctx.refinement.flows;
     EXPECT_EQ(f.enabled, k == 2) << "k " << k;
     EXPECT_EQ(f.input_level_only, k == 2) << "k " << k;
-    if (k == 2)
+    if (k == 2) {
       EXPECT_EQ(f.max_rounds, f.graph_start_flow_rounds);
+    }
   }
 }
 

@@ -61,8 +61,9 @@ TEST(VolumeBisection, IncurredVolumesSumToTheBlockVolumes) {
       for (const NetID e : model.incident_nets(u))
         for (const NodeID v : model.pins(e))
           inside = inside && parts[v] == parts[u];
-      if (inside)
+      if (inside) {
         EXPECT_EQ(incurred[u], 0) << "vertex " << u;
+      }
     }
     for (BlockID b = 0; b < k; ++b)
       EXPECT_EQ(sums[b], 60 * (expected.send[b] + expected.recv[b]))
