@@ -2,8 +2,11 @@
 // Addressable binary max-heap of ids 0..capacity-1 with changeable keys; O(capacity) positions,
 // no allocation per operation once grown. Deterministic ties: by default equal keys leave in an
 // order fixed by the heap's structure (the engines' gain queues); with kFifoTies they leave in
-// push order (streaming's buffer, where a stream's locality should survive).
+// push order (streaming's buffer, where a stream's locality should survive). The positions may
+// live outside the heap (a span of kAbsent entries), so that heaps whose ids never meet at the
+// same time can share one array (the block-group FM's per-thread searches).
 #include <cstdint>
+#include <span>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -16,7 +19,15 @@ template <typename Key, bool kFifoTies = false>
 class IndexedHeap {
 public:
   static constexpr std::uint32_t kAbsent = UINT32_MAX;
-  explicit IndexedHeap(std::uint32_t capacity) : position_(capacity, kAbsent) {}
+  explicit IndexedHeap(std::uint32_t capacity)
+      : own_positions_(capacity, kAbsent), position_(own_positions_.data()) {}
+  // Positions kept in `positions` (all kAbsent; they are again after clear()), which must
+  // outlive the heap.
+  explicit IndexedHeap(std::span<std::uint32_t> positions) : position_(positions.data()) {}
+  IndexedHeap(const IndexedHeap&) = delete;
+  IndexedHeap& operator=(const IndexedHeap&) = delete;
+  IndexedHeap(IndexedHeap&&) noexcept = default; // a vector's move keeps its buffer
+  IndexedHeap& operator=(IndexedHeap&&) noexcept = default;
 
   bool empty() const { return heap_.empty(); }
   std::size_t size() const { return heap_.size(); }
@@ -116,7 +127,8 @@ private:
     position_[heap_[b].id] = static_cast<std::uint32_t>(b);
   }
   std::vector<Entry> heap_;
-  std::vector<std::uint32_t> position_;
+  std::vector<std::uint32_t> own_positions_; // empty when the positions are outside
+  std::uint32_t* position_;
   std::uint64_t next_stamp_ = 0;
 };
 

@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/indexed_heap.h"
@@ -80,6 +81,35 @@ TEST(IndexedHeap, GainQueuePopsMaxKeysThroughUpdatesAndRemovals) {
   EXPECT_TRUE(heap.empty());
   for (std::uint32_t v = 0; v < n; ++v)
     EXPECT_FALSE(heap.contains(v));
+}
+
+TEST(IndexedHeap, HeapsOfDisjointIdsShareOnePositionArray) {
+  constexpr std::uint32_t n = 100;
+  std::vector<std::uint32_t> positions(n, IndexedMaxHeap::kAbsent);
+  IndexedMaxHeap even{std::span(positions)}, odd{std::span(positions)};
+  Rng rng(13);
+  std::vector<Weight> keys(n);
+  for (std::uint32_t v = 0; v < n; ++v) {
+    keys[v] = static_cast<Weight>(rng.below(1000));
+    (v % 2 == 0 ? even : odd).push(v, keys[v]);
+  }
+  for (std::uint32_t v = 0; v < n; v += 3) {
+    keys[v] -= 500;
+    (v % 2 == 0 ? even : odd).update(v, keys[v]);
+  }
+  for (IndexedMaxHeap* heap : {&even, &odd}) {
+    Weight last = INT64_MAX;
+    for (int i = 0; i < 25; ++i) {
+      const std::uint32_t v = heap->pop();
+      ASSERT_EQ(v % 2, heap == &even ? 0u : 1u);
+      ASSERT_LE(keys[v], last);
+      last = keys[v];
+    }
+  }
+  even.clear();
+  odd.clear();
+  for (std::uint32_t v = 0; v < n; ++v)
+    EXPECT_EQ(positions[v], IndexedMaxHeap::kAbsent);
 }
 
 } // namespace

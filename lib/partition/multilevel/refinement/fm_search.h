@@ -30,6 +30,7 @@
 // deltas over a frozen partition, the block-group refiner's (group_fm_refiner.h) applies them to
 // the vertices of its own group of blocks only.
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <vector>
 
@@ -46,12 +47,28 @@ struct FmMove {
   BlockID to;
 };
 
+// A search's per-vertex state, 9 bytes a vertex; between searches every entry is at rest (state
+// free, heap position absent). Searches whose views' movable vertices are disjoint at any one
+// time (the block-group FM's threads, group_fm_refiner.h) can share one: a search touches only
+// the entries of vertices its view lets it move, and leaves them at rest when it returns.
+struct FmVertexState {
+  explicit FmVertexState(NodeID n)
+      : state(n, 0), target(n, 0), heap_position(n, IndexedMaxHeap::kAbsent) {}
+  std::vector<std::uint8_t> state;
+  std::vector<BlockID> target; // of vertices in the heap: their best block when rated
+  std::vector<std::uint32_t> heap_position;
+};
+
 template <typename View> class FmSearch {
 public:
   FmSearch(View& view, const CsrGraph& graph, const RefinementContext& ctx)
-      : view_(view), g_(graph), ctx_(ctx), state_(graph.num_nodes(), kFree),
-        target_(graph.num_nodes(), 0), heap_(graph.num_nodes()),
-        ties_(ctx.fm_tie_break && view.cheap_conn()) {}
+      : FmSearch(view, graph, ctx, nullptr) {}
+  // With the per-vertex state in `shared` (graph.num_nodes() entries at rest), which must
+  // outlive the search.
+  FmSearch(View& view, const CsrGraph& graph, const RefinementContext& ctx, FmVertexState& shared)
+      : FmSearch(view, graph, ctx, &shared) {}
+  FmSearch(const FmSearch&) = delete; // refers to its own state
+  FmSearch& operator=(const FmSearch&) = delete;
 
   // Runs one search from `seeds`; `locked[v]` != 0: v may not move (moved earlier in the pass).
   // Returns the gain of the best prefix. The moves stay applied to the view.
@@ -123,6 +140,7 @@ public:
     }
     for (NodeID v : touched_)
       state_[v] = kFree;
+    heap_.clear(); // the rest of the state at rest, for a search that shares it
     return best_sum;
   }
 
@@ -137,6 +155,13 @@ public:
   }
 
 private:
+  FmSearch(View& view, const CsrGraph& graph, const RefinementContext& ctx, FmVertexState* shared)
+      : view_(view), g_(graph), ctx_(ctx),
+        own_(shared ? std::nullopt : std::optional<FmVertexState>(graph.num_nodes())),
+        vertices_(shared ? *shared : *own_), state_(vertices_.state.data()),
+        target_(vertices_.target.data()), heap_(std::span(vertices_.heap_position)),
+        ties_(ctx.fm_tie_break && view.cheap_conn()) {}
+
   // Search-local states (reset after each search). kQueued: entered the search (in its heap or
   // dropped from it); kMoved: moved by it.
   enum : std::uint8_t { kFree, kQueued, kMoved };
@@ -221,8 +246,10 @@ private:
   const CsrGraph& g_;
   const RefinementContext& ctx_;
   std::span<const std::uint8_t> locked_;
-  std::vector<std::uint8_t> state_;
-  std::vector<BlockID> target_; // of vertices in the heap: their best block when rated
+  std::optional<FmVertexState> own_; // unless shared
+  FmVertexState& vertices_;
+  std::uint8_t* state_;
+  BlockID* target_; // of vertices in the heap: their best block when rated
   IndexedMaxHeap heap_;
   std::vector<NodeID> touched_;
   std::vector<FmMove> moves_;

@@ -88,11 +88,14 @@ private:
   std::vector<CrossUpdate> log_;
 };
 
-// One thread's view and search (the search refers to the view, so both stay in place).
+// One thread's view and search (the search refers to the view, so both stay in place). The
+// searches of all threads share one per-vertex state: in a phase they move disjoint vertices
+// (each its group's), and a search leaves the state at rest when it returns.
 struct Worker {
   Worker(PartitionedGraph& p, const BlockLimits& limits, GainCache& cache,
-         std::span<const std::uint16_t> vertex_group, const RefinementContext& ctx)
-      : view(p, limits, cache, vertex_group), search(view, p.graph(), ctx) {}
+         std::span<const std::uint16_t> vertex_group, const RefinementContext& ctx,
+         FmVertexState& vertices)
+      : view(p, limits, cache, vertex_group), search(view, p.graph(), ctx, vertices) {}
   GroupView view;
   FmSearch<GroupView> search;
 };
@@ -148,11 +151,12 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
     first /= 2;
   std::vector<std::uint16_t> vertex_group(first >= 2 ? n : 0); // of the current phase
   std::vector<std::uint16_t> block_groups(k);
+  FmVertexState vertices(n);
   tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
   auto worker = [&]() -> Worker& {
     std::unique_ptr<Worker>& w = workers.local();
     if (!w)
-      w = std::make_unique<Worker>(p, limits, cache, vertex_group, ctx);
+      w = std::make_unique<Worker>(p, limits, cache, vertex_group, ctx, vertices);
     return *w;
   };
   std::vector<NodeID> seeds(boundary.begin(), boundary.end());
