@@ -18,6 +18,57 @@ struct RatingScratch {
   std::vector<NodeID> touched;
 };
 
+// The arrays the rating loop reads, loaded once per pass instead of through the hypergraph's
+// accessors on every net and pin.
+struct RatingInput {
+  const EdgeID* node_offsets;
+  const NetID* incident_nets;
+  const EdgeID* net_offsets;
+  const NodeID* pins;
+  const Weight* net_weights; // null: unit net weights
+  const NodeID* cluster;
+  const BlockID* communities; // null: unrestricted
+  NodeID max_net_size;
+};
+
+// Adds r(u, C) to s.rating for every cluster C sharing a rated net with u, listing each C once
+// in s.touched. Same nets, pins and summation order as the plain loop, so the same doubles.
+template <bool kNetWeights, bool kRestricted>
+void rate_clusters(const RatingInput& in, NodeID u, RatingScratch& s) {
+  double* rating = s.rating.data();
+  const BlockID own = kRestricted ? in.communities[u] : BlockID{0};
+  for (EdgeID j = in.node_offsets[u]; j != in.node_offsets[u + 1]; ++j) {
+    const NetID e = in.incident_nets[j];
+    const EdgeID first = in.net_offsets[e];
+    const EdgeID last = in.net_offsets[e + 1];
+    const auto size = static_cast<NodeID>(last - first);
+    if (size < 2 || size > in.max_net_size)
+      continue;
+    const double weight = kNetWeights ? static_cast<double>(in.net_weights[e]) : 1.0;
+    const double score = weight / (size - 1);
+    for (EdgeID p = first; p != last; ++p) {
+      const NodeID v = in.pins[p];
+      if (v == u)
+        continue;
+      if constexpr (kRestricted)
+        if (in.communities[v] != own)
+          continue;
+      const NodeID c = in.cluster[v];
+      if (rating[c] == 0.0)
+        s.touched.push_back(c);
+      rating[c] += score;
+    }
+  }
+}
+
+using RateFn = void (*)(const RatingInput&, NodeID, RatingScratch&);
+
+RateFn pick_rate_fn(bool net_weights, bool restricted) {
+  if (net_weights)
+    return restricted ? rate_clusters<true, true> : rate_clusters<true, false>;
+  return restricted ? rate_clusters<false, true> : rate_clusters<false, false>;
+}
+
 } // namespace
 
 std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningContext& ctx,
@@ -48,6 +99,16 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
   std::shuffle(order.begin(), order.end(), rng);
   const std::uint64_t tie_seed = derive_seed(seed, 0xC2);
 
+  const RatingInput input{hg.node_offsets().data(),
+                          hg.incident_net_array().data(),
+                          hg.net_offsets().data(),
+                          hg.pin_array().data(),
+                          hg.has_net_weights() ? hg.net_weights().data() : nullptr,
+                          cluster.data(),
+                          restricted ? communities.data() : nullptr,
+                          ctx.max_rating_net_size};
+  const RateFn rate = pick_rate_fn(hg.has_net_weights(), restricted);
+
   tbb::enumerable_thread_specific<RatingScratch> scratch([&] {
     RatingScratch s;
     s.rating.assign(n, 0.0);
@@ -65,34 +126,25 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
         proposal[i] = kInvalidNodeID;
         if (cluster[u] != u || cluster_size[u] != 1)
           continue;
-        for (NetID e : hg.incident_nets(u)) {
-          const NodeID size = hg.net_size(e);
-          if (size < 2 || size > ctx.max_rating_net_size)
-            continue;
-          const double score = static_cast<double>(hg.net_weight(e)) / (size - 1);
-          for (NodeID v : hg.pins(e)) {
-            if (v == u || (restricted && communities[v] != communities[u]))
-              continue;
-            const NodeID c = cluster[v];
-            if (s.rating[c] == 0.0)
-              s.touched.push_back(c);
-            s.rating[c] += score;
-          }
-        }
+        rate(input, u, s);
         NodeID best = kInvalidNodeID;
         double best_rating = 0;
         std::uint64_t best_tie = 0;
         for (NodeID c : s.touched) {
           const double rc = s.rating[c];
           s.rating[c] = 0.0;
-          if (c == u || !fits(c, u))
+          // The rating and tie tests come before the weight test: they are cheaper, have no
+          // side effects, and reject most clusters, so the same cluster wins.
+          if (c == u || (best != kInvalidNodeID && rc < best_rating))
             continue;
           const std::uint64_t tie = splitmix64(tie_seed ^ c);
-          if (best == kInvalidNodeID || rc > best_rating || (rc == best_rating && tie < best_tie)) {
-            best = c;
-            best_rating = rc;
-            best_tie = tie;
-          }
+          if (best != kInvalidNodeID && rc == best_rating && tie >= best_tie)
+            continue;
+          if (!fits(c, u))
+            continue;
+          best = c;
+          best_rating = rc;
+          best_tie = tie;
         }
         s.touched.clear();
         proposal[i] = best;
