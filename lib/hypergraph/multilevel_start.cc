@@ -101,12 +101,17 @@ std::vector<BlockID> degree_balanced_graph_partition(const Hypergraph& hg, const
     return {};
   const CsrGraph graph =
       graph_with_degree_constraint(hg, degree_offset(hg, ctx.epsilon, degree_epsilon));
+  // One thread: the refiner's result must not depend on the thread count (the start costs a
+  // graph partition, a fraction of the refiner's time).
+  return one_thread_graph_partition(graph, limits.k, ctx.epsilon, derive_seed(seed, 0xDB2));
+}
+
+std::vector<BlockID> one_thread_graph_partition(const CsrGraph& graph, BlockID k, double epsilon,
+                                                std::uint64_t seed) {
   PartitionOptions options;
-  options.k = limits.k;
-  options.epsilon = ctx.epsilon;
-  options.seed = derive_seed(seed, 0xDB2);
-  // One thread: the graph engine's partition may depend on its thread count, and the refiner's
-  // result must not (the start costs a graph partition, a fraction of the refiner's time).
+  options.k = k;
+  options.epsilon = epsilon;
+  options.seed = seed;
   options.threads = 1;
   options.model = Model::kGraph;
   options.objective = Objective::kCut;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/block_limits.h"
+#include "core/graph.h"
 #include "core/hypergraph.h"
 #include "hypergraph/context.h"
 
@@ -56,6 +57,12 @@ std::vector<BlockID> degree_balanced_graph_partition(const Hypergraph& hg, const
 std::vector<BlockID> volume_bisection_start(const Hypergraph& hg, const HgContext& ctx,
                                             const BlockLimits& limits, double volume_imbalance,
                                             std::uint64_t seed);
+
+// The graph engine's edge-cut partition of `graph` into k blocks within epsilon (default preset,
+// peripheral sweeps off as in the km1 run's graph start) on one thread: the graph engine's
+// partition may depend on its thread count, and the starts built from it must not.
+std::vector<BlockID> one_thread_graph_partition(const CsrGraph& graph, BlockID k, double epsilon,
+                                                std::uint64_t seed);
 
 // What degree_graph_start adds to every vertex's degree: (degree_epsilon / epsilon - 1) times
 // hg's average degree (0 when degree_epsilon <= epsilon).

@@ -6,8 +6,7 @@
 #include "core/errors.h"
 #include "core/graph.h"
 #include "core/random.h"
-#include "partition/multilevel/context.h"
-#include "partition/multilevel/multilevel_partitioner.h"
+#include "hypergraph/multilevel_start.h"
 
 namespace gnnpart::hg {
 
@@ -71,22 +70,6 @@ CsrGraph part_graph(const Hypergraph& hg, std::span<const NodeID> vertices,
     weights[2 * i + 1] = std::min(second[u], cap) + offset;
   }
   return CsrGraph(std::move(offsets), std::move(adjacency), {}, 2, std::move(weights));
-}
-
-// One split of a part's graph into `ways` blocks by the graph engine.
-std::vector<BlockID> split_part(const CsrGraph& graph, BlockID ways, double epsilon,
-                                std::uint64_t seed) {
-  PartitionOptions options;
-  options.k = ways;
-  options.epsilon = epsilon;
-  options.seed = seed;
-  options.threads = 1; // the result must not depend on the run's thread count
-  options.model = Model::kGraph;
-  options.objective = Objective::kCut;
-  options.preset = Preset::kDefault;
-  ml::MultilevelContext graph_ctx = ml::create_context(options);
-  graph_ctx.initial.peripheral_sweeps = 0; // as the km1 run's graph start
-  return partition_graph_multilevel(graph, options, std::move(graph_ctx)).blocks;
 }
 
 } // namespace
@@ -156,7 +139,7 @@ std::vector<BlockID> volume_bisection_partition(const Hypergraph& hg, const HgCo
                                         split_epsilon, volume_imbalance);
       std::vector<BlockID> blocks;
       try {
-        blocks = split_part(
+        blocks = one_thread_graph_partition(
             graph, ways, split_epsilon,
             derive_seed(seed, 0xDB3, static_cast<std::uint64_t>(depth) * k + part.first));
       } catch (const InfeasibleBalance&) {

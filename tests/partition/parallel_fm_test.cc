@@ -10,6 +10,7 @@
 
 #include "core/options.h"
 #include "core/random.h"
+#include "default_preset_determinism.h"
 #include "multilevel_test_graphs.h"
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/partitioned_graph.h"
@@ -171,19 +172,7 @@ TEST(ParallelFm, SequentialBelowMinThreads) {
 // The default preset (parallel FM from four threads on): repeated runs with 2 and 4 threads give
 // the same valid partition.
 TEST(ParallelFm, DefaultPresetIsDeterministic) {
-  const CsrGraph g = ml_test::power_law_graph(20000, 4, 8);
-  for (BlockID k : {8u, 32u}) {
-    PartitionOptions o;
-    o.k = k;
-    for (int threads : {2, 4}) {
-      SCOPED_TRACE(testing::Message() << "k " << k << " threads " << threads);
-      o.threads = threads;
-      const Partition a = partition_graph_multilevel(g, o);
-      check_result(g, a, k, o.epsilon);
-      for (int run = 0; run < 2; ++run)
-        EXPECT_EQ(partition_graph_multilevel(g, o).blocks, a.blocks);
-    }
-  }
+  ml_test::expect_default_preset_deterministic({2, 4});
 }
 
 } // namespace
