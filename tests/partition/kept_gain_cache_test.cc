@@ -22,18 +22,9 @@
 namespace gnnpart {
 namespace {
 
+using ml_test::plain_cut;
 using ml_test::random_graph;
 using ml_test::round_robin;
-
-// The edge cut by a plain loop over the arcs (each cut edge seen from both ends).
-Weight plain_cut(const CsrGraph& g, std::span<const BlockID> blocks) {
-  Weight twice = 0;
-  for (NodeID u = 0; u < g.num_nodes(); ++u)
-    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
-      if (blocks[g.edge_target(e)] != blocks[u])
-        twice += g.edge_weight(e);
-  return twice / 2;
-}
 
 // Every connection of `cache` equals that of a cache built from p's blocks now.
 void expect_current(const ml::GainCache& cache, const ml::PartitionedGraph& p) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -166,6 +167,17 @@ inline Checked check_result(const CsrGraph& g, const Partition& p, BlockID k, do
   }
   out.cut /= 2;
   return out;
+}
+
+// The weighted edge cut of `blocks` by a plain loop over the arcs (each cut edge seen from both
+// ends).
+inline Weight plain_cut(const CsrGraph& g, std::span<const BlockID> blocks) {
+  Weight twice = 0;
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+      if (blocks[g.edge_target(e)] != blocks[u])
+        twice += g.edge_weight(e);
+  return twice / 2;
 }
 
 // A Partition of k blocks holding blocks, for check_result.

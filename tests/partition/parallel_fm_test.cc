@@ -23,17 +23,8 @@ namespace {
 
 using ml_test::as_partition;
 using ml_test::check_result;
+using ml_test::plain_cut;
 using ml_test::round_robin;
-
-// Each undirected edge once.
-Weight plain_cut(const CsrGraph& g, const std::vector<BlockID>& blocks) {
-  Weight twice = 0;
-  for (NodeID u = 0; u < g.num_nodes(); ++u)
-    for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
-      if (blocks[u] != blocks[g.edge_target(e)])
-        twice += g.edge_weight(e);
-  return twice / 2;
-}
 
 ml::RefinementContext parallel_context() {
   ml::RefinementContext ctx;
