@@ -44,10 +44,11 @@ struct Refined {
   Weight gain = 0;
 };
 
-// One pass with `groups_for` threads' groups (always: whatever the seeds' best moves), run in an
-// arena of `arena` threads.
+// One pass with `groups_for` threads' groups, run in an arena of `arena` threads. With a share
+// of 1 the first phase has first_group_count groups whatever the seeds' best moves; below, the
+// pass picks its groups as fm_refine's do (fewer, or two split elsewhere, or none).
 Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID> start,
-               int groups_for, int arena, std::span<const BlockID> fixed = {}) {
+               int groups_for, int arena, std::span<const BlockID> fixed = {}, double share = 1.0) {
   const BlockLimits limits = uniform_limits(g, k, epsilon);
   ml::PartitionedGraph p(g, k, std::move(start));
   p.fix(fixed);
@@ -58,8 +59,7 @@ Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID
   std::vector<std::uint8_t> locked(g.num_nodes(), 0);
   Refined out;
   tbb::task_arena(arena).execute([&] {
-    // Groups whatever the share of seeds leaving them (1: always), so that the phases run.
-    out.gain = ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, 1.0);
+    out.gain = ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, share);
   });
   out.blocks.assign(p.blocks().begin(), p.blocks().end());
   // The cache it kept current equals one built from the result.
@@ -125,6 +125,60 @@ TEST(GroupFm, SameResultForRepeatedRunsAndAnyArena) {
             EXPECT_EQ(r.blocks, one.blocks) << arena << " threads, run " << run;
             EXPECT_EQ(r.gain, one.gain);
           }
+      }
+}
+
+// A 64 x 64 grid whose upper half also has diagonal edges: in strips of rows (ranges of ids),
+// the upper half's blocks hold about two thirds of the boundary's work, so two groups split
+// above the middle balance a pass better than the halves.
+CsrGraph half_dense_grid() {
+  constexpr NodeID kSide = 64;
+  std::vector<std::pair<NodeID, NodeID>> edges = ml_test::grid_edges(kSide, kSide);
+  for (NodeID r = kSide / 2; r + 1 < kSide; ++r)
+    for (NodeID c = 0; c + 1 < kSide; ++c) {
+      edges.emplace_back(r * kSide + c, (r + 1) * kSide + c + 1);
+      edges.emplace_back(r * kSide + c + 1, (r + 1) * kSide + c);
+    }
+  return ml_test::graph_from_edges(kSide * kSide, edges);
+}
+
+// The pass's first groups on strips of rows: the halves on the plain grid; on the half-dense
+// one, whose upper blocks weigh more, two groups split above the middle (the halves would leave
+// about two thirds of the work to one thread).
+TEST(GroupFm, UnevenHalvesSplitElsewhere) {
+  const BlockID k = 8;
+  auto first_groups = [&](const CsrGraph& g) {
+    ml::PartitionedGraph p(g, k, ranges(g.num_nodes(), k));
+    const ml::GainCache cache(g, p.blocks(), k);
+    const std::vector<NodeID> boundary = ml::fm_pass_seeds(p, 17, 0, &cache);
+    return ml::first_phase_groups(p, cache, boundary, 2, ml::kMaxLeavingShare);
+  };
+  EXPECT_EQ(first_groups(ml_test::grid_graph(64, 64)), (ml::GroupStarts{0, 4, 8}));
+  const ml::GroupStarts split = first_groups(half_dense_grid());
+  ASSERT_EQ(split.size(), 3u);
+  EXPECT_GT(split[1], k / 2);
+  EXPECT_LT(split[1], k);
+}
+
+// With fm_refine's share the pass picks its groups from the seeds (aligned ranges, fewer of
+// them, two groups split elsewhere, or none): still exact, never worse, the same in any arena.
+TEST(GroupFm, ChosenGroupsAreExactAndDeterministic) {
+  std::vector<CsrGraph> graphs = ml_test::refinement_test_graphs();
+  graphs.push_back(half_dense_grid());
+  for (const CsrGraph& g : graphs)
+    for (BlockID k : {8u, 32u, 64u})
+      for (bool local : {false, true}) {
+        SCOPED_TRACE(testing::Message()
+                     << "n " << g.num_nodes() << " k " << k << " ranges " << local);
+        const std::vector<BlockID> start =
+            local ? ranges(g.num_nodes(), k) : round_robin(g.num_nodes(), k);
+        const Refined one = refine(g, k, 0.03, start, 2, 1, {}, ml::kMaxLeavingShare);
+        check_result(g, as_partition(one.blocks, k), k, 0.03);
+        EXPECT_EQ(one.gain, plain_cut(g, start) - plain_cut(g, one.blocks));
+        EXPECT_GE(one.gain, 0);
+        const Refined two = refine(g, k, 0.03, start, 2, 2, {}, ml::kMaxLeavingShare);
+        EXPECT_EQ(two.blocks, one.blocks);
+        EXPECT_EQ(two.gain, one.gain);
       }
 }
 

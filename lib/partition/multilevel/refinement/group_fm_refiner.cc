@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <functional>
 #include <memory>
 
 #include <tbb/blocked_range.h>
@@ -21,6 +22,10 @@ constexpr int kAnyGroup = -1;
 constexpr int kGroupsPerThread = 4;
 // Boundary vertices (a prefix of the shuffled list: a random sample) that leaving_share rates.
 constexpr std::size_t kShareSample = 4096;
+// The most estimated time (a share of sequential FM's) for which two groups split at an
+// arbitrary block are worth running: the groups do 1.1-1.25x sequential FM's work (docs/
+// scaling.md, "Block-group FM"), so less than 1 / 1.25 of it must be left on the busier thread.
+constexpr double kMaxSplitTime = 0.8;
 
 // A row update for a vertex of another group, applied after the phase.
 struct CrossUpdate {
@@ -100,33 +105,161 @@ struct Worker {
   FmSearch<GroupView> search;
 };
 
-// Whether u's best move (most connection outside its block) goes into another group's block of
-// `groups` (ties count as another group's).
+// Whether u's best move (most connection outside its block) goes into another group's block
+// (ties count as another group's); `group_of` gives each block's group.
 bool best_move_leaves_group(const PartitionedGraph& p, const GainCache& cache, NodeID u,
-                            int groups) {
+                            std::span<const std::uint16_t> group_of) {
   const BlockID own = p.block(u);
-  const BlockID k = p.k();
-  const int group = block_group(own, k, groups);
+  const std::uint16_t group = group_of[own];
   Weight best_inside = -1, best_outside = -1;
   cache.for_each(u, [&](BlockID b, Weight conn) {
     if (b == own)
       return;
-    Weight& best = block_group(b, k, groups) == group ? best_inside : best_outside;
+    Weight& best = group_of[b] == group ? best_inside : best_outside;
     best = std::max(best, conn);
   });
   return best_outside >= 0 && best_outside >= best_inside;
 }
 
+// `groups` ranges of about k / groups blocks: block_group's.
+GroupStarts aligned_starts(BlockID k, int groups) {
+  GroupStarts starts(static_cast<std::size_t>(groups) + 1);
+  for (int g = 0; g <= groups; ++g)
+    starts[g] = static_cast<BlockID>(
+        (static_cast<std::uint64_t>(g) * k + static_cast<std::uint64_t>(groups) - 1) / groups);
+  return starts;
+}
+
+std::vector<std::uint16_t> groups_of_blocks(const GroupStarts& starts) {
+  std::vector<std::uint16_t> group_of(starts.back());
+  for (std::size_t g = 0; g + 1 < starts.size(); ++g)
+    std::fill(group_of.begin() + starts[g], group_of.begin() + starts[g + 1],
+              static_cast<std::uint16_t>(g));
+  return group_of;
+}
+
+// Every second start dropped: pairs of neighbouring groups merged.
+GroupStarts merge_pairs(const GroupStarts& starts) {
+  GroupStarts merged;
+  for (std::size_t i = 0; i < starts.size(); i += 2)
+    merged.push_back(starts[i]);
+  if (merged.back() != starts.back())
+    merged.push_back(starts.back());
+  return merged;
+}
+
+// A sampled seed's block and the lowest and highest of the blocks that its best move may take
+// (those of most connection outside its block): with two groups split at block s it leaves its
+// group when one of them lies on the other side of s.
+struct BestMoveRange {
+  BlockID own;
+  BlockID lowest;
+  BlockID highest;
+};
+
+bool leaves_split(const BestMoveRange& r, BlockID s) {
+  return r.own < s ? r.highest >= s : r.lowest < s;
+}
+
+// The estimated time of a pass's group phases as a share of sequential FM's: the busiest
+// thread's share of the first phase's work (`work` per group, taken heaviest first by the
+// thread that is free first), plus the share of seeds searched again in the later phases.
+double estimated_time(std::vector<double> work, int threads, double leaving) {
+  std::sort(work.begin(), work.end(), std::greater<>());
+  std::vector<double> load(static_cast<std::size_t>(threads), 0);
+  double total = 0;
+  for (double w : work) {
+    *std::min_element(load.begin(), load.end()) += w;
+    total += w;
+  }
+  return total > 0 ? *std::max_element(load.begin(), load.end()) / total + leaving : 1 + leaving;
+}
+
 } // namespace
+
+// The first phase's groups: the most aligned ranges (first_group_count groups, or fewer by
+// powers of two) whose share of seeds leaving their group is at most max_leaving_share (their
+// ids follow the recursive bisection, so few cut edges join two of them), unless two groups
+// split at some block s promise less time (estimated_time, with the share of a sample, and at
+// most kMaxSplitTime): a half that holds most of the boundary's work (cnr-2000's at k = 32:
+// 0.77 of its seeds' degrees) lends blocks to the other. None: one group (sequential FM).
+GroupStarts first_phase_groups(const PartitionedGraph& p, const GainCache& cache,
+                               std::span<const NodeID> boundary, int threads,
+                               double max_leaving_share) {
+  const BlockID k = p.k();
+  const int most = first_group_count(k, threads);
+  if (max_leaving_share >= 1 || most < 2)
+    return aligned_starts(k, most);
+  // Work per block: a search's work grows with its vertices' degrees.
+  std::vector<double> block_work(k, 0);
+  for (NodeID u : boundary)
+    block_work[p.block(u)] += static_cast<double>(p.graph().degree(u)) + 1;
+  auto group_work = [&](const GroupStarts& starts) {
+    std::vector<double> work(starts.size() - 1, 0);
+    for (std::size_t g = 0; g + 1 < starts.size(); ++g)
+      for (BlockID b = starts[g]; b < starts[g + 1]; ++b)
+        work[g] += block_work[b];
+    return work;
+  };
+  GroupStarts best = {0, k};
+  double best_time = 1;
+  for (int groups = most; groups >= 2; groups /= 2) {
+    const double leaving = leaving_share(p, cache, boundary, groups);
+    if (leaving <= max_leaving_share) {
+      best = aligned_starts(k, groups);
+      best_time = estimated_time(group_work(best), threads, leaving);
+      break;
+    }
+  }
+  const std::size_t sample = std::min<std::size_t>(boundary.size(), kShareSample);
+  std::vector<BestMoveRange> ranges;
+  ranges.reserve(sample);
+  for (std::size_t i = 0; i < sample; ++i) {
+    const NodeID u = boundary[i];
+    BestMoveRange r{p.block(u), k, 0};
+    Weight most_conn = 0;
+    cache.for_each(u, [&](BlockID b, Weight conn) {
+      if (b == r.own || conn < most_conn)
+        return;
+      if (conn > most_conn) {
+        most_conn = conn;
+        r.lowest = r.highest = b;
+      } else {
+        r.lowest = std::min(r.lowest, b);
+        r.highest = std::max(r.highest, b);
+      }
+    });
+    if (most_conn > 0)
+      ranges.push_back(r);
+  }
+  if (ranges.empty())
+    return best;
+  for (BlockID s = 1; s < k; ++s) {
+    std::size_t leaving = 0;
+    for (const BestMoveRange& r : ranges)
+      leaving += leaves_split(r, s);
+    const double share = static_cast<double>(leaving) / static_cast<double>(sample);
+    if (share > max_leaving_share)
+      continue;
+    GroupStarts starts = {0, s, k};
+    const double time = estimated_time(group_work(starts), threads, share);
+    if (time < best_time && time <= kMaxSplitTime) {
+      best_time = time;
+      best = std::move(starts);
+    }
+  }
+  return best;
+}
 
 double leaving_share(const PartitionedGraph& p, const GainCache& cache,
                      std::span<const NodeID> boundary, int groups) {
   const std::size_t sample = std::min<std::size_t>(boundary.size(), kShareSample);
   if (sample == 0)
     return 0;
+  const std::vector<std::uint16_t> group_of = groups_of_blocks(aligned_starts(p.k(), groups));
   std::size_t leaving = 0;
   for (std::size_t i = 0; i < sample; ++i)
-    leaving += best_move_leaves_group(p, cache, boundary[i], groups);
+    leaving += best_move_leaves_group(p, cache, boundary[i], group_of);
   return static_cast<double>(leaving) / static_cast<double>(sample);
 }
 
@@ -144,12 +277,9 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   const NodeID n = g.num_nodes();
   const BlockID k = p.k();
   // Fewer groups while too many seeds would have to be searched again (without locality of
-  // block ids, all of them: then this is sequential FM).
-  int first = first_group_count(k, threads);
-  while (first >= 2 && max_leaving_share < 1 &&
-         leaving_share(p, cache, boundary, first) > max_leaving_share)
-    first /= 2;
-  std::vector<std::uint16_t> vertex_group(first >= 2 ? n : 0); // of the current phase
+  // block ids, all of them: then this is sequential FM), or two groups of about equal work.
+  GroupStarts starts = first_phase_groups(p, cache, boundary, threads, max_leaving_share);
+  std::vector<std::uint16_t> vertex_group(starts.size() > 2 ? n : 0); // of the current phase
   std::vector<std::uint16_t> block_groups(k);
   FmVertexState vertices(n);
   tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
@@ -166,17 +296,24 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   std::vector<Weight> work;
   std::vector<std::vector<CrossUpdate>> logs;
   Weight gain = 0;
-  for (int groups = first; groups >= 2; groups /= 2) {
+  for (; starts.size() > 2; starts = merge_pairs(starts)) {
+    const int groups = static_cast<int>(starts.size()) - 1;
+    block_groups = groups_of_blocks(starts);
     tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
       for (NodeID u = r.begin(); u != r.end(); ++u)
-        vertex_group[u] = static_cast<std::uint16_t>(block_group(p.block(u), k, groups));
+        vertex_group[u] = block_groups[p.block(u)];
     });
-    for (BlockID b = 0; b < k; ++b)
-      block_groups[b] = static_cast<std::uint16_t>(block_group(b, k, groups));
+    // Seeds whose best move leaves their group wait for a later phase: searched now, they
+    // would take a worse move inside the group and lock there.
+    std::vector<std::uint8_t> defer(seeds.size(), 0);
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, seeds.size(), 1024), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i)
+        defer[i] = best_move_leaves_group(p, cache, seeds[i], block_groups);
+    });
     group_seeds.assign(static_cast<std::size_t>(groups), {});
-    for (NodeID u : seeds)
-      if (!locked[u])
-        group_seeds[vertex_group[u]].push_back(u);
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+      if (!locked[seeds[i]] && !defer[i])
+        group_seeds[vertex_group[seeds[i]]].push_back(seeds[i]);
     gains.assign(static_cast<std::size_t>(groups), 0);
     logs.resize(static_cast<std::size_t>(groups));
     // Heaviest group first (seeds' degrees), each thread taking the next one as it finishes.
@@ -213,8 +350,18 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
     // connection to another group instead gave the same cut (21 shared graphs x k 8/32/128,
     // 2 threads: 0.9959x against 0.9964x sequential FM's) at 3.3x the later phases' time on
     // uk-2007-05-100k, k = 128, whose vertices of 56 neighbours on average touch many blocks.
-    std::erase_if(
-        seeds, [&](NodeID u) { return locked[u] || !best_move_leaves_group(p, cache, u, groups); });
+    // Rated in parallel (each seed reads its own row), kept in their order.
+    std::vector<std::uint8_t> again(seeds.size());
+    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, seeds.size(), 1024), [&](const auto& r) {
+      for (std::size_t i = r.begin(); i != r.end(); ++i)
+        again[i] = !locked[seeds[i]] &&
+                   (defer[i] || best_move_leaves_group(p, cache, seeds[i], block_groups));
+    });
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < seeds.size(); ++i)
+      if (again[i])
+        seeds[kept++] = seeds[i];
+    seeds.resize(kept);
   }
   Worker& w = worker();
   w.view.serve(kAnyGroup, block_groups);

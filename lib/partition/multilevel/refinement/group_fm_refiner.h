@@ -1,16 +1,18 @@
 #pragma once
 // Block-group parallel k-way FM: one FM pass on several threads without synchronisation inside
 // a phase. The blocks are cut into G groups of consecutive ids (G a power of two, up to four
-// per thread). In a phase, each group runs the sequential localized searches (fm_search.h) from
-// its seeds on its own vertices (those in its blocks), moving them only between its own blocks;
-// the threads take the groups one after another, heaviest first. The
+// per thread, or two groups split where their work is about even). In a phase, each group runs
+// the sequential localized searches (fm_search.h) from its seeds on its own vertices (those in
+// its blocks), moving them only between its own blocks; the threads take the groups one after
+// another, heaviest first. Seeds whose best move leaves their group wait for a later phase. The
 // groups write disjoint vertices, block weights and gain cache rows, and a move's gain reads only
 // the rows of the group's vertices at the group's blocks, so it is exact. A move's updates to the
 // rows of other groups' vertices (at the move's two blocks, which those vertices' own moves never
 // read) are logged and applied after the phase, group after group. The next phase halves the
 // number of groups (pairs of neighbouring ranges) and starts only from the seeds whose best move
-// went into another group's block; a last, sequential phase allows every move. A pass starts
-// with fewer groups (none: sequential FM) while the share of such seeds is above 15%.
+// went into another group's block (or waited); a last, sequential phase allows every move. A
+// pass starts with fewer groups (none: sequential FM) while the share of such seeds is above
+// 15%, and with two groups split at another block when the estimated time is lower.
 //
 // Why ranges of ids: the initial partition is a recursive bisection, whose first bisection gives
 // blocks [0, k/2) and [k/2, k), and so on; refinement moves boundaries only locally, so a range
@@ -60,15 +62,22 @@ inline int block_group(BlockID b, BlockID k, int groups) {
 double leaving_share(const PartitionedGraph& p, const GainCache& cache,
                      std::span<const NodeID> boundary, int groups);
 
+// The groups of a phase as the first block of each (and k at the end): group g holds blocks
+// [starts[g], starts[g + 1]).
+using GroupStarts = std::vector<BlockID>;
+
+// A pass's first groups: the most aligned ranges (first_group_count(k, threads) groups, or fewer
+// by powers of two) whose share of seeds leaving their group is at most max_leaving_share, unless
+// two groups split at another block promise less time (the busier thread's share of the seeds'
+// degrees plus the share of seeds leaving their group, at most 0.8); {0, k}: none. With
+// max_leaving_share >= 1, first_group_count's aligned ranges.
+GroupStarts first_phase_groups(const PartitionedGraph& p, const GainCache& cache,
+                               std::span<const NodeID> boundary, int threads,
+                               double max_leaving_share);
+
 // G for `threads` threads and k blocks: the largest power of two up to 4 * threads that leaves
 // every group at least two blocks (1: no groups). A pass starts with fewer groups while more
 // than 15% of its seeds' best moves would leave their group (group_fm_refiner.cc).
 int first_group_count(BlockID k, int threads);
-
-// The group of each block: `groups` ranges of consecutive ids with about equal work, the sum of
-// (degree + 1) over the pass's seeds in their blocks (a search's work grows with its vertices'
-// degrees). Needs 1 <= groups <= k.
-std::vector<std::uint16_t> balanced_block_groups(const PartitionedGraph& p,
-                                                 std::span<const NodeID> boundary, int groups);
 
 } // namespace gnnpart::ml
