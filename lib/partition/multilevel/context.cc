@@ -37,13 +37,22 @@ using enum Refiner;
 //   neighbours, and such searches rate about a third fewer vertices, docs/generalisation.md).
 //   Both: 1.0096x the cut of 3 rounds with expansion, 21 graphs x k in {2, 8, 32, 128} x 3
 //   seeds (1.0367x gpmetis's).
+// - issue #20, session 18 (docs/graph.md, "Deep multilevel for the fast preset"): from k = 64
+//   on, deep multilevel (deep_multilevel.h) in place of recursive bisection of the coarsest
+//   graph. Recursive bisection coarsens and refines the subgraph of every one of its k - 1
+//   bisections again, log2 k nested hierarchies over the C k vertices of the coarsest graph;
+//   deep multilevel splits blocks while uncoarsening, each split a flat bisection of C to 2 C
+//   vertices, so what it saves grows with log2 k: 21 graphs x 2 seeds, CPU time 0.954x /
+//   0.898x / 0.833x at k = 32 / 64 / 128 for 1.0222x / 1.0156x / 1.0138x the cut; generated
+//   graphs 0.964x / 0.925x / 0.895x for 1.015x / 1.015x / 1.013x. At k = 32 that is the rate of
+//   the settings measured before (about 1% of cut for 2-5% of time), not worth its cut.
 const MultilevelContext kFast{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .lp_rounds = 2,
                    .batches_per_round = 32,
                    .contraction_limit = 20,
                    .cluster_weight_factor = 1.5},
-    .initial = {.tries = 3, .deep_tries = 2, .fm_passes = 2, .fm_max_bad = 40},
+    .initial = {.tries = 3, .deep_tries = 2, .fm_passes = 2, .fm_max_bad = 40, .deep_min_k = 64},
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance},
                    .lp_rounds = 0,
                    .fm_passes = 1,

@@ -49,6 +49,11 @@ struct InitialContext {
   // Breadth-first sweeps that move the start of greedy and BFS growing to a far vertex (0: a
   // random start).
   int peripheral_sweeps = 0;
+  // From this k on (0: never), deep multilevel (deep_multilevel.h) instead of recursive
+  // bisection of the coarsest graph: coarsening goes on to 2 C vertices, and blocks are split
+  // while uncoarsening. Top level only, without fixed vertices or a start partition (V-cycles
+  // and buffered streaming keep recursive bisection).
+  BlockID deep_min_k = 0;
 };
 
 // The refiners of one level, run in the order of RefinementContext::algorithms

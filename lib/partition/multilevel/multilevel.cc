@@ -3,6 +3,7 @@
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "partition/multilevel/coarsening/coarsener.h"
+#include "partition/multilevel/deep_multilevel.h"
 
 namespace gnnpart::ml {
 
@@ -22,6 +23,9 @@ std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimi
                                           std::span<const BlockID> start) {
   if (limits.k == 1 || graph.num_nodes() == 0)
     return std::vector<BlockID>(graph.num_nodes(), 0);
+  if (ctx.initial.deep_min_k > 0 && limits.k > 2 && limits.k >= ctx.initial.deep_min_k &&
+      fixed.empty() && start.empty())
+    return deep_multilevel_partition(graph, limits, epsilon, ctx, seed);
   const CycleInput in{limits, epsilon, fraction0, ctx, seed, fixed, start};
   return uncoarsen(initial_partition(coarsen(graph, in), in), in);
 }

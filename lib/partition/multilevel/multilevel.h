@@ -19,7 +19,9 @@ namespace gnnpart::ml {
 // pins vertices to blocks: fixed[u] is u's block or kInvalidBlockID; the coarsest partition's
 // blocks are renamed to agree with the fixed vertices, which then never move. With a start
 // partition (a V-cycle), clusters stay within its blocks and it replaces initial partitioning;
-// refinement never raises the cut, so the result is at least as good as the start.
+// refinement never raises the cut, so the result is at least as good as the start. From
+// ctx.initial.deep_min_k blocks on, without fixed vertices or a start, the cycle is deep
+// multilevel's (deep_multilevel.h).
 std::vector<BlockID> multilevel_partition(const CsrGraph& graph, const BlockLimits& limits,
                                           double epsilon, double fraction0,
                                           const MultilevelContext& ctx, std::uint64_t seed,

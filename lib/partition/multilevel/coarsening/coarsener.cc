@@ -41,10 +41,10 @@ ClusteringAlgorithm resolve_clustering(const CsrGraph& graph, const CoarseningCo
 
 Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const CoarseningContext& ctx,
                   std::uint64_t seed, std::span<const BlockID> fixed,
-                  std::span<const BlockID> communities) {
+                  std::span<const BlockID> communities, BlockID stop_k) {
   Hierarchy hierarchy{&graph, fixed, {}};
   std::vector<CoarseLevel>& levels = hierarchy.levels;
-  const NodeID limit = ctx.contraction_limit * std::max<BlockID>(k, 2);
+  const NodeID limit = ctx.contraction_limit * std::max<BlockID>(stop_k == 0 ? k : stop_k, 2);
   const int ncon = graph.ncon();
   std::vector<Weight> totals(ncon);
   for (int c = 0; c < ncon; ++c)
@@ -62,15 +62,23 @@ Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const Coarse
     if (n <= limit)
       break;
     // KaMinPar's bound: eps * W / k' with k' = clamp(n / C, 2, k); METIS's factor * W / (C * k)
-    // where that is larger.
+    // where that is larger. Coarsening past C * k (stop_k < k, deep multilevel) takes k'' =
+    // clamp(n / (2 C), 2, k) there instead of k: factor times the mean weight of a level half
+    // this one's size, so that a level can still halve, where clusters of the top level's
+    // factor * W / (C * k) would stall at C * k vertices.
     const double k_prime = std::clamp<double>(static_cast<double>(n) / ctx.contraction_limit, 2.0,
                                               std::max<double>(k, 2));
+    const double factor_blocks =
+        stop_k == 0 ? std::max<double>(k, 2)
+                    : std::clamp<double>(static_cast<double>(n) / (2.0 * ctx.contraction_limit),
+                                         2.0, std::max<double>(k, 2));
     std::vector<Weight> max_weight(ncon);
     for (int c = 0; c < ncon; ++c) {
       const auto total = static_cast<double>(totals[c]);
       max_weight[c] = std::max<Weight>(
           1, static_cast<Weight>(std::max(eps * total / k_prime,
-                                          ctx.cluster_weight_factor * total / limit)));
+                                          ctx.cluster_weight_factor * total /
+                                              (ctx.contraction_limit * factor_blocks))));
     }
     const std::uint64_t level_seed = derive_seed(seed, 10, level);
     std::vector<NodeID> clusters =

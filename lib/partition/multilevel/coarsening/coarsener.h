@@ -41,8 +41,10 @@ struct Hierarchy {
 // coarse vertex is fixed to the block of the fixed vertex it contains (at most one, see
 // lp_clustering). With communities (one id per vertex of graph), no coarse vertex spans two of
 // them. Every level clusters with resolve_clustering(graph, ctx), decided on the finest graph.
+// The graph is small at ctx.contraction_limit * stop_k vertices (0: k; deep multilevel coarsens
+// to a bisection's size and keeps the cluster weights of k blocks).
 Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const CoarseningContext& ctx,
                   std::uint64_t seed, std::span<const BlockID> fixed = {},
-                  std::span<const BlockID> communities = {});
+                  std::span<const BlockID> communities = {}, BlockID stop_k = 0);
 
 } // namespace gnnpart::ml

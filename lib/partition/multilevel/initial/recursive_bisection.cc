@@ -10,12 +10,9 @@
 
 namespace gnnpart::ml {
 
-std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
-                                         std::span<const Weight> final_max,
-                                         const MultilevelContext& ctx, std::uint64_t seed) {
-  const NodeID n = graph.num_nodes();
-  if (k == 1 || n == 0)
-    return std::vector<BlockID>(n, 0);
+std::vector<BlockID> bisect_for_blocks(const CsrGraph& graph, BlockID k,
+                                       std::span<const Weight> final_max,
+                                       const MultilevelContext& ctx, std::uint64_t seed) {
   const int ncon = graph.ncon();
   const BlockID k0 = (k + 1) / 2;
   const BlockID k1 = k / 2;
@@ -48,8 +45,19 @@ std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
   level_ctx.timer = nullptr; // bisections below run in parallel
   if (4 * static_cast<std::uint64_t>(k) <= ctx.k)
     level_ctx.initial.tries = std::min(ctx.initial.tries, ctx.initial.deep_tries);
-  std::vector<BlockID> sides = multilevel_partition(
-      graph, limits, min_eps, static_cast<double>(k0) / k, level_ctx, derive_seed(seed, 70));
+  return multilevel_partition(graph, limits, min_eps, static_cast<double>(k0) / k, level_ctx,
+                              derive_seed(seed, 70));
+}
+
+std::vector<BlockID> recursive_bisection(const CsrGraph& graph, BlockID k,
+                                         std::span<const Weight> final_max,
+                                         const MultilevelContext& ctx, std::uint64_t seed) {
+  const NodeID n = graph.num_nodes();
+  if (k == 1 || n == 0)
+    return std::vector<BlockID>(n, 0);
+  const BlockID k0 = (k + 1) / 2;
+  const BlockID k1 = k / 2;
+  std::vector<BlockID> sides = bisect_for_blocks(graph, k, final_max, ctx, seed);
   if (k == 2)
     return sides;
 
