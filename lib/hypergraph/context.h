@@ -223,6 +223,9 @@ struct BottleneckContext {
   // is the one-seed run's), the best result kept; a further seed's chain runs its restarts only
   // if its first refinement ends within seed_restart_margin of the best maximum so far (the
   // restarts are about two thirds of a chain's time and lowered a chain's maximum by 0-5%).
+  // 3 seeds on the 11 shared graphs at k = 8: the km1 largest block volume 0.8054x against
+  // 0.8221x, 6 runs lower, at 1.631x the CPU; on 6 generated graphs one gain (rgg) at 1.4x-1.9x
+  // (docs/hypergraph.md, session 18). 1 in every preset for that cost.
   int degree_graph_seeds = 1;
   double seed_restart_margin = 0.01;
   // Max-volume: where the degree start's chain did not pay (none within the budget, or no
