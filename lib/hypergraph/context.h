@@ -219,6 +219,15 @@ struct BottleneckContext {
   // for degree_start_epsilon's), and gave ca-astroph k = 8 7551 against 7608 from that one and
   // 8281 from the km1 start (docs/hypergraph.md). Empty: off.
   std::vector<double> degree_graph_epsilons = {0.1, 0.25, 0.5};
+  // Max-volume: the degree start above from this many seeds of its graph partition (the first
+  // is the one-seed run's), the best result kept; a further seed's chain runs its restarts only
+  // if its first refinement ends within seed_restart_margin of the best maximum so far (the
+  // restarts are about two thirds of a chain's time and lowered a chain's maximum by 0-5%).
+  // 3 seeds on the 11 shared graphs at k = 8: the km1 largest block volume 0.8054x against
+  // 0.8221x, 6 runs lower, at 1.631x the CPU; on 6 generated graphs one gain (rgg) at 1.4x-1.9x
+  // (docs/hypergraph.md, session 18). 1 in every preset for that cost.
+  int degree_graph_seeds = 1;
+  double seed_restart_margin = 0.01;
   // Max-volume: where the degree start's chain did not pay (none within the budget, or no
   // better result), the same chain from volume_bisection_start (multilevel_start.h,
   // volume_bisection.h): a recursive bisection by the graph engine whose splits after the first
