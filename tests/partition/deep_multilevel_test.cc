@@ -18,13 +18,7 @@ namespace {
 using ml_test::check_result;
 
 PartitionOptions options(BlockID k, std::uint64_t seed, int threads = 1, double epsilon = 0.03) {
-  PartitionOptions o;
-  o.k = k;
-  o.seed = seed;
-  o.threads = threads;
-  o.epsilon = epsilon;
-  o.preset = Preset::kFast;
-  return o;
+  return ml_test::preset_options(Preset::kFast, k, seed, threads, epsilon);
 }
 
 // The fast preset with deep multilevel from k = 3 on (deep = true) or never.

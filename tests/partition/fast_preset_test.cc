@@ -16,13 +16,7 @@ using ml_test::check_result;
 
 PartitionOptions fast_options(BlockID k, std::uint64_t seed, int threads = 1,
                               double epsilon = 0.03) {
-  PartitionOptions o;
-  o.k = k;
-  o.seed = seed;
-  o.threads = threads;
-  o.epsilon = epsilon;
-  o.preset = Preset::kFast;
-  return o;
+  return ml_test::preset_options(Preset::kFast, k, seed, threads, epsilon);
 }
 
 TEST(FastPreset, BalancedAndNoEmptyBlockOnMixedGraphs) {

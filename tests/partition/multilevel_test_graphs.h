@@ -11,6 +11,7 @@
 
 #include "core/graph.h"
 #include "core/graph_builder.h"
+#include "core/options.h"
 #include "core/partition.h"
 #include "core/random.h"
 
@@ -186,6 +187,18 @@ inline Partition as_partition(std::vector<BlockID> blocks, BlockID k) {
   result.k = k;
   result.blocks = std::move(blocks);
   return result;
+}
+
+// Options of `preset` for k blocks (the tests of one preset's behaviour).
+inline PartitionOptions preset_options(Preset preset, BlockID k, std::uint64_t seed,
+                                       int threads = 1, double epsilon = 0.03) {
+  PartitionOptions o;
+  o.k = k;
+  o.seed = seed;
+  o.threads = threads;
+  o.epsilon = epsilon;
+  o.preset = preset;
+  return o;
 }
 
 } // namespace gnnpart::ml_test

@@ -140,9 +140,7 @@ std::vector<BlockID> deep_multilevel_partition(const CsrGraph& graph, const Bloc
         return p.take_blocks();
       },
       [&](std::size_t level, std::vector<BlockID> blocks) {
-        std::vector<BlockID> finer = project_partition(h.levels[level - 1].mapping, blocks);
-        h.levels[level - 1] = CoarseLevel();
-        return finer;
+        return project_and_free(h, level, blocks);
       });
 }
 

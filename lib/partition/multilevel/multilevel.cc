@@ -45,12 +45,7 @@ std::vector<BlockID> uncoarsen(CoarsestPartition coarsest, const CycleInput& in)
         return p.take_blocks();
       },
       [&](std::size_t level, std::vector<BlockID> blocks) {
-        std::vector<BlockID> finer = project_partition(h.levels[level - 1].mapping, blocks);
-        // The coarse graph and the map into it are done with; the map of the input (4 bytes a
-        // vertex) is alive during the input level's refinement otherwise, the column-net
-        // model's memory peak at k >= 8 (issue #20).
-        h.levels[level - 1] = CoarseLevel();
-        return finer;
+        return project_and_free(h, level, blocks);
       });
 }
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "partition/multilevel/coarsening/contraction.h"
 #include "partition/multilevel/coarsening/lp_clustering.h"
@@ -97,6 +98,13 @@ Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const Coarse
                       std::move(coarse_fixed), std::move(coarse_communities)});
   }
   return hierarchy;
+}
+
+std::vector<BlockID> project_and_free(Hierarchy& h, std::size_t level,
+                                      std::span<const BlockID> blocks) {
+  std::vector<BlockID> finer = project_partition(h.levels[level - 1].mapping, blocks);
+  h.levels[level - 1] = CoarseLevel();
+  return finer;
 }
 
 } // namespace gnnpart::ml

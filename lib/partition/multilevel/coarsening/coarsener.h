@@ -47,4 +47,11 @@ Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const Coarse
                   std::uint64_t seed, std::span<const BlockID> fixed = {},
                   std::span<const BlockID> communities = {}, BlockID stop_k = 0);
 
+// Level level - 1's partition projected from `blocks` of `level`, and the coarse level (graph
+// and map into it) freed: uncoarsening never returns to it, and the map of the input (4 bytes a
+// vertex) alive during the input level's refinement was the column-net model's memory peak at
+// k >= 8 (issue #20).
+std::vector<BlockID> project_and_free(Hierarchy& h, std::size_t level,
+                                      std::span<const BlockID> blocks);
+
 } // namespace gnnpart::ml
