@@ -36,6 +36,10 @@ public:
   bool fits(NodeID u, BlockID to, const BlockLimits& limits) const {
     if (is_fixed(u))
       return false;
+    if (ncon_ == 1) { // no loop: FM rating a vertex asks this of every block it is connected to
+      const Weight w = graph_->vertex_weight(u);
+      return w <= 0 || block_weights_[to] + w <= limits.max(to, 0);
+    }
     for (int c = 0; c < ncon_; ++c) {
       const Weight w = graph_->vertex_weight(u, c);
       if (w > 0 && block_weight(to, c) + w > limits.max(to, c))
