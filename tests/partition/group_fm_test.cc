@@ -82,11 +82,14 @@ TEST(GroupFm, GroupCounts) {
   EXPECT_EQ(ml::first_group_count(128, 3), 16);
   EXPECT_EQ(ml::first_group_count(12, 3), 4);
   // Ranges of consecutive ids, as even as k allows.
-  std::vector<int> sizes(4, 0);
-  for (BlockID b = 0; b < 10; ++b) {
-    const int group = ml::block_group(b, 10, 4);
-    ASSERT_GE(group, b == 0 ? 0 : ml::block_group(b - 1, 10, 4));
-    ++sizes[static_cast<std::size_t>(group)];
+  const ml::GroupStarts starts = ml::aligned_starts(10, 4);
+  ASSERT_EQ(starts.size(), 5u);
+  EXPECT_EQ(starts.front(), 0u);
+  EXPECT_EQ(starts.back(), 10u);
+  std::vector<int> sizes;
+  for (std::size_t g = 0; g + 1 < starts.size(); ++g) {
+    ASSERT_GE(starts[g + 1], starts[g]);
+    sizes.push_back(static_cast<int>(starts[g + 1] - starts[g]));
   }
   EXPECT_EQ(sizes, (std::vector<int>{3, 2, 3, 2}));
 }

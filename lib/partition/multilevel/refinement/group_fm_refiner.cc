@@ -121,15 +121,6 @@ bool best_move_leaves_group(const PartitionedGraph& p, const GainCache& cache, N
   return best_outside >= 0 && best_outside >= best_inside;
 }
 
-// `groups` ranges of about k / groups blocks: block_group's.
-GroupStarts aligned_starts(BlockID k, int groups) {
-  GroupStarts starts(static_cast<std::size_t>(groups) + 1);
-  for (int g = 0; g <= groups; ++g)
-    starts[g] = static_cast<BlockID>(
-        (static_cast<std::uint64_t>(g) * k + static_cast<std::uint64_t>(groups) - 1) / groups);
-  return starts;
-}
-
 std::vector<std::uint16_t> groups_of_blocks(const GroupStarts& starts) {
   std::vector<std::uint16_t> group_of(starts.back());
   for (std::size_t g = 0; g + 1 < starts.size(); ++g)
@@ -249,6 +240,14 @@ GroupStarts first_phase_groups(const PartitionedGraph& p, const GainCache& cache
     }
   }
   return best;
+}
+
+GroupStarts aligned_starts(BlockID k, int groups) {
+  GroupStarts starts(static_cast<std::size_t>(groups) + 1);
+  for (int g = 0; g <= groups; ++g)
+    starts[g] = static_cast<BlockID>(
+        (static_cast<std::uint64_t>(g) * k + static_cast<std::uint64_t>(groups) - 1) / groups);
+  return starts;
 }
 
 double leaving_share(const PartitionedGraph& p, const GainCache& cache,

@@ -52,11 +52,6 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
                      std::vector<std::uint8_t>& locked, int threads,
                      double max_leaving_share = kMaxLeavingShare);
 
-// The group of block b among `groups` ranges of consecutive ids.
-inline int block_group(BlockID b, BlockID k, int groups) {
-  return static_cast<int>(static_cast<std::uint64_t>(b) * static_cast<std::uint64_t>(groups) / k);
-}
-
 // Of a sample of `boundary` (its first 4096 vertices; shuffled, so a random sample), the
 // share whose best move leaves their group of `groups`.
 double leaving_share(const PartitionedGraph& p, const GainCache& cache,
@@ -65,6 +60,9 @@ double leaving_share(const PartitionedGraph& p, const GainCache& cache,
 // The groups of a phase as the first block of each (and k at the end): group g holds blocks
 // [starts[g], starts[g + 1]).
 using GroupStarts = std::vector<BlockID>;
+
+// `groups` ranges of consecutive ids, as even as k allows (block b in group b * groups / k).
+GroupStarts aligned_starts(BlockID k, int groups);
 
 // A pass's first groups: the most aligned ranges (first_group_count(k, threads) groups, or fewer
 // by powers of two) whose share of seeds leaving their group is at most max_leaving_share, unless
