@@ -116,30 +116,46 @@ GraphMetrics compute_graph_metrics(const CsrGraph& graph, const Partition& parti
   std::vector<std::uint64_t> pair_bits(pair_words, 0);
 
   tbb::enumerable_thread_specific<GraphLocal> locals([&] { return GraphLocal(k, ncon); });
+  // The arc loop reads raw arrays held in the task's own variables and sums into locals:
+  // through the vectors, the captured references and the GraphLocal fields, every store of a
+  // sum or a mark (which may alias them, as far as the compiler knows) made it load the arrays'
+  // addresses again on the next arc. Most arcs are internal and cost a target, its block and a
+  // comparison.
   tbb::parallel_for(
       tbb::blocked_range<NodeID>(0, n, kGrain), [&](const tbb::blocked_range<NodeID>& r) {
+        const EdgeID* offsets = graph.offsets().data();
+        const NodeID* targets = graph.adjacency().data();
+        const Weight* edge_weights =
+            graph.has_edge_weights() ? graph.edge_weights().data() : nullptr;
+        const BlockID* blocks = part.data();
         GraphLocal& local = locals.local();
+        NodeID* mark = local.mark.data();
+        Weight* recv = local.recv.data();
+        EdgeID cut = 0;
+        Weight weighted_cut = 0, volume = 0;
+        NodeID boundary = 0;
         for (NodeID u = r.begin(); u != r.end(); ++u) {
-          const BlockID p = part[u];
+          const BlockID p = blocks[u];
           ++local.sizes[p];
           for (int c = 0; c < ncon; ++c)
             local.weights[static_cast<std::size_t>(p) * ncon + c] += graph.vertex_weight(u, c);
-          local.mark[p] = u;
+          mark[p] = u;
           Weight lambda_minus_one = 0;
-          for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-            const NodeID v = graph.edge_target(e);
-            const BlockID q = part[v];
+          const EdgeID last = offsets[u + 1];
+          for (EdgeID e = offsets[u]; e < last; ++e) {
+            const NodeID v = targets[e];
+            const BlockID q = blocks[v];
             if (q == p)
               continue;
             if (v > u) {
-              ++local.cut;
-              local.weighted_cut += graph.edge_weight(e);
+              ++cut;
+              weighted_cut += edge_weights == nullptr ? 1 : edge_weights[e];
             }
-            if (local.mark[q] == u)
+            if (mark[q] == u)
               continue;
-            local.mark[q] = u;
+            mark[q] = u;
             ++lambda_minus_one;
-            ++local.recv[q];
+            ++recv[q];
             const std::uint64_t id = static_cast<std::uint64_t>(p) * k + q;
             if (dense_pairs) {
               std::atomic_ref<std::uint64_t> word(pair_bits[id >> 6]);
@@ -155,10 +171,14 @@ GraphMetrics compute_graph_metrics(const CsrGraph& graph, const Partition& parti
             }
           }
           local.send[p] += lambda_minus_one;
-          local.volume += lambda_minus_one;
+          volume += lambda_minus_one;
           if (lambda_minus_one > 0)
-            ++local.boundary;
+            ++boundary;
         }
+        local.cut += cut;
+        local.weighted_cut += weighted_cut;
+        local.volume += volume;
+        local.boundary += boundary;
       });
 
   GraphMetrics metrics;

@@ -1,6 +1,9 @@
 // Partition files in the gpmetis convention: one block id per line, line i = vertex i.
 #include <algorithm>
+#include <cstdint>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "core/errors.h"
 #include "io/graph_io.h"
@@ -31,14 +34,55 @@ Partition read_partition(const std::string& path, NodeID n, BlockID k) {
   return partition;
 }
 
+namespace {
+
+// The lines "b\n" of blocks b < k (k below 10^7: at most 8 bytes each), formatted once and
+// stored as 8-byte words with their lengths, so a line is one table lookup and one 8-byte store
+// (to_chars and two appends a line cost about 86 instructions: 28M of a 2.0G-instruction fast
+// run on cnr-2000 at k = 128).
+struct LineTable {
+  std::vector<std::uint64_t> bytes;
+  std::vector<std::uint8_t> length;
+  explicit LineTable(BlockID k) : bytes(k < kMaxK ? k : 0), length(bytes.size()) {
+    std::string line;
+    for (BlockID b = 0; b < bytes.size(); ++b) {
+      line.clear();
+      append_number(line, b);
+      line.push_back('\n');
+      std::memcpy(&bytes[b], line.data(), line.size());
+      length[b] = static_cast<std::uint8_t>(line.size());
+    }
+  }
+  static constexpr BlockID kMaxK = 10'000'000;
+};
+
+} // namespace
+
 void write_partition(const Partition& partition, const std::string& path) {
   OutputFile out(path);
+  const LineTable table(partition.k);
+  const std::size_t listed = table.bytes.size();
   write_parallel_blocks(out, partition.blocks.size(), 1 << 16,
                         [&](std::uint64_t begin, std::uint64_t end, std::string& text) {
+                          // Every line fits 8 bytes, or is appended at the end of the room.
+                          text.resize(8 * (end - begin) + 8);
+                          char* at = text.data();
                           for (std::uint64_t u = begin; u < end; ++u) {
-                            append_number(text, partition.blocks[u]);
+                            const BlockID b = partition.blocks[u];
+                            if (b < listed) {
+                              std::memcpy(at, &table.bytes[b], 8);
+                              at += table.length[b];
+                              continue;
+                            }
+                            const std::size_t used = static_cast<std::size_t>(at - text.data());
+                            text.resize(used);
+                            append_number(text, b);
                             text.push_back('\n');
+                            const std::size_t now = text.size();
+                            text.resize(now + 8 * (end - u) + 8);
+                            at = text.data() + now;
                           }
+                          text.resize(static_cast<std::size_t>(at - text.data()));
                         });
   out.commit();
 }

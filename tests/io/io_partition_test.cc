@@ -33,6 +33,24 @@ TEST(IoPartition, RoundTripPlainAndGzip) {
   EXPECT_EQ(testing::read_text(dir.file("g.part.4")).substr(0, 8), "0\n3\n2\n1\n");
 }
 
+// Ids of up to 7 digits come from a table of formatted lines; longer ones (k of 10^7 and more)
+// are formatted one by one, also between table lines of the same block of the file.
+TEST(IoPartition, WritesShortAndLongIds) {
+  ScratchDir dir;
+  Partition p;
+  p.k = 123456789;
+  p.blocks = {0, 9, 10, 9999999, 10000000, 123456788, 7, 123456, 42, 100000000};
+  for (NodeID u = 0; u < 70000; ++u) // past one formatting block of 2^16 lines
+    p.blocks.push_back(u % 3 == 0 ? 10000000 + u : u);
+  write_partition(p, dir.file("g.part"));
+  EXPECT_EQ(testing::read_text(dir.file("g.part")).substr(0, 69),
+            "0\n9\n10\n9999999\n10000000\n123456788\n7\n123456\n42\n100000000\n10000000\n1\n2\n");
+  EXPECT_EQ(read_partition(dir.file("g.part"), 70010, p.k).blocks, p.blocks);
+  Partition small{1000, {999, 0, 100}};
+  write_partition(small, dir.file("s.part"));
+  EXPECT_EQ(testing::read_text(dir.file("s.part")), "999\n0\n100\n");
+}
+
 TEST(IoPartition, DefaultPath) {
   EXPECT_EQ(default_partition_path("/data/cora.edges.gz", 8), "/data/cora.edges.gz.part.8");
   EXPECT_EQ(default_partition_path("g.graph", 2), "g.graph.part.2");
