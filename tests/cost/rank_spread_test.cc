@@ -55,11 +55,20 @@ TEST(RankSpread, BalancedAtTheCalibratedRanksAsBeforeImbalancedCheaper) {
   p.ranks = 2;
   const std::vector<BlockTraffic> balanced = block_traffic(graph, Partition{2, {0, 0, 1, 1}});
   const std::vector<BlockTraffic> skewed = block_traffic(graph, Partition{2, {0, 0, 0, 1}});
-  const double balanced_before = predict_epoch(balanced, shape, p).epoch_seconds;
+  const EpochPrediction a = predict_epoch(balanced, shape, p);
+  const double balanced_before = a.epoch_seconds;
   const double skewed_before = predict_epoch(skewed, shape, p).epoch_seconds;
   p.rank_spread = 0.1;
   const EpochPrediction b = predict_epoch(balanced, shape, p);
   EXPECT_NEAR(b.epoch_seconds, balanced_before, 1e-12 * balanced_before);
+  // Each rank computes at the mean rate and waits for the expected slowest: the epoch is the
+  // same, its split between compute and wait is not.
+  const double slowest = 1 + 0.1 / std::sqrt(M_PI);
+  for (std::size_t r = 0; r < 2; ++r) {
+    EXPECT_NEAR(b.ranks[r].compute, a.ranks[r].compute / slowest, 1e-12);
+    EXPECT_NEAR(b.ranks[r].wait, a.ranks[r].wait + a.ranks[r].compute * (1 - 1 / slowest),
+                1e-12);
+  }
   const double skewed_after = predict_epoch(skewed, shape, p).epoch_seconds;
   EXPECT_LT(skewed_after, skewed_before);
   EXPECT_GT(skewed_after, skewed_before / (1 + 0.1 / std::sqrt(M_PI)) - 1e-12);
