@@ -22,7 +22,8 @@
 #   --objective epoch with the network's profile, so it is partitioned per network, after the
 #   calibration)  SUMMARY (cost_summary.csv)  SEED (1)
 #   PHASES (cost_phases.csv: per run and rank, each phase's predicted and measured seconds, the
-#   trainer's --json "phases_s" of the median round against evaluate --cost's)
+#   trainer's --json "phases_s" of the median round against evaluate --cost's); the summary's
+#   rounds_ok is the rounds' own ranking (cost_summary.py --rounds): the test's noise ceiling
 #   CPUS (unset: the whole machine, Open MPI's default binding): a CPU set as taskset reads it
 #   ("0-7", "8-15", "0,2,4"); the script re-runs itself under `taskset -c CPUS` (partitioners,
 #   layouts and mpirun stay inside), every mpirun gets --bind-to none and scripts/pin_rank.sh
@@ -150,6 +151,7 @@ setup_tcp() {
 HEADER="commit,network,graph,n,k,ranks_per_core,partitioner,layers,feature_dim,hidden,classes,predicted_s,measured_s,error,critical_rank,load1"
 echo "$HEADER"
 echo "$HEADER" > "$WORK/rows.csv"
+echo "network,graph,k,partitioner,round,epoch_s" > "$WORK/rounds.csv"
 
 # Partitions and layouts once per (graph, k).
 for g in $GRAPHS; do
@@ -231,6 +233,12 @@ for case in evaluated.get("ranking", [evaluated.get("cost")]):  # one partition:
 # runs are pooled, and every one of them gets the pooled median (at k = 2 several coincide; runs
 # of one partition differ by as much as the partitions do).
 content = {p: open(f"{work}/{g}.{k}.{p}.part", "rb").read() for p in partitioners}
+# Every run's median epoch by round, for the rounds' own ranking (cost_summary.py --rounds).
+with open(f"{work}/rounds.csv", "a") as out:
+    for p in partitioners:
+        for r in range(1, int(rounds) + 1):
+            times = json.load(open(f"{work}/run.{p}.{r}.json"))["epoch_times_s"][int(warmup):]
+            out.write(f"{network},{g},{k},{p},{r},{statistics.median(times):.6f}\n")
 for p in partitioners:
     runs = []
     for twin in (q for q in partitioners if content[q] == content[p]):
@@ -255,9 +263,10 @@ PY
   done
   [ "$network" = tcp ] && ip netns del "$NETNS"
 done
-python3 "$ROOT/scripts/cost_summary.py" "$WORK/rows.csv" --summary "$SUMMARY" >&2
+python3 "$ROOT/scripts/cost_summary.py" "$WORK/rows.csv" --summary "$SUMMARY" \
+  --rounds "$WORK/rounds.csv" >&2
 if [ -n "$KEEP_DIR" ]; then
-  for f in "$WORK/rows.csv" "$PHASES" "$SUMMARY"; do
+  for f in "$WORK/rows.csv" "$WORK/rounds.csv" "$PHASES" "$SUMMARY"; do
     [ "$f" -ef "$KEEP_DIR/$(basename "$f")" ] || cp "$f" "$KEEP_DIR/"
   done
 fi

@@ -4,8 +4,13 @@ of predicted and measured epoch times and whether the predicted fastest partitio
 measured fastest or within 3% of it; geometric-mean |error| over runs with at most one rank per
 core and, apart, over oversubscribed runs; and, where both were run, the model's choice between
 the km1 partition (`hypergraph`) and the `max-volume` one: pair_choice is the one predicted
-faster, pair_ok 1 when it measured faster (issue 19's limited-bandwidth check). Optionally an SVG scatter plot (no dependencies).
-  cost_summary.py ROWS.csv [--summary OUT.csv] [--svg OUT.svg] [--markdown OUT.md]"""
+faster, pair_ok 1 when it measured faster (issue 19's limited-bandwidth check). With --rounds
+(bench_cost.sh's rounds.csv: every run's median epoch by round) rounds_ok gives, per case, in how
+many ordered pairs of rounds (a, b) the partition fastest in round a measured within 3% of round
+b's fastest: the ranking test with one round's measurements as the prediction, the ceiling that
+the runs' own noise sets for any model. Optionally an SVG scatter plot (no dependencies).
+  cost_summary.py ROWS.csv [--summary OUT.csv] [--rounds ROUNDS.csv] [--svg OUT.svg]
+                  [--markdown OUT.md]"""
 import argparse, csv, math, sys
 from collections import defaultdict
 
@@ -45,6 +50,26 @@ def rel_error(r):
 def geomean(values):
     values = [max(v, 1e-12) for v in values]
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else float("nan")
+
+
+def rounds_ranking(path):
+    """(network, graph, k) -> (pairs within 3%, ordered pairs of rounds) from ROUNDS.csv."""
+    by = defaultdict(lambda: defaultdict(dict))
+    for r in csv.DictReader(open(path)):
+        by[(r["network"], r["graph"], r["k"])][r["partitioner"]][r["round"]] = float(r["epoch_s"])
+    out = {}
+    for case, parts in by.items():
+        rounds = sorted(set.intersection(*(set(v) for v in parts.values())))
+        hits = pairs = 0
+        for a in rounds:
+            for b in rounds:
+                if a != b:
+                    pick = min(parts, key=lambda p: parts[p][a])
+                    best = min(v[b] for v in parts.values())
+                    hits += parts[pick][b] / best - 1 <= 0.03
+                    pairs += 1
+        out[case] = (hits, pairs)
+    return out
 
 
 def svg(rows, path):
@@ -93,7 +118,9 @@ def main():
     ap.add_argument("--summary")
     ap.add_argument("--svg")
     ap.add_argument("--markdown")
+    ap.add_argument("--rounds")
     args = ap.parse_args()
+    own = rounds_ranking(args.rounds) if args.rounds else {}
     rows = list(csv.DictReader(open(args.rows)))
     if not rows:
         sys.exit("cost_summary: no rows in " + args.rows)
@@ -101,7 +128,8 @@ def main():
     for r in rows:
         groups[(r["network"], r["graph"], r["k"], r["ranks_per_core"])].append(r)
     lines = ["network,graph,k,ranks_per_core,partitions,spearman,predicted_fastest,"
-             "measured_fastest,fastest_gap,fastest_ok,geomean_abs_error,pair_choice,pair_ok"]
+             "measured_fastest,fastest_gap,fastest_ok,geomean_abs_error,pair_choice,pair_ok" +
+             (",rounds_ok" if own else "")]
     ok = defaultdict(list)
     pairs = defaultdict(list)
     for (network, graph, k, rpc), rs in groups.items():
@@ -128,7 +156,9 @@ def main():
                 pairs[network].append(pair_ok)
         lines.append(f"{network},{graph},{k},{rpc},{len(rs)},{spearman(pred, meas):.3f},"
                      f"{rs[pick]['partitioner']},{rs[best]['partitioner']},{gap:.4f},"
-                     f"{int(fine)},{err:.4f},{choice},{pair_ok}")
+                     f"{int(fine)},{err:.4f},{choice},{pair_ok}" +
+                     (f",{own[(network, graph, k)][0]}/{own[(network, graph, k)][1]}"
+                      if (network, graph, k) in own else ("," if own else "")))
     for over in (False, True):
         sel = [rel_error(r) for r in rows if (float(r["ranks_per_core"]) > 1) == over]
         if sel:
@@ -136,6 +166,10 @@ def main():
             print(f"{label}: {len(sel)} runs, geometric-mean |error| {geomean(sel):.4f}, "
                   f"predicted fastest within 3% in {sum(ok[over])} of {len(ok[over])} cases",
                   file=sys.stderr)
+    if own:
+        hits, total = (sum(v[i] for v in own.values()) for i in (0, 1))
+        print(f"the rounds' own ranking (one round's fastest within 3% of another's fastest): "
+              f"{hits} of {total} ordered pairs of rounds", file=sys.stderr)
     for network, hits in pairs.items():
         print(f"{network}: the model's choice between {PAIR[0]} and {PAIR[1]} measured faster "
               f"in {sum(hits)} of {len(hits)} cases with different predictions", file=sys.stderr)

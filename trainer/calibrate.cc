@@ -3,8 +3,10 @@
 #include <algorithm>
 #include <array>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <functional>
+#include <numeric>
 #include <tuple>
 #include <vector>
 
@@ -43,6 +45,19 @@ double trimmed_mean(std::vector<double> values) {
   for (std::size_t i = cut; i + cut < values.size(); ++i)
     sum += values[i];
   return sum / static_cast<double>(values.size() - 2 * cut);
+}
+
+// Every rank's time of one run of `body` (all ranks start together), on every rank.
+std::vector<double> rank_times(MPI_Comm comm, const std::function<void()>& body) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  MPI_Barrier(comm);
+  const auto start = Clock::now();
+  body();
+  double mine = std::chrono::duration<double>(Clock::now() - start).count();
+  std::vector<double> all(static_cast<std::size_t>(size));
+  MPI_Allgather(&mine, 1, MPI_DOUBLE, all.data(), 1, MPI_DOUBLE, comm);
+  return all;
 }
 
 // Median over `repeats` of the slowest rank's time of `body` (all ranks start together).
@@ -459,6 +474,11 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
   // load 13-17, the last two 4-5 times the waits the trainer then measured.
   const int sync_rounds = 4;
   std::vector<double> lengths, extra;
+  // The same rounds without synchronisation give the ranks' speed spread (rank_spread): the
+  // relative standard deviation of the ranks' times for equal work, pooled over every round
+  // (untrimmed: the slow rank of a round is what a synchronising trainer waits for).
+  double spread_squares = 0;
+  int spread_samples = 0;
   // Segments of dense H * W (the trainer's segments are mostly its GEMMs and dropout: compute,
   // not memory, bound), rows sized for the target length.
   const Matrix weight = random_matrix(128, 128, 4);
@@ -468,13 +488,18 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     const Matrix h = random_matrix(std::max<std::size_t>(1, target / per_row), 128, 3);
     std::vector<double> alone, synced;
     for (int repeat = 0; repeat < 3 * kRepeats; ++repeat) {
-      alone.push_back(timed(
-          comm,
-          [&] {
-            for (int i = 0; i < sync_rounds; ++i)
-              multiply(h, weight);
-          },
-          1));
+      const std::vector<double> times = rank_times(comm, [&] {
+        for (int i = 0; i < sync_rounds; ++i)
+          multiply(h, weight);
+      });
+      alone.push_back(*std::max_element(times.begin(), times.end()));
+      // The ranks did equal work: their spread is the spread of their speeds.
+      const double mean = std::accumulate(times.begin(), times.end(), 0.0) / times.size();
+      double squares = 0;
+      for (const double t : times)
+        squares += (t / mean - 1) * (t / mean - 1);
+      spread_squares += squares / static_cast<double>(times.size() - 1);
+      ++spread_samples;
       synced.push_back(timed(
           comm,
           [&] {
@@ -496,6 +521,7 @@ void measure_network(MPI_Comm comm, int size, NodeID rows, cost::CostProfile& p)
     xy += lengths[i] * extra[i];
     xx += lengths[i] * lengths[i];
   }
+  p.rank_spread = std::min(1.0, std::sqrt(spread_squares / std::max(spread_samples, 1)));
   std::tie(p.sync_wait_s, p.sync_jitter) = fit_line(lengths, extra);
   if (p.sync_jitter == 0) // falling or flat: a constant
     p.sync_wait_s = std::max(0.0, mean_extra);
@@ -553,12 +579,13 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "
-                "(%.2f GB/s), shared %.2f, sync wait %.3g s + jitter %.3f, overlap %.2f, "
+                "(%.2f GB/s), shared %.2f, sync wait %.3g s + jitter %.3f, rank spread %.3f, "
+                "overlap %.2f, "
                 "allreduce of 256 KiB %.3g s, SpMM %.3g s per nonzero x column at width 64\n",
                 size, host, p.latency_s, p.seconds_per_byte,
                 p.seconds_per_byte > 0 ? 1e-9 / p.seconds_per_byte : 0.0, p.shared_network,
-                p.sync_wait_s, p.sync_jitter, p.overlap, cost::allreduce_seconds(p, 1 << 18),
-                cost::rate_at(p.spmm, 64));
+                p.sync_wait_s, p.sync_jitter, p.rank_spread, p.overlap,
+                cost::allreduce_seconds(p, 1 << 18), cost::rate_at(p.spmm, 64));
   }
   return 0;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/errors.h"
+#include "cost/slowest_rank.h"
 
 namespace gnnpart::cost {
 namespace {
@@ -219,10 +220,28 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
   prediction.allreduce_seconds =
       k > 1 ? allreduce_seconds(profile, (parameters + 2) * shape.value_bytes) : 0;
   const std::size_t segments = compute[0].size();
+  // The profile's kernel rates are its slowest rank's (every rank timed at once): with a speed
+  // spread, that is the mean rank's rate times the expected slowest of its ranks. The ranks here
+  // run at the mean rate, and each segment takes their expected slowest.
+  const double calibrated_slowest =
+      profile.rank_spread > 0 ? expected_slowest_of_equal(profile.ranks, profile.rank_spread) : 1.0;
+  if (calibrated_slowest != 1.0) {
+    for (RankTime& t : prediction.ranks) {
+      t.compute /= calibrated_slowest;
+      for (std::size_t i = 0; i < kPhaseCount; ++i) {
+        if (i != phase_index(Phase::kWait))
+          t.phases[i] /= calibrated_slowest;
+      }
+    }
+  }
+  std::vector<double> segment_compute(k), segment_comm(k);
   for (std::size_t s = 0; s < segments; ++s) {
-    double slowest = 0;
-    for (std::size_t r = 0; r < k; ++r)
-      slowest = std::max(slowest, compute[r][s] + comm[r][s]);
+    // The expected slowest rank when the ranks' speeds scatter (rank_spread; 0: the slowest).
+    for (std::size_t r = 0; r < k; ++r) {
+      segment_compute[r] = compute[r][s] / calibrated_slowest;
+      segment_comm[r] = comm[r][s];
+    }
+    double slowest = expected_slowest(segment_compute, segment_comm, profile.rank_spread);
     // The trailing segment ends in the allreduce: every rank waits for the slowest.
     if (s + 1 == segments)
       slowest += prediction.allreduce_seconds;
@@ -230,9 +249,11 @@ EpochPrediction predict_epoch(const std::vector<BlockTraffic>& blocks, const Gcn
     prediction.epoch_seconds += slowest;
     for (std::size_t r = 0; r < k; ++r) {
       const double own =
-          compute[r][s] + comm[r][s] + (s + 1 == segments ? prediction.allreduce_seconds : 0);
+          segment_compute[r] + comm[r][s] + (s + 1 == segments ? prediction.allreduce_seconds : 0);
       prediction.ranks[r].wait += slowest - own;
-      prediction.ranks[r].phases[phase_index(Phase::kWait)] += slowest - own;
+      // The trainer waits for the last segment's slowest rank inside MPI_Allreduce.
+      const Phase where = s + 1 == segments ? Phase::kAllreduce : Phase::kWait;
+      prediction.ranks[r].phases[phase_index(where)] += slowest - own;
     }
   }
   double least_wait = -1;

@@ -217,6 +217,12 @@ CostProfile read_profile(const std::string& path) {
       throw InputError(path, root.find("shared_network")->line,
                        "profile \"shared_network\" must be in [0, 1]");
   }
+  if (root.find("rank_spread") != nullptr) {
+    p.rank_spread = seconds(path, root, "rank_spread");
+    if (p.rank_spread > 1)
+      throw InputError(path, root.find("rank_spread")->line,
+                       "profile \"rank_spread\" must be in [0, 1]");
+  }
   return p;
 }
 
@@ -234,6 +240,8 @@ std::string profile_json(const CostProfile& p) {
     optional += ",\n  \"allreduce_table\": " + table_json(p.allreduce_table, "bytes");
   if (p.shared_network > 0)
     optional += fmt::format(",\n  \"shared_network\": {:.4f}", p.shared_network);
+  if (p.rank_spread > 0)
+    optional += fmt::format(",\n  \"rank_spread\": {:.4f}", p.rank_spread);
   return fmt::format(
       "{{\n  \"name\": {},\n  \"source\": {},\n  \"transport\": {},\n  \"ranks\": {},\n"
       "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n  \"sync_jitter\": {:.4f},\n"

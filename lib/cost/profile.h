@@ -87,6 +87,12 @@ struct CostProfile {
   // rank's bytes at the ranks' mean (every byte of every rank queues in the same place), 0 at
   // its own; measured by an all-to-all against one rank sending alone. 0: as before.
   double shared_network = 0;
+  // Relative standard deviation of a rank's compute speed against the other ranks' at the same
+  // time (cores slowed by other guests or jobs, memory placement): a rank's compute in a segment
+  // is c x f with f about N(1, rank_spread^2), independent per rank, and a synchronising segment
+  // takes the expected slowest rank. Measured by the calibration's spread of equal GEMM segments
+  // over the ranks. 0: every rank at its calibrated speed, as before.
+  double rank_spread = 0;
 };
 
 // Seconds of the profile's gradient allreduce of `bytes` bytes.

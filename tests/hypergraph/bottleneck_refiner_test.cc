@@ -333,6 +333,19 @@ TEST(BottleneckRefiner, EpochNeverSlowerThanTheKm1Start) {
   }
 }
 
+TEST(BottleneckRefiner, EpochMovesPricedWithoutTheSpeedSpread) {
+  // The ranks' speed spread changes what evaluate predicts, not the epoch objective's moves.
+  const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(graph);
+  EpochInput epoch{slow_network_profile(), {}};
+  epoch.shape.feature_dim = 64;
+  const PartitionOptions o = bottleneck_options(4, 1, 1, Objective::kEpoch);
+  const Partition p = partition_column_net(graph, model, o, &epoch);
+  epoch.profile.rank_spread = 0.2;
+  epoch.profile.ranks = 4;
+  EXPECT_EQ(partition_column_net(graph, model, o, &epoch).blocks, p.blocks);
+}
+
 TEST(BottleneckRefiner, ClearErrors) {
   const CsrGraph graph = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
   const Hypergraph model = build_column_net(graph);
