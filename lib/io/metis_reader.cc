@@ -30,20 +30,23 @@ using namespace detail;
 
 using grammar::MetisFormat;
 
-struct Chunk {
-  std::vector<EdgeID> degrees; // one per row < n
-  std::vector<NodeID> adjacency;
-  std::vector<Weight> edge_weights;
-  std::vector<Weight> vertex_weights;
+template <template <typename> class Alloc> struct BasicChunk {
+  std::vector<EdgeID, Alloc<EdgeID>> degrees; // one per row < n
+  std::vector<NodeID, Alloc<NodeID>> adjacency;
+  std::vector<Weight, Alloc<Weight>> edge_weights;
+  std::vector<Weight, Alloc<Weight>> vertex_weights;
   ParseFailure failure;
 };
+using Chunk = BasicChunk<std::allocator>;
+// The second part of a 2-thread read: freed once copied, so mapped apart from malloc.
+using MappedChunk = BasicChunk<MappedAllocator>;
 
 // The rows of [begin, end), with the edge-weight flag fixed for all of them (kEdgeWeights ==
 // f.edge_weights): the number loop neither tests it per entry nor keeps it in a stack slot
 // (cnr-2000, `info -t 1`: 853.3M -> 815.3M instructions, with parse_unsigned always inlined).
-template <bool kEdgeWeights>
+template <bool kEdgeWeights, typename Rows>
 void parse_rows_as(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
-                   const MetisFormat& f, Chunk& chunk) {
+                   const MetisFormat& f, Rows& chunk) {
   grammar::RowError error;
   for_each_line(data, begin, end, [&](const char* p, const char* e) {
     if (!grammar::is_metis_row(p, e))
@@ -73,8 +76,9 @@ void parse_rows_as(std::string_view data, std::size_t begin, std::size_t end, st
   });
 }
 
+template <typename Rows>
 void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
-                const MetisFormat& f, Chunk& chunk) {
+                const MetisFormat& f, Rows& chunk) {
   if (f.edge_weights)
     parse_rows_as<true>(data, begin, end, row, f, chunk);
   else
@@ -283,8 +287,9 @@ ParsedRows parse_rows_in_parallel(const InputBuffer& in, const MetisFormat& f,
 // `first_row`, chunk by chunk along `bounds` (each chunk's text dropped once parsed, so the text
 // leaves memory as it is read); stops at the first failure. rows.degrees gets one entry a row
 // after the `rows.degrees.size()` it had.
+template <typename Rows>
 void parse_part(const InputBuffer& in, const std::vector<std::size_t>& bounds, std::size_t begin,
-                std::size_t end, std::uint64_t first_row, const MetisFormat& f, Chunk& rows) {
+                std::size_t end, std::uint64_t first_row, const MetisFormat& f, Rows& rows) {
   const std::size_t before = rows.degrees.size();
   for (std::size_t c = 0; c + 1 < bounds.size() && !rows.failure.failed(); ++c) {
     const std::size_t lo = std::max(bounds[c], begin), hi = std::min(bounds[c + 1], end);
@@ -299,7 +304,7 @@ void parse_part(const InputBuffer& in, const std::vector<std::size_t>& bounds, s
 // the text can hold, so a wrong header costs no memory; pages reserved but not written cost
 // nothing. Huge pages for the arrays written front to back (cnr-2000, `info -t 1`: 8355 page
 // faults -> 3755, system time 23.3 ms -> 16.3 ms).
-void reserve_rows(Chunk& rows, std::uint64_t text, const MetisFormat& f) {
+template <typename Rows> void reserve_rows(Rows& rows, std::uint64_t text, const MetisFormat& f) {
   const std::uint64_t max_entries = std::min<std::uint64_t>(2 * f.m, text / 2 + 1);
   rows.degrees.reserve(std::min<std::uint64_t>(f.n, text + 1) + 1);
   rows.adjacency.reserve(max_entries);
@@ -357,7 +362,8 @@ ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
   }
   // rows.degrees starts with a 0 and becomes the offsets in place once every row is read (no
   // second array of n + 1 entries).
-  Chunk rows, second;
+  Chunk rows;
+  MappedChunk second;
   reserve_rows(rows, text, f); // the second part's rows are appended to these
   rows.degrees.push_back(0);
   if (split < data.size()) {
