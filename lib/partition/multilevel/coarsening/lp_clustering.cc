@@ -7,6 +7,7 @@
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 #include <tbb/parallel_invoke.h>
+#include <tbb/task_arena.h>
 
 #include "core/multilevel_steps.h"
 #include "core/random.h"
@@ -243,7 +244,10 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
   };
   // The movers of the batch being applied and of the one before, whose neighbours are marked
   // while the batch is applied: the apply is sequential, so the marking runs beside it (the
-  // rating of the next batch reads only `active` and the clusters, both settled by then).
+  // rating of the next batch reads only `active` and the clusters, both settled by then). One
+  // thread marks right after the apply, while the movers' lists are still in its caches
+  // (uk-2007-05-100k k = 8 -t 1: 2% more CPU time when marking a batch later).
+  const bool beside = tbb::this_task_arena::max_concurrency() > 1;
   std::vector<NodeID> movers, marking;
   for (int round = 0; round < ctx.lp_rounds; ++round) {
     const std::uint64_t round_seed = derive_seed(seed, 1, static_cast<std::uint64_t>(round));
@@ -277,6 +281,10 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
       marking.clear();
       if (!last_round)
         marking.swap(movers);
+      if (!beside) {
+        mark_neighbours(marking);
+        marking.clear();
+      }
     }
     mark_neighbours(marking);
     if (last_round || moved <= n / 200)
