@@ -275,7 +275,10 @@ std::vector<NodeID> lp_clustering(const CsrGraph& graph, std::span<const Weight>
       if (marking.empty())
         apply();
       else
-        tbb::parallel_invoke(apply, [&] { mark_neighbours(marking); });
+        // The calling thread applies (parallel_invoke spawns its first functor and runs the
+        // last): another thread that is descheduled then holds at most a chunk of the marking,
+        // never the whole apply.
+        tbb::parallel_invoke([&] { mark_neighbours(marking); }, apply);
       moved += static_cast<NodeID>(movers.size());
       // Nothing reads next_active after the last round.
       marking.clear();
