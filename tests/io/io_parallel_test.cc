@@ -174,10 +174,10 @@ std::string commented_path_rows(std::uint64_t n, std::uint64_t& isolated_edges) 
   return rows;
 }
 
-// Two threads parse the rows in two parts, the second after counting the first part's rows
-// (metis_reader.cc): comment lines and blank rows there must not shift the second part's
-// vertex ids, and the earlier of two failures wins.
-TEST(IoParallel, MetisInTwoPartsKeepsRowIdsAndTheFirstFailure) {
+// Rows parsed in file order (1, 2 threads) or in parallel chunks (3) whose first rows are
+// counted apart: comment lines and blank rows must not shift a later row's vertex id, and the
+// earlier of two failures wins.
+TEST(IoParallel, MetisRowIdsPastCommentsAndTheFirstFailure) {
   ScratchDir dir;
   constexpr std::uint64_t n = 200000;
   std::uint64_t m = 0;

@@ -71,9 +71,8 @@ TEST(MultilevelClustering, RespectsTheClusterWeightLimit) {
   EXPECT_EQ(clusters, lp_clustering(g, limit, CoarseningContext{}, 99));
 }
 
-// A batch's apply runs beside the marking of the batch before it (lp_clustering.cc): the
-// clusters must not depend on the thread count, and a later round visits exactly the
-// neighbours of the last round's movers.
+// Moves are rated in parallel and applied in batch order, and the movers' neighbours are marked
+// for the next round in parallel: the clusters must not depend on the thread count.
 TEST(MultilevelClustering, SameClustersOnAnyThreadCount) {
   const CsrGraph g = ml_test::power_law_graph(20000, 4, 21);
   const std::vector<Weight> limit = {30};
