@@ -147,6 +147,88 @@ TEST(IoParallel, MetisErrorLineDeepInside) {
   }
 }
 
+// A path 1 - 2 - ... - n as METIS rows, with a '%' comment line before every 1000th row and
+// isolated vertices (blank rows) at every 777th: the text's lines are not its rows.
+std::string commented_path_rows(std::uint64_t n, std::uint64_t& isolated_edges) {
+  std::string rows;
+  isolated_edges = 0;
+  auto isolated = [](std::uint64_t v) { return v % 777 == 0; };
+  for (std::uint64_t v = 1; v <= n; ++v) {
+    if (v % 1000 == 0)
+      rows += "% rows " + std::to_string(v) + " on\n";
+    if (isolated(v)) {
+      rows += "\n";
+      continue;
+    }
+    const bool left = v > 1 && !isolated(v - 1), right = v < n && !isolated(v + 1);
+    if (left)
+      rows += std::to_string(v - 1);
+    if (left && right)
+      rows += ' ';
+    if (right)
+      rows += std::to_string(v + 1);
+    rows += '\n';
+  }
+  for (std::uint64_t v = 1; v < n; ++v)
+    isolated_edges += !isolated(v) && !isolated(v + 1);
+  return rows;
+}
+
+// Rows parsed in file order (1, 2 threads) or in parallel chunks (3) whose first rows are
+// counted apart: comment lines and blank rows must not shift a later row's vertex id, and the
+// earlier of two failures wins.
+TEST(IoParallel, MetisRowIdsPastCommentsAndTheFirstFailure) {
+  ScratchDir dir;
+  constexpr std::uint64_t n = 200000;
+  std::uint64_t m = 0;
+  const std::string rows = commented_path_rows(n, m);
+  const std::string header = "% a path\n" + std::to_string(n) + " " + std::to_string(m) + "\n";
+  testing::write_text(dir.file("path.graph"), header + rows);
+  ReadOptions one;
+  one.threads = 1;
+  const CsrGraph expected = read_graph(dir.file("path.graph"), one);
+  ASSERT_EQ(expected.num_nodes(), n);
+  for (const int threads : {2, 3}) {
+    SCOPED_TRACE(threads);
+    ReadOptions options;
+    options.threads = threads;
+    testing::expect_same_graph(read_graph(dir.file("path.graph"), options), expected);
+  }
+  // A self loop at vertex 180001 (in the second part): named by its id and line.
+  struct RowAt {
+    std::size_t offset;
+    std::uint64_t line;
+  };
+  auto row_at = [&](const std::string& text, std::uint64_t vertex) {
+    RowAt at{header.size(), 3}; // the header's two lines first
+    for (std::uint64_t row = 1;; at.offset = text.find('\n', at.offset) + 1, ++at.line) {
+      if (text[at.offset] == '%')
+        continue;
+      if (row++ == vertex)
+        return at;
+    }
+  };
+  std::string loop = header + rows;
+  loop.insert(row_at(loop, 180001).offset, "180001 ");
+  testing::write_text(dir.file("loop.graph"), loop);
+  // And a non-number at vertex 5001 (in the first part) as well: that one is reported.
+  std::string both = loop;
+  both.insert(row_at(both, 5001).offset, "x ");
+  testing::write_text(dir.file("both.graph"), both);
+  for (const int threads : {1, 2, 3}) {
+    SCOPED_TRACE(threads);
+    ReadOptions options;
+    options.threads = threads;
+    testing::expect_input_error([&] { read_graph(dir.file("loop.graph"), options); },
+                                dir.file("loop.graph") + ":" +
+                                    std::to_string(row_at(loop, 180001).line) + ": ",
+                                "vertex 180001 has a self loop");
+    testing::expect_input_error(
+        [&] { read_graph(dir.file("both.graph"), options); },
+        dir.file("both.graph") + ":" + std::to_string(row_at(both, 5001).line) + ": ", "found 'x'");
+  }
+}
+
 TEST(IoParallel, CrLfMetisAndLenientWeightsFromEvalpartFixture) {
   ScratchDir dir;
   testing::write_text(dir.file("crlf.graph"), "% c\r\n3 2\r\n2\r\n1 3\r\n2\r\n");

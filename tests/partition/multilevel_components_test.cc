@@ -4,6 +4,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include "core/random.h"
 #include "multilevel_test_graphs.h"
@@ -68,6 +69,28 @@ TEST(MultilevelClustering, RespectsTheClusterWeightLimit) {
   }
   EXPECT_LT(num_clusters, g.num_nodes() / 2); // it really clusters
   EXPECT_EQ(clusters, lp_clustering(g, limit, CoarseningContext{}, 99));
+}
+
+// Moves are rated in parallel and applied in batch order, and the movers' neighbours are marked
+// for the next round in parallel: the clusters must not depend on the thread count.
+TEST(MultilevelClustering, SameClustersOnAnyThreadCount) {
+  const CsrGraph g = ml_test::power_law_graph(20000, 4, 21);
+  const std::vector<Weight> limit = {30};
+  CoarseningContext ctx;
+  ctx.lp_rounds = 4;
+  ctx.batches_per_round = 8;
+  std::vector<NodeID> one;
+  tbb::task_arena(1).execute([&] { one = lp_clustering(g, limit, ctx, 7); });
+  for (const int threads : {2, 3}) {
+    std::vector<NodeID> clusters;
+    tbb::task_arena(threads).execute([&] { clusters = lp_clustering(g, limit, ctx, 7); });
+    EXPECT_EQ(clusters, one) << threads << " threads";
+  }
+  // Rounds after the first change the clusters (so they are really visited).
+  ctx.lp_rounds = 1;
+  std::vector<NodeID> first_round;
+  tbb::task_arena(2).execute([&] { first_round = lp_clustering(g, limit, ctx, 7); });
+  EXPECT_NE(first_round, one);
 }
 
 TEST(MultilevelClustering, FollowsEdgeWeightsOnSmallDegrees) {
