@@ -79,15 +79,24 @@ void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::
     parse_rows_as<false>(data, begin, end, row, f, chunk);
 }
 
-// One parallel pass over the rows after parsing: sorts every neighbour list (weights
-// alongside), finds the first vertex whose list repeats a neighbour, and records where each
-// sorted list's upward entries (v > u) start: up_begin[u]. The symmetry check below reads it.
+// One parallel pass over the rows after parsing (it was three: sorting, duplicates, symmetry
+// sums): sorts every neighbour list (weights alongside), finds the first vertex whose list
+// repeats a neighbour, and sums one hash per entry. An entry (u, v, w) is hashed as the pair
+// with the smaller id first, entry_hash(min, max, w), into `upward` when u < v and into
+// `downward` when u > v (no self loops pass the grammar). The adjacency is symmetric exactly
+// when the entries going up and those coming down are the same multiset, so the two sums agree
+// on every symmetric file; a mismatch, or an asymmetric file whose sums agree (a 64-bit hash
+// collision), is what they can miss. Only a mismatch pays for the exact search
+// (first_asymmetry) that names the vertex. Hashing each entry once (the sums of
+// entry_hash(u, v, w) and of entry_hash(v, u, w) hashed it twice) halves the hashing; a sorted
+// list holds its downward entries (v < u) before its upward ones, so each part is a plain loop.
 struct ListCheck {
   std::size_t first_duplicate; // n when no list repeats a neighbour
+  std::uint64_t upward = 0, downward = 0;
 };
 
 ListCheck sort_and_check_lists(const std::vector<EdgeID>& offsets, std::vector<NodeID>& adjacency,
-                               std::vector<Weight>& weights, std::vector<EdgeID>& up_begin) {
+                               std::vector<Weight>& weights) {
   const std::size_t n = offsets.size() - 1;
   return tbb::parallel_reduce(
       tbb::blocked_range<std::size_t>(0, n), ListCheck{n},
@@ -124,58 +133,28 @@ ListCheck sort_and_check_lists(const std::vector<EdgeID>& offsets, std::vector<N
             if (u < acc.first_duplicate && std::adjacent_find(first, last) != last)
               acc.first_duplicate = u;
           }
-          up_begin[u] = b + below;
+          const EdgeID mid = b + below;
+          std::uint64_t upward = 0, downward = 0;
+          if (weights.empty()) {
+            for (EdgeID i = b; i < mid; ++i)
+              downward += grammar::entry_hash(adjacency[i], own, 1);
+            for (EdgeID i = mid; i < e; ++i)
+              upward += grammar::entry_hash(own, adjacency[i], 1);
+          } else {
+            for (EdgeID i = b; i < mid; ++i)
+              downward += grammar::entry_hash(adjacency[i], own, weights[i]);
+            for (EdgeID i = mid; i < e; ++i)
+              upward += grammar::entry_hash(own, adjacency[i], weights[i]);
+          }
+          acc.upward += upward;
+          acc.downward += downward;
         }
         return acc;
       },
       [](ListCheck a, const ListCheck& b) {
-        return ListCheck{std::min(a.first_duplicate, b.first_duplicate)};
+        return ListCheck{std::min(a.first_duplicate, b.first_duplicate), a.upward + b.upward,
+                         a.downward + b.downward};
       });
-}
-
-// Whether the sorted, repeat-free lists are symmetric (with equal weights), exactly: no hash,
-// so no asymmetric file can pass. The vertices are visited from n - 1 down to 0; cursor[v]
-// starts at up_begin[v], the end of v's downward entries (u < v, sorted), and each upward entry
-// (u, v) of u must meet u at cursor[v] - 1 (same weight), which the cursor then passes. A
-// vertex u's own cursor is untouched until u is visited (only vertices below u move it), so it
-// still marks where u's upward entries start. Cursors only fall, so if every one ends at
-// offsets[v], each entry that an upward entry met lay in v's downward part and was met once:
-// the upward entries and the downward ones pair off one to one, (u, v, w) with (v, u, w).
-// A cursor at 0 would read before the array: that is a failure too (v's downward part is
-// used up). Sequential (one pass of the upward entries, about ten instructions each), where
-// the hash sums it replaces cost two splitmix64 an entry (cnr-2000: 182.6M instructions for
-// sort_and_check_lists, 33 an arc).
-template <bool kWeighted>
-bool lists_symmetric_as(const std::vector<EdgeID>& offsets, const std::vector<NodeID>& adjacency,
-                        const std::vector<Weight>& weights, std::vector<EdgeID>& cursor) {
-  const std::size_t n = offsets.size() - 1;
-  const NodeID* adj = adjacency.data();
-  const Weight* w = weights.data();
-  EdgeID* cur = cursor.data();
-  for (std::size_t u = n; u-- > 0;) {
-    const auto own = static_cast<NodeID>(u);
-    const EdgeID e = offsets[u + 1];
-    for (EdgeID i = cur[u]; i < e; ++i) {
-      const NodeID v = adj[i];
-      const EdgeID at = cur[v];
-      bool met = at != 0 && adj[at - 1] == own;
-      if constexpr (kWeighted)
-        met = met && w[at - 1] == w[i];
-      if (!met) [[unlikely]]
-        return false;
-      cur[v] = at - 1;
-    }
-  }
-  for (std::size_t v = 0; v < n; ++v)
-    if (cur[v] != offsets[v])
-      return false;
-  return true;
-}
-
-bool lists_symmetric(const std::vector<EdgeID>& offsets, const std::vector<NodeID>& adjacency,
-                     const std::vector<Weight>& weights, std::vector<EdgeID>& cursor) {
-  return weights.empty() ? lists_symmetric_as<false>(offsets, adjacency, weights, cursor)
-                         : lists_symmetric_as<true>(offsets, adjacency, weights, cursor);
 }
 
 struct Asymmetry {
@@ -377,12 +356,10 @@ CsrGraph parse_metis(const InputBuffer& in) {
   auto line_of_vertex = [&](std::size_t u) {
     return line_number_at(data, row_offset(data, index_rows(data, header.next, false), u));
   };
-  std::vector<EdgeID> cursor = zeros_on_huge_pages<EdgeID>(n);
-  const ListCheck check = sort_and_check_lists(offsets, adjacency, edge_weights, cursor);
+  const ListCheck check = sort_and_check_lists(offsets, adjacency, edge_weights);
   if (const std::size_t u = check.first_duplicate; u < n)
     throw InputError(file, line_of_vertex(u), grammar::duplicate_neighbour_message(u));
-  // Only an asymmetric file pays for the search that names its first asymmetric vertex.
-  if (!lists_symmetric(offsets, adjacency, edge_weights, cursor))
+  if (check.upward != check.downward)
     if (const Asymmetry a = first_asymmetry(offsets, adjacency, edge_weights); a.u < n)
       throw InputError(file, line_of_vertex(a.u),
                        grammar::asymmetry_message(a.u, a.v, a.weight_differs));
