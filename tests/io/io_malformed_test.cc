@@ -1,9 +1,11 @@
 // One malformed fixture per failure kind per reader: the error names the file and exact line.
+#include <algorithm>
 #include <functional>
 #include <string>
 
 #include <gtest/gtest.h>
 
+#include "core/random.h"
 #include "core/types.h"
 #include "io/graph_io.h"
 #include "io_test_util.h"
@@ -85,6 +87,79 @@ TEST(IoMalformed, Metis) {
       read_graph(path, options);
     });
   }
+}
+
+// Symmetric random graphs with one entry spoiled (its neighbour or its weight changed, so the
+// entry count stays 2m): the reader rejects exactly the asymmetric ones, naming the first
+// vertex that a direct search finds, at its line. The reader's check is exact (no hash), so
+// every spoiled graph that is asymmetric must fail.
+TEST(IoMalformed, MetisAsymmetryMatchesDirectSearch) {
+  testing::ScratchDir dir;
+  const std::string path = dir.file("spoiled.graph");
+  Rng rng(7);
+  int rejected = 0;
+  for (int trial = 0; trial < 200; ++trial) {
+    const std::size_t n = 2 + rng() % 12;
+    const bool weighted = trial % 2 == 1;
+    std::vector<std::vector<std::pair<NodeID, Weight>>> lists(n);
+    for (NodeID u = 0; u < n; ++u)
+      for (NodeID v = u + 1; v < n; ++v)
+        if (rng() % 3 == 0) {
+          const Weight w = weighted ? static_cast<Weight>(1 + rng() % 3) : 1;
+          lists[u].emplace_back(v, w);
+          lists[v].emplace_back(u, w);
+        }
+    std::size_t entries = 0;
+    for (const auto& list : lists)
+      entries += list.size();
+    if (entries == 0)
+      continue;
+    // Spoil one entry, keeping the list free of self loops and repeats.
+    std::size_t pick = rng() % entries, u = 0;
+    while (pick >= lists[u].size())
+      pick -= lists[u++].size();
+    auto& entry = lists[u][pick];
+    if (weighted && rng() % 2 == 0) {
+      entry.second = 1 + (entry.second + rng() % 2) % 3;
+    } else {
+      const auto v = static_cast<NodeID>(rng() % n);
+      const bool repeats = std::any_of(lists[u].begin(), lists[u].end(),
+                                       [&](const auto& x) { return x.first == v; });
+      if (v != u && !repeats)
+        entry.first = v;
+    }
+    std::sort(lists[u].begin(), lists[u].end());
+    std::string text = std::to_string(n) + " " + std::to_string(entries / 2) +
+                       (weighted ? " 001\n" : "\n");
+    for (const auto& list : lists) {
+      for (const auto& [v, w] : list)
+        text += std::to_string(v + 1) + (weighted ? " " + std::to_string(w) + " " : " ");
+      text += "\n";
+    }
+    testing::write_text(path, text);
+    // The first vertex with an entry that its neighbour does not return.
+    std::size_t bad = n;
+    for (std::size_t a = 0; a < n && bad == n; ++a)
+      for (const auto& [v, w] : lists[a]) {
+        const auto& back = lists[v];
+        const bool returned = std::any_of(back.begin(), back.end(), [&](const auto& x) {
+          return x.first == a && x.second == w;
+        });
+        if (!returned) {
+          bad = a;
+          break;
+        }
+      }
+    SCOPED_TRACE(text);
+    if (bad == n) {
+      EXPECT_NO_THROW(read_metis(path));
+      continue;
+    }
+    ++rejected;
+    expect_input_error([&] { read_metis(path); }, path + ":" + std::to_string(bad + 2) + ": ",
+                       "asymmetric adjacency: vertex " + std::to_string(bad + 1) + " lists");
+  }
+  EXPECT_GT(rejected, 100);
 }
 
 TEST(IoMalformed, Hmetis) {
