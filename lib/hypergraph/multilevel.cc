@@ -40,17 +40,22 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
   if (in.ctx.refinement.flows.input_level_only)
     coarse_ctx.refinement.flows.enabled = false;
   const std::size_t levels = h.coarsest() + 1; // for the progress line (levels are freed)
+  NodeID coarser_nodes = 0;                    // of the level refined last
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
         const Hypergraph& hg = h.unpark(level);
+        const double growth = coarser_nodes == 0 ? 0.0
+                                                 : static_cast<double>(hg.num_nodes()) /
+                                                       static_cast<double>(coarser_nodes);
+        coarser_nodes = hg.num_nodes();
         report_level(in.ctx.timer, levels - level, levels, hg.num_nodes());
         const auto level_phase =
             scoped_phase(in.ctx.timer, level == 0 ? "input level" : "coarse levels");
         PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
         refine_level(phg, level == 0 ? in.ctx : coarse_ctx, in.limits,
-                     derive_seed(in.seed, 0xF0, level), in.cache);
+                     derive_seed(in.seed, 0xF0, level), in.cache, growth);
         blocks.assign(phg.blocks().begin(), phg.blocks().end());
         return blocks;
       },

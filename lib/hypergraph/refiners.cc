@@ -1,5 +1,6 @@
 #include "hypergraph/refiners.h"
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -73,9 +74,17 @@ void run_refiner(Refiner refiner, PartitionedHypergraph& phg, const HgContext& c
   }
 }
 
+bool skips_strict_fm(const RefinementContext& rc, double growth, BlockID k) {
+  return k > 2 && growth > 0 && growth <= rc.strict_fm_skip_max_growth && rc.relaxed_fm_slack > 0 &&
+         std::ranges::find(rc.algorithms, Refiner::kRelaxedFm) != rc.algorithms.end();
+}
+
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                  std::uint64_t seed, Km1GainCache& cache) {
+                  std::uint64_t seed, Km1GainCache& cache, double growth) {
+  const bool skip_fm = skips_strict_fm(ctx.refinement, growth, phg.k());
   for (const Refiner refiner : ctx.refinement.algorithms) {
+    if (skip_fm && refiner == Refiner::kFm)
+      continue;
     const auto phase = scoped_phase(ctx.timer, refiner_name(refiner));
     run_refiner(refiner, phg, ctx, limits, seed, cache);
   }

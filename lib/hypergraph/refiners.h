@@ -15,8 +15,13 @@ namespace gnnpart::hg {
 void run_refiner(Refiner refiner, PartitionedHypergraph& phg, const HgContext& ctx,
                  const BlockLimits& limits, std::uint64_t seed, Km1GainCache& cache);
 
-// Every refiner of ctx.refinement.algorithms on one level.
+// Every refiner of ctx.refinement.algorithms on one level. `growth`: the level's vertices per
+// vertex of the coarser level it was projected from (0 for a level without one).
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                  std::uint64_t seed, Km1GainCache& cache);
+                  std::uint64_t seed, Km1GainCache& cache, double growth = 0);
+
+// True when refine_level skips strict FM on a level of this growth partitioned into k blocks
+// (RefinementContext::strict_fm_skip_max_growth).
+bool skips_strict_fm(const RefinementContext& rc, double growth, BlockID k);
 
 } // namespace gnnpart::hg

@@ -65,5 +65,23 @@ TEST(Clustering, CommunitiesRestrictTheRating) {
   EXPECT_NE(kept[0], kept[1]);
 }
 
+// Vertices that no cluster can take (their weight plus the lightest vertex's is over the limit)
+// are not rated; at the limit exactly they still join.
+TEST(Clustering, VerticesThatFitNoClusterStayAloneAtTheLimitTheyJoin) {
+  // A 2-pin net between each pair of consecutive vertices, every vertex weighing 2.
+  const Hypergraph hg(4, {0, 2, 4, 6}, {0, 1, 1, 2, 2, 3}, {1, 1, 1}, 1, {2, 2, 2, 2});
+  for (std::uint64_t seed : {0u, 1u, 2u}) {
+    NodeID count = 0;
+    const std::vector<Weight> below{3};
+    const auto alone = compute_clustering(hg, one_sub_round(), below, 1, seed, &count);
+    EXPECT_EQ(count, 4u);
+    for (NodeID u = 0; u < 4; ++u)
+      EXPECT_EQ(alone[u], u);
+    const std::vector<Weight> at{4};
+    compute_clustering(hg, one_sub_round(), at, 1, seed, &count);
+    EXPECT_LT(count, 4u);
+  }
+}
+
 } // namespace
 } // namespace gnnpart::hg

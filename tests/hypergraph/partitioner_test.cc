@@ -19,6 +19,9 @@
 #include "hypergraph/hypergraph_partitioner.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/multilevel.h"
+#include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph/refinement.h"
+#include "hypergraph/refiners.h"
 #include "hypergraph_test_util.h"
 
 namespace gnnpart::hg {
@@ -221,6 +224,58 @@ TEST(Partitioner, BisectionKeepsTheBestOfItsRuns) {
     const auto best = check(hg, partition_hypergraph(hg, o), o);
     EXPECT_LE(best.km1, brute_force_metrics(hg, alone).km1) << "seed " << seed;
   }
+}
+
+// Strict FM is skipped only on a level close in size to its coarser one, only where relaxed FM
+// runs after it, and not with two blocks.
+TEST(Refiners, StrictFmSkippedOnlyOnNearlyUnshrunkLevels) {
+  RefinementContext rc;
+  rc.strict_fm_skip_max_growth = 1.05;
+  EXPECT_FALSE(skips_strict_fm(rc, 0.0, 8)); // no coarser level
+  EXPECT_TRUE(skips_strict_fm(rc, 1.01, 8));
+  EXPECT_TRUE(skips_strict_fm(rc, 1.05, 8));
+  EXPECT_FALSE(skips_strict_fm(rc, 1.2, 8));
+  EXPECT_FALSE(skips_strict_fm(rc, 1.01, 2)); // two blocks: strict FM is not blocked
+  RefinementContext no_slack = rc;
+  no_slack.relaxed_fm_slack = 0;
+  EXPECT_FALSE(skips_strict_fm(no_slack, 1.01, 8));
+  RefinementContext no_relaxed = rc;
+  std::erase(no_relaxed.algorithms, Refiner::kRelaxedFm);
+  EXPECT_FALSE(skips_strict_fm(no_relaxed, 1.01, 8));
+  RefinementContext off = rc;
+  off.strict_fm_skip_max_growth = 0;
+  EXPECT_FALSE(skips_strict_fm(off, 1.01, 8));
+}
+
+// On such a level refine_level runs the list without strict FM, and the result stays balanced
+// and no worse than the start.
+TEST(Refiners, NearlyUnshrunkLevelRunsTheListWithoutStrictFm) {
+  const Hypergraph hg = local_hypergraph(3000, 3, 11);
+  const BlockID k = 8;
+  const PartitionOptions o = options(k, 4);
+  HgContext ctx = make_context(o);
+  ctx.refinement.strict_fm_skip_max_growth = 1.05;
+  HgContext without_fm = ctx;
+  std::erase(without_fm.refinement.algorithms, Refiner::kFm);
+  const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
+  std::vector<BlockID> start(hg.num_nodes());
+  for (NodeID u = 0; u < hg.num_nodes(); ++u)
+    start[u] = u % k; // balanced, far from good
+  auto refined = [&](const HgContext& c, double growth) {
+    return run_with_threads(o.threads, [&] {
+      PartitionedHypergraph phg(hg, k);
+      phg.assign(start);
+      Km1GainCache cache;
+      refine_level(phg, c, limits, 9, cache, growth);
+      EXPECT_TRUE(is_balanced(phg, limits.max_weight));
+      return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
+    });
+  };
+  const std::vector<BlockID> near = refined(ctx, 1.02);
+  EXPECT_EQ(near, refined(without_fm, 0.0));
+  EXPECT_NE(near, refined(ctx, 1.5)); // strict FM runs on a level that shrank
+  const Weight before = brute_force_metrics(hg, Partition{k, start}).km1;
+  EXPECT_LT(brute_force_metrics(hg, Partition{k, near}).km1, before);
 }
 
 } // namespace
