@@ -26,13 +26,6 @@ struct CoarseningContext {
   double max_shrink_per_pass = 2.5;  // a pass stops at n / 2.5 clusters
   double min_shrink_per_pass = 1.01; // coarsening ends when a pass shrinks less
   int sub_rounds = 16;               // synchronous sub-rounds per clustering pass
-  // A run from scratch whose coarsening stalls above its limit (a pass shrinks by less than
-  // min_shrink_per_pass with more than contraction_limit_multiplier * k vertices left) gets a
-  // second start: its coarsest level coarsened on to this multiplier * k vertices (clusters up
-  // to W / (multiplier * k)), partitioned there and refined k-way back up; the coarsest level
-  // keeps whichever start has the lower objective after refinement there. 0: off; nested runs
-  // (bisections, the second start itself) run with 0. See docs/hypergraph.md (`hgbest3`).
-  NodeID stalled_deep_multiplier = 20;
 };
 
 struct InitialContext {
