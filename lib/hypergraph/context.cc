@@ -12,6 +12,7 @@ namespace {
 const HgContext kFast{
     .bisection_runs = 1,
     .graph_start_tries = 1,
+    .coarsening = {.stalled_deep_multiplier = 0},
     .initial = {.runs_per_algorithm = 2, .deep_runs_per_algorithm = 1},
     .refinement = {.graph_start_vcycles = 0,
                    .fm_rounds = 3,

@@ -26,6 +26,18 @@ struct CoarseningContext {
   double max_shrink_per_pass = 2.5;  // a pass stops at n / 2.5 clusters
   double min_shrink_per_pass = 1.01; // coarsening ends when a pass shrinks less
   int sub_rounds = 16;               // synchronous sub-rounds per clustering pass
+  // A run from scratch whose coarsening stalls above its limit (a pass shrinks by less than
+  // min_shrink_per_pass with more than contraction_limit_multiplier * k vertices left) gets a
+  // second start: its coarsest level coarsened on to this multiplier * k vertices (clusters up
+  // to W / (multiplier * k)), partitioned there and refined k-way back up; the coarsest level
+  // keeps whichever start has the lower objective after refinement there. 0: off; nested runs
+  // (bisections, the second start itself) run with 0. See docs/hypergraph.md (`hgbest3`).
+  NodeID stalled_deep_multiplier = 20;
+  // ... only where the stalled level holds at most this share of the input's pins: the deeper
+  // run costs about a multilevel run on that level, so at most about half a run. Seed 0, that
+  // share: Titan23 0.066-0.461, ISPD98 0.210-0.560, generated ba / rmat 0.816-0.925 (there the
+  // deeper start cost 1.6x-2.7x the CPU and never won).
+  double stalled_deep_max_pin_share = 0.5;
 };
 
 struct InitialContext {

@@ -6,16 +6,62 @@
 #include "core/random.h"
 #include "hypergraph/initial_bisection.h"
 #include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph/refinement.h"
 
 namespace gnnpart::hg {
 
 namespace {
 
+// Whether the coarsening of a run from scratch ended above its vertex limit (its last pass
+// shrank by less than min_shrink_per_pass: the clusters' weights, not the limit, held it) on a
+// level small enough in pins for a deeper start to be worth its cost.
+bool deepen(const Hypergraph& hg, const HgHierarchy& h, const HgCycleInput& in) {
+  const CoarseningContext& c = in.ctx.coarsening;
+  const Hypergraph& coarsest = h.level(h.coarsest());
+  return c.stalled_deep_multiplier > 0 && in.given.empty() &&
+         coarsest.num_nodes() > c.contraction_limit_multiplier * in.limits.k &&
+         static_cast<double>(coarsest.num_pins()) <=
+             c.stalled_deep_max_pin_share * static_cast<double>(hg.num_pins());
+}
+
+// The lower-objective start on the stalled coarsest level: the initial partition of that level,
+// or the one a deeper multilevel run (stalled_deep_multiplier) brings back up to it, compared
+// after refinement there. Returns the first unrefined if it wins (uncoarsen refines it).
+HgCoarsestPartition deeper_start_if_better(HgCoarsestPartition start, const HgCycleInput& in) {
+  const auto phase = scoped_phase(in.ctx.timer, "deeper start");
+  const std::size_t level = start.hierarchy.coarsest();
+  const Hypergraph& coarsest = start.hierarchy.level(level);
+  PartitionedHypergraph own(coarsest, in.limits.k);
+  own.assign(start.blocks);
+  refine_level(own, in.ctx, in.limits, derive_seed(in.seed, 0xF0, level), in.cache);
+
+  HgContext deep = in.ctx;
+  deep.coarsening.contraction_limit_multiplier = in.ctx.coarsening.stalled_deep_multiplier;
+  deep.coarsening.stalled_deep_multiplier = 0;
+  deep.timer = nullptr;
+  deep.parkable_input = nullptr;
+  Km1GainCache deep_cache;
+  std::vector<BlockID> blocks =
+      multilevel_partition(coarsest, deep, in.limits, derive_seed(in.seed, 0xD5), deep_cache);
+  PartitionedHypergraph deeper(coarsest, in.limits.k);
+  deeper.assign(blocks);
+
+  const bool own_balanced = is_balanced(own, in.limits.max_weight);
+  if (is_balanced(deeper, in.limits.max_weight) &&
+      (!own_balanced || deeper.objective(in.ctx.objective) < own.objective(in.ctx.objective)))
+    start.blocks = std::move(blocks);
+  return start;
+}
+
 std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgCycleInput& in) {
   if (in.limits.k == 1 || hg.num_nodes() == 0)
     return std::vector<BlockID>(hg.num_nodes(), 0);
-  std::vector<BlockID> blocks =
-      uncoarsen(initial_partition(coarsen(hg, in.ctx, in.limits, in.seed, in.given), in), in);
+  HgHierarchy hierarchy = coarsen(hg, in.ctx, in.limits, in.seed, in.given);
+  const bool deeper = deepen(hg, hierarchy, in);
+  HgCoarsestPartition start = initial_partition(std::move(hierarchy), in);
+  if (deeper)
+    start = deeper_start_if_better(std::move(start), in);
+  std::vector<BlockID> blocks = uncoarsen(std::move(start), in);
   in.cache.release(); // alive only while the levels are refined
   return blocks;
 }

@@ -20,6 +20,7 @@ std::vector<BlockID> bipartition_recursively(const Hypergraph& hg, const HgConte
   // Bisections deep in the recursion are many and small: they get fewer initial tries.
   HgContext local = ctx;
   local.timer = nullptr; // bisections below run in parallel
+  local.coarsening.stalled_deep_multiplier = 0;
   if (depth >= ctx.initial.full_runs_depth)
     local.initial.runs_per_algorithm = ctx.initial.deep_runs_per_algorithm;
   local.refinement.flows.enabled =

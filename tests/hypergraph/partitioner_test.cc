@@ -278,5 +278,62 @@ TEST(Refiners, NearlyUnshrunkLevelRunsTheListWithoutStrictFm) {
   EXPECT_LT(brute_force_metrics(hg, Partition{k, near}).km1, before);
 }
 
+// Stars of 2-pin nets (a hub and its leaves) with consecutive hubs joined in a ring. A cluster
+// holds at most W / (160 k) vertices, so once the hubs' clusters are full their other leaves,
+// whose only neighbour is their hub, cannot join anything: the coarsening stalls far above its
+// limit.
+Hypergraph stars(NodeID hubs, NodeID leaves) {
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  const NodeID size = leaves + 1;
+  for (NodeID h = 0; h < hubs; ++h) {
+    for (NodeID l = 1; l <= leaves; ++l) {
+      pins.insert(pins.end(), {h * size, h * size + l});
+      offsets.push_back(pins.size());
+    }
+    pins.insert(pins.end(), {h * size, ((h + 1) % hubs) * size});
+    offsets.push_back(pins.size());
+  }
+  return Hypergraph(hubs * size, std::move(offsets), std::move(pins));
+}
+
+// A run whose coarsening stalls above its limit also tries the deeper start; either way the
+// partition is balanced, deterministic for any thread count, and keeps the stars nearly whole
+// (16 stars of 64 vertices per block fit exactly).
+TEST(Partitioner, StalledCoarseningTriesADeeperStart) {
+  const Hypergraph hg = stars(64, 63);
+  const BlockID k = 4;
+  const PartitionOptions o = options(k);
+  const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
+  HgContext on = make_context(o);
+  ASSERT_GT(on.coarsening.stalled_deep_multiplier, 0u);
+  // The stuck leaves' nets stay, so the stalled level keeps most of the pins: allow that here.
+  on.coarsening.stalled_deep_max_pin_share = 1.0;
+  HgHierarchy h = coarsen(hg, on, limits, 1, {});
+  ASSERT_GT(h.level(h.coarsest()).num_nodes(), 2 * on.coarsening.contraction_limit_multiplier * k);
+  HgContext off = on;
+  off.coarsening.stalled_deep_multiplier = 0;
+  for (const HgContext* ctx : std::vector<const HgContext*>{&on, &off}) {
+    auto run = [&](int threads) {
+      return run_with_threads(threads, [&] {
+        Km1GainCache cache;
+        return multilevel_partition(hg, *ctx, limits, 7, cache);
+      });
+    };
+    const std::vector<BlockID> blocks = run(1);
+    EXPECT_EQ(blocks, run(2));
+    const auto m = check(hg, Partition{k, blocks}, o);
+    EXPECT_LE(m.km1, Weight{16});
+  }
+  // Under the default pin share the deeper start is skipped: the same partition as without it.
+  const HgContext bounded = make_context(o);
+  auto run = [&](const HgContext& ctx) {
+    Km1GainCache cache;
+    return multilevel_partition(hg, ctx, limits, 7, cache);
+  };
+  EXPECT_EQ(run_with_threads(2, [&] { return run(bounded); }),
+            run_with_threads(2, [&] { return run(off); }));
+}
+
 } // namespace
 } // namespace gnnpart::hg
