@@ -22,7 +22,8 @@ std::vector<NodeID> random_map(std::size_t n, NodeID clusters, std::uint64_t see
 
 TEST(LevelMap, NarrowUpTo65536ClustersWideBeyond) {
   const std::size_t n = 200000;
-  for (const NodeID clusters : {NodeID{3}, NodeID{65535}, NodeID{65536}, NodeID{65537}, NodeID{150000}}) {
+  for (const NodeID clusters :
+       {NodeID{3}, NodeID{65535}, NodeID{65536}, NodeID{65537}, NodeID{150000}}) {
     SCOPED_TRACE(::testing::Message() << clusters << " clusters");
     const std::vector<NodeID> map = random_map(n, clusters, clusters);
     const LevelMap level(map, clusters);
