@@ -129,10 +129,17 @@ Hypergraph::Arrays Hypergraph::release() {
   return arrays;
 }
 
-void Hypergraph::put_pins(std::vector<NodeID> pins) {
-  if (pins.size() != net_offsets_.back())
-    throw InvalidParameter("put_pins: not the pin array that was taken");
-  pins_ = std::move(pins);
+Hypergraph::Nets Hypergraph::take_nets() {
+  taken_nets_ = num_nets();
+  return {std::exchange(net_offsets_, {}), std::exchange(pins_, {})};
+}
+
+void Hypergraph::put_nets(Nets nets) {
+  if (!net_offsets_.empty() || nets.offsets.size() != std::size_t{taken_nets_} + 1 ||
+      nets.offsets.back() != nets.pins.size())
+    throw InvalidParameter("put_nets: not the net arrays that were taken");
+  net_offsets_ = std::move(nets.offsets);
+  pins_ = std::move(nets.pins);
 }
 
 Weight Hypergraph::total_vertex_weight(int c) const {

@@ -36,15 +36,21 @@ class Hypergraph {
     std::vector<Weight> vertex_weights;
   };
   Arrays release();
-  // The pin array, taken out for a while by the owner of a hypergraph that is idle meanwhile
-  // (the multilevel cycle keeps its input's pins packed while coarser levels are worked on:
-  // hypergraph/coarsening.h). Until put_pins gives the same pins back, nothing but num_nodes(),
-  // num_nets(), the offsets and the weights may be read.
-  std::vector<NodeID> take_pins() { return std::exchange(pins_, {}); }
-  void put_pins(std::vector<NodeID> pins);
+  // The net -> pins arrays (offsets and pins), taken out for a while by the owner of a
+  // hypergraph that is idle meanwhile (the multilevel cycle keeps its input's nets packed while
+  // coarser levels are worked on: hypergraph/coarsening.h). Until put_nets gives the same arrays
+  // back, nothing but num_nodes(), num_nets() and the weights may be read.
+  struct Nets {
+    std::vector<EdgeID> offsets;
+    std::vector<NodeID> pins;
+  };
+  Nets take_nets();
+  void put_nets(Nets nets);
 
   NodeID num_nodes() const { return num_nodes_; }
-  NetID num_nets() const { return static_cast<NetID>(net_offsets_.size() - 1); }
+  NetID num_nets() const {
+    return net_offsets_.empty() ? taken_nets_ : static_cast<NetID>(net_offsets_.size() - 1);
+  }
   EdgeID num_pins() const { return pins_.size(); }
 
   std::span<const NodeID> pins(NetID e) const {
@@ -90,6 +96,7 @@ class Hypergraph {
   void build_incidence();
 
   NodeID num_nodes_ = 0;
+  NetID taken_nets_ = 0; // num_nets() while take_nets() holds the offsets
   bool shared_incidence_ = false;
   std::vector<EdgeID> net_offsets_;
   std::vector<NodeID> pins_;

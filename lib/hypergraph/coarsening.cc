@@ -88,7 +88,7 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
                                                   : contract(hg, map, clusters);
     h.levels.push_back(std::move(coarse));
     h.parked.emplace_back();
-    h.maps.push_back(std::move(map));
+    h.maps.emplace_back(std::move(map), clusters);
     current = &h.levels.back();
   }
   return h;

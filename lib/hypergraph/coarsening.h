@@ -8,6 +8,7 @@
 #include "core/block_limits.h"
 #include "core/hypergraph.h"
 #include "hypergraph/context.h"
+#include "hypergraph/level_map.h"
 #include "hypergraph/packed_nets.h"
 
 namespace gnnpart::hg {
@@ -21,15 +22,16 @@ namespace gnnpart::hg {
 using ParkedLevel = PackedNets;
 
 // The levels of one multilevel run: level 0 is the input, level i > 0 is levels[i - 1]
-// (parked[i - 1] while parked); maps[i] takes a vertex of level i to its vertex of level i + 1.
+// (parked[i - 1] while parked); maps[i] takes a vertex of level i to its vertex of level i + 1
+// (level_map.h: 2 bytes an entry where level i + 1 has at most 2^16 vertices).
 struct HgHierarchy {
   const Hypergraph* input = nullptr;
   std::vector<Hypergraph> levels;
   std::vector<ParkedLevel> parked;
-  std::vector<std::vector<NodeID>> maps;
+  std::vector<LevelMap> maps;
   // The blocks of a given partition on the coarsest level (empty without one).
   std::vector<BlockID> communities;
-  // The input's pins while they are packed (HgContext::parkable_input), from the contraction of
+  // The input's nets while they are packed (HgContext::parkable_input), from the contraction of
   // level 1 to the refinement of level 0.
   PackedInput packed_input;
 

@@ -100,13 +100,13 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
             scoped_phase(in.ctx.timer, level == 0 ? "input level" : "coarse levels");
         PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
+        std::vector<BlockID>().swap(blocks); // phg holds them while the level is refined
         refine_level(phg, level == 0 ? in.ctx : coarse_ctx, in.limits,
                      derive_seed(in.seed, 0xF0, level), in.cache, growth);
-        blocks.assign(phg.blocks().begin(), phg.blocks().end());
-        return blocks;
+        return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
       },
       [&](std::size_t level, std::vector<BlockID> blocks) {
-        std::vector<BlockID> finer = project_partition(h.maps[level - 1], blocks);
+        std::vector<BlockID> finer = h.maps[level - 1].project(blocks);
         h.truncate(level - 1); // the coarser levels and their maps are done with
         return finer;
       });

@@ -130,12 +130,12 @@ Hypergraph::Arrays PackedNets::unpack() {
 }
 
 PackedInput::PackedInput(Hypergraph& input) {
-  std::vector<NodeID> pins = input.take_pins();
+  Hypergraph::Nets nets = input.take_nets();
   try {
-    nets_ = PackedNets(input.num_nodes(), input.net_offsets(), pins, input.net_weights(),
+    nets_ = PackedNets(input.num_nodes(), nets.offsets, nets.pins, input.net_weights(),
                        input.ncon(), input.vertex_weights());
   } catch (...) {
-    input.put_pins(std::move(pins));
+    input.put_nets(std::move(nets));
     throw;
   }
   input_ = &input;
@@ -153,7 +153,8 @@ PackedInput& PackedInput::operator=(PackedInput&& other) noexcept {
 void PackedInput::restore() {
   if (input_ == nullptr)
     return;
-  input_->put_pins(nets_.unpack().pins);
+  Hypergraph::Arrays a = nets_.unpack(); // the offsets again from the nets' sizes
+  input_->put_nets({std::move(a.net_offsets), std::move(a.pins)});
   input_ = nullptr;
 }
 

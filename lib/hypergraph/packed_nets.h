@@ -25,7 +25,7 @@ public:
   // Packs `arrays` (pins sorted within each net) and frees them; parallel, deterministic.
   PackedNets(NodeID num_nodes, Hypergraph::Arrays arrays);
   // Packs the nets of these arrays (copies the vertex weights; for an input level whose pins
-  // are taken out: Hypergraph::take_pins).
+  // are taken out: Hypergraph::take_nets).
   PackedNets(NodeID num_nodes, std::span<const EdgeID> offsets, std::span<const NodeID> pins,
              std::span<const Weight> net_weights, int ncon, std::span<const Weight> vertex_weights);
   PackedNets(PackedNets&&) noexcept = default;
@@ -77,10 +77,11 @@ private:
   std::vector<EdgeID> chunk_pin_;  // per chunk: its first pin; one more entry at the end
 };
 
-// An input level's pins, packed while coarser levels are worked on (HgContext::parkable_input):
-// taken out of the hypergraph and packed on construction, put back by restore() or, at the
-// latest, when this goes away (an exception between coarsening and refinement; running out of
-// memory then ends the program, as the hypergraph could not be given back).
+// An input level's nets (offsets and pins), packed while coarser levels are worked on
+// (HgContext::parkable_input): taken out of the hypergraph and packed on construction, put back
+// (the offsets rebuilt from the packed sizes) by restore() or, at the latest, when this goes
+// away (an exception between coarsening and refinement; running out of memory then ends the
+// program, as the hypergraph could not be given back).
 class PackedInput {
 public:
   PackedInput() = default;

@@ -149,6 +149,28 @@ TEST(Hypergraph, SymmetricPinMatrixSharesTheIncidence) {
   }
 }
 
+// The nets taken out and put back (the multilevel cycle's packed input): the count of nets
+// stays readable meanwhile, and only arrays of the taken shape are accepted back.
+TEST(Hypergraph, NetsTakenOutAndPutBack) {
+  // Nets: {0, 2}, {1, 3}, {0, 1, 2}.
+  Hypergraph h(4, {0, 2, 4, 7}, {0, 2, 1, 3, 0, 1, 2}, {5, 1, 2});
+  Hypergraph::Nets nets = h.take_nets();
+  EXPECT_EQ(nets.offsets, (std::vector<EdgeID>{0, 2, 4, 7}));
+  EXPECT_EQ(nets.pins, (std::vector<NodeID>{0, 2, 1, 3, 0, 1, 2}));
+  EXPECT_EQ(h.num_nets(), 3u);
+  EXPECT_EQ(h.num_nodes(), 4u);
+  EXPECT_EQ(h.num_pins(), 0u);
+  EXPECT_TRUE(h.net_offsets().empty()) << "the offsets are out too";
+  EXPECT_EQ(h.net_weight(2), 2);
+  EXPECT_THROW(h.put_nets({{0, 2, 4}, {0, 2, 1, 3}}), InvalidParameter); // one net short
+  EXPECT_THROW(h.put_nets({{0, 2, 4, 7}, {0, 2, 1, 3}}), InvalidParameter); // pins short
+  h.put_nets(std::move(nets));
+  EXPECT_EQ(h.num_nets(), 3u);
+  EXPECT_EQ(h.num_pins(), 7u);
+  EXPECT_EQ(to_vector(h.pins(2)), (std::vector<NodeID>{0, 1, 2}));
+  EXPECT_THROW(h.put_nets({{0}, {}}), InvalidParameter) << "nothing taken";
+}
+
 TEST(HypergraphMetrics, HandComputed) {
   // Nets {0,1,2} w2, {2,3} w1, {0,1} w5, {} w7; blocks 0 0 1 2 (k = 4, block 3 empty).
   const Hypergraph h(4, {0, 3, 5, 7, 7}, {0, 1, 2, 2, 3, 0, 1}, {2, 1, 5, 7});

@@ -143,6 +143,7 @@ TEST(PackedInput, InputPinsPackedWhileCoarseLevelsExist) {
     ASSERT_GE(packed.coarsest(), 2u);
     EXPECT_EQ(hg.num_pins(), 0u) << "the input's pins are packed";
     EXPECT_EQ(hg.num_nets(), original.net_offsets.size() - 1);
+    EXPECT_TRUE(hg.net_offsets().empty()) << "and its offsets";
     expect_same_levels(packed, plain);
     EXPECT_EQ(&packed.unpark(0), &hg);
     expect_same_arrays(copy_arrays(hg), original);
