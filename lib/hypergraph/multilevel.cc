@@ -24,16 +24,28 @@ bool deepen(const Hypergraph& hg, const HgHierarchy& h, const HgCycleInput& in) 
              c.stalled_deep_max_pin_share * static_cast<double>(hg.num_pins());
 }
 
+// The context uncoarsen refines `level` with: the run's on the input level, and without flows
+// above it where flows run on the input level only.
+HgContext level_context(const HgContext& ctx, std::size_t level) {
+  HgContext local = ctx;
+  if (level > 0 && ctx.refinement.flows.input_level_only)
+    local.refinement.flows.enabled = false;
+  return local;
+}
+
 // The lower-objective start on the stalled coarsest level: the initial partition of that level,
 // or the one a deeper multilevel run (stalled_deep_multiplier) brings back up to it, compared
-// after refinement there. Returns the first unrefined if it wins (uncoarsen refines it).
+// after refinement there. The first wins refined: the refinement uncoarsen would give it (same
+// context, same seed) is done, and uncoarsen skips that level. The deeper one goes on as its
+// run left it, and uncoarsen refines it once more.
 HgCoarsestPartition deeper_start_if_better(HgCoarsestPartition start, const HgCycleInput& in) {
   const auto phase = scoped_phase(in.ctx.timer, "deeper start");
   const std::size_t level = start.hierarchy.coarsest();
   const Hypergraph& coarsest = start.hierarchy.level(level);
   PartitionedHypergraph own(coarsest, in.limits.k);
   own.assign(start.blocks);
-  refine_level(own, in.ctx, in.limits, derive_seed(in.seed, 0xF0, level), in.cache);
+  refine_level(own, level_context(in.ctx, level), in.limits, derive_seed(in.seed, 0xF0, level),
+               in.cache);
 
   HgContext deep = in.ctx;
   deep.coarsening.contraction_limit_multiplier = in.ctx.coarsening.stalled_deep_multiplier;
@@ -48,8 +60,12 @@ HgCoarsestPartition deeper_start_if_better(HgCoarsestPartition start, const HgCy
 
   const bool own_balanced = is_balanced(own, in.limits.max_weight);
   if (is_balanced(deeper, in.limits.max_weight) &&
-      (!own_balanced || deeper.objective(in.ctx.objective) < own.objective(in.ctx.objective)))
+      (!own_balanced || deeper.objective(in.ctx.objective) < own.objective(in.ctx.objective))) {
     start.blocks = std::move(blocks);
+    return start;
+  }
+  start.blocks.assign(own.blocks().begin(), own.blocks().end());
+  start.refined = true;
   return start;
 }
 
@@ -82,11 +98,11 @@ HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput&
 std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput& in) {
   const auto phase = scoped_phase(in.ctx.timer, "uncoarsen");
   HgHierarchy& h = coarsest.hierarchy;
-  HgContext coarse_ctx = in.ctx; // the levels above the input, when flows run on it only
-  if (in.ctx.refinement.flows.input_level_only)
-    coarse_ctx.refinement.flows.enabled = false;
-  const std::size_t levels = h.coarsest() + 1; // for the progress line (levels are freed)
-  NodeID coarser_nodes = 0;                    // of the level refined last
+  const HgContext coarse_ctx = level_context(in.ctx, 1); // the levels above the input
+  const std::size_t top = h.coarsest();
+  const bool top_refined = coarsest.refined;
+  const std::size_t levels = top + 1; // for the progress line (levels are freed)
+  NodeID coarser_nodes = 0;           // of the level refined last
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
@@ -98,6 +114,8 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
         report_level(in.ctx.timer, levels - level, levels, hg.num_nodes());
         const auto level_phase =
             scoped_phase(in.ctx.timer, level == 0 ? "input level" : "coarse levels");
+        if (level == top && top_refined)
+          return blocks;
         PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
         std::vector<BlockID>().swap(blocks); // phg holds them while the level is refined

@@ -52,6 +52,7 @@ struct HgCycleInput {
 struct HgCoarsestPartition {
   HgHierarchy hierarchy;
   std::vector<BlockID> blocks;
+  bool refined = false; // the coarsest level's refinement is done: uncoarsen does not repeat it
 };
 
 // The given partition on the coarsest level, else a flat bisection (k = 2) or recursive

@@ -6,11 +6,13 @@
 #include <algorithm>
 #include <numeric>
 #include <set>
+#include <string>
 
 #include "core/errors.h"
 #include "core/parallel.h"
 #include "core/partition.h"
 #include "core/random.h"
+#include "core/timer.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/clustering.h"
 #include "hypergraph/coarsening.h"
@@ -334,6 +336,44 @@ TEST(Partitioner, StalledCoarseningTriesADeeperStart) {
   };
   EXPECT_EQ(run_with_threads(2, [&] { return run(bounded); }),
             run_with_threads(2, [&] { return run(off); }));
+}
+
+// The deeper start hands the usual start on refined when it wins, and uncoarsen then skips the
+// coarsest level: the same partition as refining it there (same context, same seed), with one
+// level fewer refined in uncoarsen.
+TEST(Partitioner, RefinedCoarsestLevelIsNotRefinedAgain) {
+  const Hypergraph hg = local_hypergraph(3000, 3, 11);
+  const BlockID k = 4;
+  const PartitionOptions o = options(k);
+  const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
+  const std::uint64_t seed = 5;
+  const std::string refined_levels = "uncoarsen/coarse levels/label propagation";
+  std::uint64_t levels[2] = {0, 0};
+  auto run = [&](bool refine_first) {
+    Timer timer;
+    HgContext ctx = make_context(o);
+    ctx.timer = &timer;
+    Km1GainCache cache;
+    const HgCycleInput in{ctx, limits, seed, {}, cache};
+    HgCoarsestPartition start = initial_partition(coarsen(hg, ctx, limits, seed, {}), in);
+    const std::size_t top = start.hierarchy.coarsest();
+    EXPECT_GT(top, 0u);
+    if (refine_first) {
+      PartitionedHypergraph phg(start.hierarchy.level(top), k);
+      phg.assign(start.blocks);
+      refine_level(phg, ctx, limits, derive_seed(seed, 0xF0, top), cache);
+      start.blocks.assign(phg.blocks().begin(), phg.blocks().end());
+      start.refined = true;
+    }
+    std::vector<BlockID> blocks = uncoarsen(std::move(start), in);
+    levels[refine_first] = timer.count(refined_levels);
+    return blocks;
+  };
+  const std::vector<BlockID> blocks = run(false);
+  EXPECT_EQ(run(true), blocks);
+  EXPECT_GT(levels[1], 0u);
+  EXPECT_EQ(levels[1] + 1, levels[0]);
+  check(hg, Partition{k, blocks}, o);
 }
 
 } // namespace
