@@ -1,12 +1,14 @@
 // METIS graph files: header "n m [fmt [ncon]]", then one line per vertex:
 // [size] [w_1 .. w_ncon] (neighbour [edge weight])*, 1-based, '%' comment lines.
 #include <algorithm>
+#include <cstring>
 #include <functional>
 #include <numeric>
 #include <string>
 #include <vector>
 
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_invoke.h>
 #include <tbb/parallel_reduce.h>
 #include <tbb/task_arena.h>
 
@@ -28,20 +30,23 @@ using namespace detail;
 
 using grammar::MetisFormat;
 
-struct Chunk {
-  std::vector<EdgeID> degrees; // one per row < n
-  std::vector<NodeID> adjacency;
-  std::vector<Weight> edge_weights;
-  std::vector<Weight> vertex_weights;
+template <template <typename> class Alloc> struct BasicChunk {
+  std::vector<EdgeID, Alloc<EdgeID>> degrees; // one per row < n
+  std::vector<NodeID, Alloc<NodeID>> adjacency;
+  std::vector<Weight, Alloc<Weight>> edge_weights;
+  std::vector<Weight, Alloc<Weight>> vertex_weights;
   ParseFailure failure;
 };
+using Chunk = BasicChunk<std::allocator>;
+// The second part of a 2-thread read: freed once copied, so mapped apart from malloc.
+using MappedChunk = BasicChunk<MappedAllocator>;
 
 // The rows of [begin, end), with the edge-weight flag fixed for all of them (kEdgeWeights ==
 // f.edge_weights): the number loop neither tests it per entry nor keeps it in a stack slot
 // (cnr-2000, `info -t 1`: 853.3M -> 815.3M instructions, with parse_unsigned always inlined).
-template <bool kEdgeWeights>
+template <bool kEdgeWeights, typename Rows>
 void parse_rows_as(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
-                   const MetisFormat& f, Chunk& chunk) {
+                   const MetisFormat& f, Rows& chunk) {
   grammar::RowError error;
   for_each_line(data, begin, end, [&](const char* p, const char* e) {
     if (!grammar::is_metis_row(p, e))
@@ -71,8 +76,9 @@ void parse_rows_as(std::string_view data, std::size_t begin, std::size_t end, st
   });
 }
 
+template <typename Rows>
 void parse_rows(std::string_view data, std::size_t begin, std::size_t end, std::uint64_t row,
-                const MetisFormat& f, Chunk& chunk) {
+                const MetisFormat& f, Rows& chunk) {
   if (f.edge_weights)
     parse_rows_as<true>(data, begin, end, row, f, chunk);
   else
@@ -277,13 +283,68 @@ ParsedRows parse_rows_in_parallel(const InputBuffer& in, const MetisFormat& f,
           std::move(vertex_weights)};
 }
 
-// One thread: the rows are parsed in file order straight into the CSR arrays' own vectors, with
-// neither the pass that counts the rows of each chunk nor the copy, and still chunk by chunk,
-// so the text leaves memory as it is parsed (cnr-2000, `gnnpart info -t 1`: 0.757x the CPU
-// time of the parallel path, 42792 KB peak RSS instead of 54384). Reserved from the header's m
-// and n, each bounded by what the text can hold, so a wrong header costs no memory.
+// The rows of data[begin, end) parsed in file order into `rows`, the first of them row
+// `first_row`, chunk by chunk along `bounds` (each chunk's text dropped once parsed, so the text
+// leaves memory as it is read); stops at the first failure. rows.degrees gets one entry a row
+// after the `rows.degrees.size()` it had.
+template <typename Rows>
+void parse_part(const InputBuffer& in, const std::vector<std::size_t>& bounds, std::size_t begin,
+                std::size_t end, std::uint64_t first_row, const MetisFormat& f, Rows& rows) {
+  const std::size_t before = rows.degrees.size();
+  for (std::size_t c = 0; c + 1 < bounds.size() && !rows.failure.failed(); ++c) {
+    const std::size_t lo = std::max(bounds[c], begin), hi = std::min(bounds[c + 1], end);
+    if (lo >= hi)
+      continue;
+    parse_rows(in.data(), lo, hi, first_row + (rows.degrees.size() - before), f, rows);
+    in.drop_pages(lo, hi);
+  }
+}
+
+// Reserves room for the rows of `text` bytes: from the header's m and n, each bounded by what
+// the text can hold, so a wrong header costs no memory; pages reserved but not written cost
+// nothing. Huge pages for the arrays written front to back (cnr-2000, `info -t 1`: 8355 page
+// faults -> 3755, system time 23.3 ms -> 16.3 ms).
+template <typename Rows> void reserve_rows(Rows& rows, std::uint64_t text, const MetisFormat& f) {
+  const std::uint64_t max_entries = std::min<std::uint64_t>(2 * f.m, text / 2 + 1);
+  rows.degrees.reserve(std::min<std::uint64_t>(f.n, text + 1) + 1);
+  rows.adjacency.reserve(max_entries);
+  if (f.edge_weights)
+    rows.edge_weights.reserve(max_entries);
+  if (f.vertex_weights)
+    rows.vertex_weights.reserve(std::min<std::uint64_t>(f.n * f.ncon, text / 2 + 1));
+  advise_huge_pages(rows.adjacency);
+  advise_huge_pages(rows.edge_weights);
+  advise_huge_pages(rows.degrees);
+}
+
+// Rows (lines that are not '%' comments) of data[begin, end), where end is a line start. A
+// newline count when the range holds no '%' at all (every bench graph), else line by line.
+std::uint64_t count_rows(std::string_view data, std::size_t begin, std::size_t end) {
+  if (std::memchr(data.data() + begin, '%', end - begin) == nullptr)
+    return count_newlines(data, begin, end);
+  std::uint64_t rows = 0;
+  for_each_line(data, begin, end, [&](const char* p, const char* e) {
+    rows += grammar::is_metis_row(p, e);
+    return true;
+  });
+  return rows;
+}
+
+// Share of the rows' text that the first of two threads parses. The second one first counts
+// the first part's rows (its own rows' ids follow them), a pass of c = 0.076 of the parse's cost
+// (count_newlines reads 8 bytes a step; cnr-2000, thread CPU time: 2.1 ms against 27.5 ms), so
+// both finish together when the first part is 1 / (2 - c) = 0.52 of the text.
+constexpr double kFirstPartShare = 0.52;
+
+// The rows in file order into the CSR arrays' own vectors: with neither the pass that counts the
+// rows of each chunk nor the copy of the parallel path (cnr-2000, `gnnpart info -t 1`: 0.757x its
+// CPU time, 42792 KB peak RSS instead of 54384). With `two_parts`, a second thread parses the
+// rows from about the middle of the text on (after counting the rows before it) into arrays of
+// its own, appended at the end: the same arrays, the same first failure (the earlier one wins).
+// Thread CPU times on cnr-2000: 27.5 ms in one part; 15.6 ms and 14.0 ms in two, then 1.6 ms
+// to append (docs/scaling.md, session 19).
 ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
-                               std::uint64_t header_line, std::size_t rows_begin) {
+                               std::uint64_t header_line, std::size_t rows_begin, bool two_parts) {
   const std::string_view data = in.data();
   const std::string& file = in.path();
   const std::vector<std::size_t> bounds = split_at_newlines(data, rows_begin);
@@ -291,32 +352,46 @@ ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
   if (!long_line.failed())
     long_line = first_long_line(data, bounds);
   const std::uint64_t text = data.size() - rows_begin;
-  const std::uint64_t max_entries = std::min<std::uint64_t>(2 * f.m, text / 2 + 1);
+  // The second part starts at a line start; none (split == data.size()) on a one-line text.
+  std::size_t split = data.size();
+  if (two_parts) {
+    const auto middle =
+        rows_begin + static_cast<std::size_t>(kFirstPartShare * static_cast<double>(text));
+    split = static_cast<std::size_t>(skip_line(data.data() + middle, data.data() + data.size()) -
+                                     data.data());
+  }
   // rows.degrees starts with a 0 and becomes the offsets in place once every row is read (no
   // second array of n + 1 entries).
   Chunk rows;
-  rows.degrees.reserve(std::min<std::uint64_t>(f.n, text + 1) + 1);
+  MappedChunk second;
+  reserve_rows(rows, text, f); // the second part's rows are appended to these
   rows.degrees.push_back(0);
-  rows.adjacency.reserve(max_entries);
-  if (f.edge_weights)
-    rows.edge_weights.reserve(max_entries);
-  if (f.vertex_weights)
-    rows.vertex_weights.reserve(std::min<std::uint64_t>(f.n * f.ncon, text / 2 + 1));
-  // Huge pages for the arrays written front to back (cnr-2000, `info -t 1`: 8355 page faults
-  // -> 3755, system time 23.3 ms -> 16.3 ms; the offsets were a third array then).
-  advise_huge_pages(rows.adjacency);
-  advise_huge_pages(rows.edge_weights);
-  advise_huge_pages(rows.degrees);
-  for (std::size_t c = 0; c + 1 < bounds.size() && !rows.failure.failed(); ++c) {
-    parse_rows(data, bounds[c], bounds[c + 1], rows.degrees.size() - 1, f, rows);
-    in.drop_pages(bounds[c], bounds[c + 1]);
+  if (split < data.size()) {
+    reserve_rows(second, data.size() - split, f);
+    tbb::parallel_invoke([&] { parse_part(in, bounds, rows_begin, split, 0, f, rows); },
+                         [&] {
+                           const std::uint64_t first_row = count_rows(data, rows_begin, split);
+                           parse_part(in, bounds, split, data.size(), first_row, f, second);
+                         });
+  } else {
+    parse_part(in, bounds, rows_begin, data.size(), 0, f, rows);
   }
-  throw_earliest(file, data, {std::move(rows.failure), std::move(long_line)});
-  const std::size_t row_count = rows.degrees.size() - 1;
+  throw_earliest(file, data,
+                 {std::move(rows.failure), std::move(second.failure), std::move(long_line)});
+  const std::size_t row_count = rows.degrees.size() - 1 + second.degrees.size();
   if (row_count < f.n)
     throw InputError(file, count_lines(data), grammar::too_few_rows_message(f.n, row_count));
-  if (rows.adjacency.size() != 2 * f.m)
-    throw InputError(file, header_line, grammar::edge_count_message(f.m, rows.adjacency.size()));
+  const std::size_t entries = rows.adjacency.size() + second.adjacency.size();
+  if (entries != 2 * f.m)
+    throw InputError(file, header_line, grammar::edge_count_message(f.m, entries));
+  auto append = [](auto& to, auto& from) {
+    to.insert(to.end(), from.begin(), from.end());
+    from = {};
+  };
+  append(rows.degrees, second.degrees);
+  append(rows.adjacency, second.adjacency);
+  append(rows.edge_weights, second.edge_weights);
+  append(rows.vertex_weights, second.vertex_weights);
   ParsedRows out;
   std::vector<EdgeID>& offsets = rows.degrees;
   for (std::size_t u = 1; u < offsets.size(); ++u)
@@ -328,11 +403,12 @@ ParsedRows parse_rows_in_order(const InputBuffer& in, const MetisFormat& f,
   return out;
 }
 
-// The rows are parsed in parallel from this many threads on. The parallel path does about 1.32x
-// the work of the in-order one (the row-counting pass, the chunks' own arrays and their copy:
-// cnr-2000 CPU time 1 / 0.757), and its index, the zero-filled CSR arrays and the first touch
-// of the chunks' pages (17.2k minor faults against 12.0k at 2 threads) run on one thread; so on
-// two threads it cannot gain and reads slower (cnr-2000: 0.063 s against 0.040 s, docs/scaling.md).
+// The rows are parsed in parallel chunks from this many threads on. The parallel path does about
+// 1.32x the work of the in-order one (the row-counting pass, the chunks' own arrays and their
+// copy: cnr-2000 CPU time 1 / 0.757), and its index, the zero-filled CSR arrays and the first
+// touch of the chunks' pages (17.2k minor faults against 12.0k at 2 threads) run on one thread;
+// so on two threads it cannot gain and reads slower (cnr-2000: 0.063 s against 0.040 s,
+// docs/scaling.md). Two threads parse in two parts instead (parse_rows_in_order).
 constexpr int kParallelRowsMinThreads = 3;
 
 CsrGraph parse_metis(const InputBuffer& in) {
@@ -344,8 +420,9 @@ CsrGraph parse_metis(const InputBuffer& in) {
   const std::uint64_t header_line = line_number_at(data, header.begin);
   const MetisFormat f = grammar::parse_metis_header(file, header_line, data.data() + header.begin,
                                                     data.data() + header.end);
-  ParsedRows g = tbb::this_task_arena::max_concurrency() < kParallelRowsMinThreads
-                     ? parse_rows_in_order(in, f, header_line, header.next)
+  const int threads = tbb::this_task_arena::max_concurrency();
+  ParsedRows g = threads < kParallelRowsMinThreads
+                     ? parse_rows_in_order(in, f, header_line, header.next, threads >= 2)
                      : parse_rows_in_parallel(in, f, header_line, header.next);
   const std::size_t n = f.n;
   std::vector<EdgeID>& offsets = g.offsets;

@@ -77,9 +77,9 @@ TEST(IoMalformed, Metis) {
       {"metis_missing_edge_weight.graph", 3, "an edge weight, found end of line"},
       {"metis_wide.graph", 1, kWideIdHint},
       {"metis_empty.graph", 0, "no METIS header"}};
-  // 1 and 2 threads parse the rows in file order, 3 and more in parallel chunks
-  // (metis_reader.cc): every fixture goes through both.
-  for (int threads : {1, 3}) {
+  // 1 thread parses the rows in file order, 2 in two parts (the second from a line near the
+  // middle), 3 and more in parallel chunks (metis_reader.cc): every fixture goes through each.
+  for (int threads : {1, 2, 3}) {
     SCOPED_TRACE(threads);
     check_all(cases, [threads](const std::string& path) {
       ReadOptions options;
