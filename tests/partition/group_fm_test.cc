@@ -60,8 +60,7 @@ Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID
   std::vector<std::uint8_t> locked(g.num_nodes(), 0);
   Refined out;
   tbb::task_arena(arena).execute([&] {
-    out.gain =
-        ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, share, plan);
+    out.gain = ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, share, plan);
   });
   out.blocks.assign(p.blocks().begin(), p.blocks().end());
   // The cache it kept current equals one built from the result.
@@ -204,10 +203,8 @@ TEST(GroupFm, InnerSplitIsExactAndDeterministic) {
     BlockID k;
     ml::GroupPlan plan;
   };
-  const std::vector<Case> cases = {{8, {{0, 4, 8}, 6}},
-                                   {8, {{0, 4, 8}, 2}},
-                                   {32, {{0, 16, 32}, 8}},
-                                   {32, {{0, 20, 32}, 26}}};
+  const std::vector<Case> cases = {
+      {8, {{0, 4, 8}, 6}}, {8, {{0, 4, 8}, 2}}, {32, {{0, 16, 32}, 8}}, {32, {{0, 20, 32}, 26}}};
   for (const CsrGraph& g : ml_test::refinement_test_graphs())
     for (const Case& c : cases)
       for (bool local : {false, true}) {

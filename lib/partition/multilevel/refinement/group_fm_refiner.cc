@@ -292,9 +292,9 @@ GroupPlan first_phase_groups(const PartitionedGraph& p, const GainCache& cache,
     crossing_upper *= scale;
     const double a = lower / total - crossing_lower;
     const double b = (work[heavy] - lower) / total - crossing_upper;
-    const double time = inner_split_time(a, b, work[1 - heavy] / total,
-                                         crossing_lower + crossing_upper, threads) +
-                        root_share;
+    const double time =
+        inner_split_time(a, b, work[1 - heavy] / total, crossing_lower + crossing_upper, threads) +
+        root_share;
     if (time < best_inner) {
       best_inner = time;
       plan.inner = s;
@@ -306,8 +306,7 @@ GroupPlan first_phase_groups(const PartitionedGraph& p, const GainCache& cache,
 double inner_split_time(double a, double b, double light, double crossing, int threads) {
   const double heavy_done = std::max(a, b) + crossing;
   // Two threads: the light group goes to the thread whose leaf ends first.
-  return threads >= 3 ? std::max(heavy_done, light)
-                      : std::max(heavy_done, std::min(a, b) + light);
+  return threads >= 3 ? std::max(heavy_done, light) : std::max(heavy_done, std::min(a, b) + light);
 }
 
 GroupStarts aligned_starts(BlockID k, int groups) {
@@ -325,8 +324,7 @@ double leaving_share(const PartitionedGraph& p, const GainCache& cache,
     return 0;
   const std::vector<std::uint16_t> group_of = groups_of_blocks(aligned_starts(p.k(), groups));
   std::size_t leaving = 0;
-  for (std::size_t i = 0; i < sample; ++i)
-  {
+  for (std::size_t i = 0; i < sample; ++i) {
     const int g = group_of[p.block(boundary[i])];
     leaving += best_move_leaves(p, cache, boundary[i], group_of, g, g + 1);
   }
@@ -345,11 +343,11 @@ namespace {
 // A group of a pass: a leaf (a first-phase group) or two neighbouring groups merged. It runs
 // once both of its halves have run, from their seeds whose best move left them.
 struct GroupNode {
-  int lo = 0, hi = 0;           // its leaves [lo, hi)
-  int parent = -1;              // none: the root
-  int left = -1, right = -1;    // none: a leaf
-  int waiting = 0;              // halves that have not run yet
-  Weight work = 0;              // its leaves' seeds' degrees (the order leaves are taken in)
+  int lo = 0, hi = 0;        // its leaves [lo, hi)
+  int parent = -1;           // none: the root
+  int left = -1, right = -1; // none: a leaf
+  int waiting = 0;           // halves that have not run yet
+  Weight work = 0;           // its leaves' seeds' degrees (the order leaves are taken in)
   std::vector<std::uint32_t> candidates; // its seeds, as positions in the pass's boundary list
   std::vector<std::uint8_t> deferred;    // per candidate: its best move leaves the group
   std::vector<CrossUpdate> carried;      // row updates for vertices outside it, in order
@@ -444,8 +442,7 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   const NodeID n = g.num_nodes();
   // Fewer groups while too many seeds would have to be searched again (without locality of
   // block ids, all of them: then this is sequential FM), or two groups of about equal work.
-  GroupTree tree(plan ? *plan
-                      : first_phase_groups(p, cache, boundary, threads, max_leaving_share));
+  GroupTree tree(plan ? *plan : first_phase_groups(p, cache, boundary, threads, max_leaving_share));
   const int leaves = tree.leaves();
   const std::vector<std::uint16_t> block_leaf = groups_of_blocks(tree.leaf_starts());
   std::vector<std::uint16_t> vertex_leaf(leaves > 1 ? n : 0);
@@ -471,14 +468,13 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   // later group: searched now, they would take a worse move inside the leaf and lock there.
   {
     std::vector<std::uint8_t> defer(boundary.size());
-    tbb::parallel_for(tbb::blocked_range<std::size_t>(0, boundary.size(), 1024),
-                      [&](const auto& r) {
-                        for (std::size_t i = r.begin(); i != r.end(); ++i) {
-                          const int leaf = vertex_leaf[boundary[i]];
-                          defer[i] = best_move_leaves(p, cache, boundary[i], block_leaf, leaf,
-                                                      leaf + 1);
-                        }
-                      });
+    tbb::parallel_for(
+        tbb::blocked_range<std::size_t>(0, boundary.size(), 1024), [&](const auto& r) {
+          for (std::size_t i = r.begin(); i != r.end(); ++i) {
+            const int leaf = vertex_leaf[boundary[i]];
+            defer[i] = best_move_leaves(p, cache, boundary[i], block_leaf, leaf, leaf + 1);
+          }
+        });
     std::vector<int> node_of_leaf(static_cast<std::size_t>(leaves));
     for (std::size_t i = 0; i < nodes.size(); ++i)
       if (nodes[i].left < 0)
@@ -536,7 +532,6 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
       std::vector<std::uint8_t>().swap(nodes[half].deferred);
     }
   };
-  std::vector<NodeID> seeds;
   auto run_group = [&](GroupNode& node, Worker& w) {
     if (node.left >= 0) {
       join(node, false);
@@ -592,7 +587,8 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   // The root: every move allowed, from the seeds that left both its halves.
   GroupNode& top = nodes[root];
   join(top, true);
-  seeds.clear();
+  std::vector<NodeID> seeds;
+  seeds.reserve(top.candidates.size());
   for (const std::uint32_t i : top.candidates)
     seeds.push_back(boundary[i]);
   Worker& w = worker();

@@ -67,8 +67,7 @@ struct GroupPlan {
 Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
                      GainCache& cache, std::span<const NodeID> boundary,
                      std::vector<std::uint8_t>& locked, int threads,
-                     double max_leaving_share = kMaxLeavingShare,
-                     const GroupPlan* plan = nullptr);
+                     double max_leaving_share = kMaxLeavingShare, const GroupPlan* plan = nullptr);
 
 // Of a sample of `boundary` (its first 4096 vertices; shuffled, so a random sample), the
 // share whose best move leaves their group of `groups`.
@@ -92,9 +91,9 @@ GroupPlan first_phase_groups(const PartitionedGraph& p, const GainCache& cache,
 
 // The estimated time of two groups whose heavier one is split into leaves of work a and b (the
 // light group: `light`; shares of the pass's work) when `crossing` (the work of the seeds that
-// wait for the heavy group, a share too) is searched again by the heavy group after its leaves: on two threads the leaves run side by side,
-// then the heavy group on one thread while the light group runs on the other; on three or more
-// the light group runs beside both.
+// wait for the heavy group, a share too) is searched again by the heavy group after its leaves: on
+// two threads the leaves run side by side, then the heavy group on one thread while the light group
+// runs on the other; on three or more the light group runs beside both.
 double inner_split_time(double a, double b, double light, double crossing, int threads);
 
 // G for `threads` threads and k blocks: the largest power of two up to 4 * threads that leaves
