@@ -81,7 +81,9 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
   const int ncon = hg.ncon();
   std::vector<NodeID> cluster(n);
   std::iota(cluster.begin(), cluster.end(), NodeID{0});
-  std::vector<NodeID> cluster_size(n, 1);
+  // Whether a representative has members besides itself: the clustering only joins singletons
+  // to clusters, so a cluster's size is only ever compared with 1 (a byte a vertex, not four).
+  std::vector<std::uint8_t> joined(n, 0);
   std::vector<Weight> cluster_weight(static_cast<std::size_t>(n) * ncon);
   for (NodeID u = 0; u < n; ++u)
     for (int c = 0; c < ncon; ++c)
@@ -130,17 +132,19 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
     s.rating.assign(n, 0.0);
     return s;
   });
-  std::vector<NodeID> proposal(n, kInvalidNodeID);
   NodeID clusters = n;
   const int rounds = std::max(1, ctx.sub_rounds);
+  // The proposals of one sub-round, by position in it: a sub-round's share of the vertices,
+  // not one a vertex.
+  std::vector<NodeID> proposal(sub_round(n, 0, rounds).end + 1, kInvalidNodeID);
   for (int r = 0; r < rounds && clusters > target_clusters; ++r) {
     const SubRound sub = sub_round(n, r, rounds);
     parallel_over(sub, [&](const auto& range) {
       RatingScratch& s = scratch.local();
       for (std::size_t i = range.begin(); i != range.end(); ++i) {
         const NodeID u = order[i];
-        proposal[i] = kInvalidNodeID;
-        if (cluster[u] != u || cluster_size[u] != 1 || fits_none(u))
+        proposal[i - sub.begin] = kInvalidNodeID;
+        if (cluster[u] != u || joined[u] != 0 || fits_none(u))
           continue;
         rate(input, u, s);
         NodeID best = kInvalidNodeID;
@@ -163,25 +167,31 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
           best_tie = tie;
         }
         s.touched.clear();
-        proposal[i] = best;
+        proposal[i - sub.begin] = best;
       }
     });
     for (std::size_t i = sub.begin; i < sub.end && clusters > target_clusters; ++i) {
       const NodeID u = order[i];
-      if (proposal[i] == kInvalidNodeID || cluster[u] != u || cluster_size[u] != 1)
+      const NodeID proposed = proposal[i - sub.begin];
+      if (proposed == kInvalidNodeID || cluster[u] != u || joined[u] != 0)
         continue;
-      const NodeID c = cluster[proposal[i]];
+      const NodeID c = cluster[proposed];
       if (c == u || !fits(c, u))
         continue;
       cluster[u] = c;
-      ++cluster_size[c];
+      joined[c] = 1;
       for (int j = 0; j < ncon; ++j)
         cluster_weight[static_cast<std::size_t>(c) * ncon + j] += hg.vertex_weight(u, j);
       --clusters;
     }
   }
-  // Compact: representatives numbered in increasing id order.
-  std::vector<NodeID> id(n, kInvalidNodeID);
+  // The rating state is done with before the compaction's ids are written.
+  scratch.clear();
+  std::vector<NodeID>().swap(proposal);
+  std::vector<Weight>().swap(cluster_weight);
+  std::vector<std::uint8_t>().swap(joined);
+  // Compact: representatives numbered in increasing id order (their ids in `order`'s memory).
+  std::vector<NodeID>& id = order;
   NodeID next = 0;
   for (NodeID u = 0; u < n; ++u)
     if (cluster[u] == u)

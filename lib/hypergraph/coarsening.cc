@@ -43,7 +43,7 @@ void HgHierarchy::truncate(std::size_t i) {
 }
 
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
-                    std::uint64_t seed, std::span<const BlockID> given) {
+                    std::uint64_t seed, std::vector<BlockID> given) {
   const auto phase = scoped_phase(ctx.timer, "coarsen");
   const BlockID k = limits.k;
   const NodeID limit = ctx.coarsening.contraction_limit_multiplier * k;
@@ -57,7 +57,7 @@ HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimit
         std::max<Weight>(1, std::min<Weight>((total[c] + limit - 1) / limit, smallest_block));
   }
 
-  HgHierarchy h{&hg, {}, {}, {}, std::vector<BlockID>(given.begin(), given.end()), {}};
+  HgHierarchy h{&hg, {}, {}, {}, std::move(given), {}};
   const Hypergraph* current = &hg;
   for (int level = 0; current->num_nodes() > limit; ++level) {
     const NodeID n = current->num_nodes();

@@ -2,7 +2,6 @@
 // The coarsening step of the hypergraph engine's cycle: clustering passes and contraction until
 // the hypergraph is small (contraction_limit_multiplier * k vertices) or stops shrinking.
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "core/block_limits.h"
@@ -45,8 +44,9 @@ struct HgHierarchy {
 };
 
 // Coarsens hg (within the blocks of `given` if not empty) with clusters that fit the smallest
-// block of `limits`.
+// block of `limits`. `given` becomes `communities`, replaced by its coarse version at each
+// level, so the input's partition is freed once level 1 is clustered.
 HgHierarchy coarsen(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
-                    std::uint64_t seed, std::span<const BlockID> given);
+                    std::uint64_t seed, std::vector<BlockID> given);
 
 } // namespace gnnpart::hg

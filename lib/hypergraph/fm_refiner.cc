@@ -97,7 +97,7 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
   const Hypergraph& hg = phg.hypergraph();
   const RefinementContext& rc = ctx.refinement;
   IndexedMaxHeap heap(n);
-  FmVertexStates state(n); // targets: of vertices in the heap, their best block when rated
+  FmVertexStates state(n, phg.k()); // targets: of vertices in the heap, their best block when rated
   std::vector<NetID> touched;
   std::vector<Move> moves;
   // The re-rated nets of a search's moves, each once, in the order of the move that first

@@ -18,7 +18,7 @@ namespace {
 bool deepen(const Hypergraph& hg, const HgHierarchy& h, const HgCycleInput& in) {
   const CoarseningContext& c = in.ctx.coarsening;
   const Hypergraph& coarsest = h.level(h.coarsest());
-  return c.stalled_deep_multiplier > 0 && in.given.empty() &&
+  return c.stalled_deep_multiplier > 0 && !in.given &&
          coarsest.num_nodes() > c.contraction_limit_multiplier * in.limits.k &&
          static_cast<double>(coarsest.num_pins()) <=
              c.stalled_deep_max_pin_share * static_cast<double>(hg.num_pins());
@@ -69,10 +69,12 @@ HgCoarsestPartition deeper_start_if_better(HgCoarsestPartition start, const HgCy
   return start;
 }
 
-std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgCycleInput& in) {
+// `given`: a V-cycle's partition (empty: none), taken so that it is not kept through the cycle.
+std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgCycleInput& in,
+                                      std::vector<BlockID> given) {
   if (in.limits.k == 1 || hg.num_nodes() == 0)
     return std::vector<BlockID>(hg.num_nodes(), 0);
-  HgHierarchy hierarchy = coarsen(hg, in.ctx, in.limits, in.seed, in.given);
+  HgHierarchy hierarchy = coarsen(hg, in.ctx, in.limits, in.seed, std::move(given));
   const bool deeper = deepen(hg, hierarchy, in);
   HgCoarsestPartition start = initial_partition(std::move(hierarchy), in);
   if (deeper)
@@ -133,14 +135,14 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
 std::vector<BlockID> multilevel_partition(const Hypergraph& hg, const HgContext& ctx,
                                           const BlockLimits& limits, std::uint64_t seed,
                                           Km1GainCache& cache) {
-  return multilevel_cycle(hg, {ctx, limits, seed, {}, cache});
+  return multilevel_cycle(hg, {ctx, limits, seed, false, cache}, {});
 }
 
 std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const BlockLimits& limits,
                             std::vector<BlockID> blocks, std::uint64_t seed, Km1GainCache& cache) {
   HgContext local = ctx;
   local.refinement.lp_rounds = ctx.refinement.vcycle_lp_rounds;
-  return multilevel_cycle(hg, {local, limits, seed, blocks, cache});
+  return multilevel_cycle(hg, {local, limits, seed, true, cache}, std::move(blocks));
 }
 
 void use_graph_start_flows(HgContext& ctx) {

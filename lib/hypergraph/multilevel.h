@@ -3,7 +3,6 @@
 // V-cycles built on it. The steps: coarsening.h, recursive_bipartition.h (with
 // initial_bisection.h), refiners.h.
 #include <cstdint>
-#include <span>
 #include <vector>
 
 #include "core/block_limits.h"
@@ -46,7 +45,9 @@ struct HgCycleInput {
   const HgContext& ctx;
   const BlockLimits& limits;
   std::uint64_t seed;
-  std::span<const BlockID> given; // a V-cycle's partition (empty: none)
+  // A V-cycle: the coarsening kept to a given partition, which becomes the coarsest level's
+  // (the partition itself goes to coarsen, which frees it level by level).
+  bool given = false;
   Km1GainCache& cache;
 };
 struct HgCoarsestPartition {

@@ -1,6 +1,7 @@
-// FM's per-vertex state (8 bytes a vertex, 8-bit round and 16-bit move stamps): over more
-// rounds and moves than the stamps hold, every answer agrees with a reference that keeps
-// 64-bit stamps, so the resets when a counter runs out lose and invent nothing.
+// FM's per-vertex state (6 bytes a vertex up to k = 2^16, 8-bit round and 16-bit move stamps):
+// over more rounds and moves than the stamps hold, every answer agrees with a reference that
+// keeps 64-bit stamps and 32-bit targets, so the resets when a counter runs out lose and invent
+// nothing, and targets come back whole on both sides of k = 2^16.
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,9 +20,9 @@ struct Reference {
   std::uint64_t round = 0, move = 0;
 };
 
-TEST(FmVertexStates, AgreeWithWideStampsAcrossCounterResets) {
+void agree_with_reference(BlockID k) {
   const NodeID n = 40;
-  FmVertexStates states(n);
+  FmVertexStates states(n, k);
   Reference ref(n);
   Rng rng(7);
   // 600 rounds (the round stamp resets twice), 70000 moves in all (the move stamp once).
@@ -45,7 +46,8 @@ TEST(FmVertexStates, AgreeWithWideStampsAcrossCounterResets) {
         const bool first = ref.rated[v] != ref.move;
         ref.rated[v] = ref.move;
         ASSERT_EQ(states.mark_rated(v), first) << "move " << ref.move;
-        const auto b = static_cast<BlockID>(rng.below(1u << 20));
+        // The largest target half of the time, so that every high bit is used.
+        const auto b = rng.below(2) == 0 ? k - 1 : static_cast<BlockID>(rng.below(k));
         states.set_target(v, b);
         ref.target[v] = b;
       }
@@ -60,6 +62,13 @@ TEST(FmVertexStates, AgreeWithWideStampsAcrossCounterResets) {
       ASSERT_EQ(states.target(u), ref.target[u]);
     }
   }
+}
+
+TEST(FmVertexStates, AgreeWithWideStampsAcrossCounterResets) { agree_with_reference(1u << 20); }
+
+TEST(FmVertexStates, TargetsInSixteenBitsUpToTwoToTheSixteen) {
+  agree_with_reference(1u << 16);
+  agree_with_reference(3);
 }
 
 } // namespace

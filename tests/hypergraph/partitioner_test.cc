@@ -103,6 +103,26 @@ TEST(Coarsening, ParkedLevelsComeBackAsContracted) {
   }
 }
 
+// A V-cycle's partition goes into the coarsening, which keeps it on every level as the
+// coarsest level's blocks: projected back through the maps it is the partition given, and
+// the clusters never cross its blocks.
+TEST(Coarsening, GivenPartitionBecomesTheCoarsestLevels) {
+  const Hypergraph hg = local_hypergraph(3000, 2, 4, true);
+  const BlockID k = 4;
+  const PartitionOptions o = options(k);
+  const HgContext ctx = make_context(o);
+  std::vector<BlockID> given(hg.num_nodes());
+  for (NodeID u = 0; u < hg.num_nodes(); ++u)
+    given[u] = (u / 7 + u % 3) % k; // blocks that clusters of neighbours would cross
+  HgHierarchy h = coarsen(hg, ctx, uniform_limits(hg, k, o.epsilon), 9, given);
+  ASSERT_GE(h.coarsest(), 1u);
+  ASSERT_EQ(h.communities.size(), h.level(h.coarsest()).num_nodes());
+  std::vector<BlockID> projected = h.communities;
+  for (std::size_t i = h.coarsest(); i > 0; --i)
+    projected = h.maps[i - 1].project(projected);
+  EXPECT_EQ(projected, given);
+}
+
 TEST(Clustering, RespectsWeightLimitAndIsDeterministic) {
   const Hypergraph hg = local_hypergraph(2000, 2, 3, true);
   const std::vector<Weight> limit{12};
