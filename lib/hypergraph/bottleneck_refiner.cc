@@ -176,15 +176,6 @@ private:
         stats.moves += run_round(moved);
         mode_ = Mode::kImprove;
       }
-      // Max-volume, when the round did not lower the maximum: pairs of a move into a full block
-      // and the cheapest move out of it.
-      if (epoch_ == nullptr && ctx_.swap_candidates > 0 && objective_now() >= best &&
-          start_round()) {
-        const std::uint64_t swaps = run_swaps();
-        stats.moves += 2 * swaps;
-        stats.swaps += swaps;
-        taken += swaps;
-      }
       // Stop when nothing moved, or the largest volume (epoch) has not dropped for a while.
       const double now = objective_now();
       stalled = now < best ? 0 : stalled + 1;
@@ -374,8 +365,14 @@ private:
     return c;
   }
 
-  // Max-volume: the nets of unit u (counted as work).
-  std::span<const UnitNet> unit_nets(NodeID u, Scratch& s) const {
+  // Max-volume: unit u's best move, every target priced in one pass over its nets.
+  Candidate best_volume_move(NodeID u, std::span<const NodeID> group, BlockID from,
+                             Scratch& s) const {
+    if (mode_ == Mode::kImprove &&
+        std::none_of(group.begin(), group.end(), [&](NodeID v) { return relevant_[v] != 0; }))
+      return {};
+    if (volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
+      return {};
     std::span<const UnitNet> nets;
     if (units_ != nullptr) {
       nets = std::span<const UnitNet>(level_nets_)
@@ -385,18 +382,6 @@ private:
       nets = s.unit_nets;
     }
     s.work += nets.size();
-    return nets;
-  }
-
-  // Max-volume: unit u's best move, every target priced in one pass over its nets.
-  Candidate best_volume_move(NodeID u, std::span<const NodeID> group, BlockID from,
-                             Scratch& s) const {
-    if (mode_ == Mode::kImprove &&
-        std::none_of(group.begin(), group.end(), [&](NodeID v) { return relevant_[v] != 0; }))
-      return {};
-    if (volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
-      return {};
-    const std::span<const UnitNet> nets = unit_nets(u, s);
     // Regaining needs a lower total: some net must leave `from` (else the total cannot drop).
     if (mode_ == Mode::kRegain && std::none_of(nets.begin(), nets.end(), [&](const UnitNet& n) {
           return phg_.pin_count(n.net, from) == n.moving;
@@ -533,185 +518,6 @@ private:
     return best_length;
   }
 
-  // Max-volume swaps: where the receiving blocks are full (twitch-de, ca-astroph at k = 8), a
-  // move that lowers a hot block is refused by the target's limit alone, and the relaxed
-  // rounds' rebalancing undoes it. Here such a move is paired with the move out of the full
-  // target that costs least (to any block with room, the mover's block among them), and the
-  // pair is taken only if together they lower the round objective; both moves respect the
-  // budget and the round's cap, and the pair leaves every block within its limit. Pricing in
-  // parallel, one slot per unit; the pairs sequentially, best blocked move first.
-  std::uint64_t run_swaps() {
-    const NodeID n = num_units();
-    limits_ = max_weights_;
-    mode_ = Mode::kImprove;
-    std::vector<Candidate> blocked(n);
-    tbb::enumerable_thread_specific<Scratch> scratch;
-    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& r) {
-      Scratch& s = scratch.local();
-      for (NodeID u = r.begin(); u != r.end(); ++u)
-        blocked[u] = best_blocked_move(u, s);
-    });
-    std::vector<Candidate> moves;
-    std::vector<char> full(phg_.k(), 0);
-    for (const Candidate& c : blocked)
-      if (c.valid()) {
-        moves.push_back(c);
-        full[c.to] = 1;
-      }
-    if (moves.empty()) {
-      for (const Scratch& part : scratch)
-        work_ += part.work;
-      return 0;
-    }
-    // The cheapest moves out of every full target, priced once before the pairs (each
-    // re-priced exactly when used).
-    lightest_ = lightest_block();
-    std::vector<Candidate> out(n);
-    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& r) {
-      Scratch& s = scratch.local();
-      for (NodeID w = r.begin(); w != r.end(); ++w)
-        if (full[phg_.block(members(w).front())] != 0)
-          out[w] = best_eviction(w, kInvalidBlockID, s);
-    });
-    for (const Scratch& part : scratch)
-      work_ += part.work;
-    std::vector<std::vector<NodeID>> pool(phg_.k());
-    {
-      std::vector<Candidate> evictions;
-      for (const Candidate& c : out)
-        if (c.valid())
-          evictions.push_back(c);
-      std::sort(evictions.begin(), evictions.end(), better);
-      for (const Candidate& c : evictions) {
-        auto& p = pool[phg_.block(members(c.u).front())];
-        if (p.size() < static_cast<std::size_t>(ctx_.swap_candidates))
-          p.push_back(c.u);
-      }
-    }
-    std::sort(moves.begin(), moves.end(), better);
-    Scratch s;
-    std::vector<char> moved(n, 0);
-    std::uint64_t swaps = 0;
-    std::vector<NodeID> evicted;
-    for (const Candidate& m : moves) {
-      if (moved[m.u])
-        continue;
-      const NodeID u = m.u;
-      const BlockID to = m.to;
-      const BlockID from = phg_.block(members(u).front());
-      const double before = round_objective();
-      if (!blocked_move_to(u, to, s).valid())
-        continue;
-      take(u, to, s);
-      // Moves out of `to`, cheapest first, until it fits again (a cluster may outweigh the
-      // first one out).
-      evicted.clear();
-      while (phg_.overloaded(to, max_weights_) && evicted.size() < kMaxEvictions) {
-        lightest_ = lightest_block();
-        Candidate evict;
-        for (const NodeID w : pool[to]) {
-          if (moved[w] || w == u || phg_.block(members(w).front()) != to)
-            continue;
-          const Candidate c = best_eviction(w, from, s);
-          if (c.valid() && (!evict.valid() || better(c, evict)))
-            evict = c;
-        }
-        if (!evict.valid())
-          break;
-        take(evict.u, evict.to, s);
-        moved[evict.u] = 1;
-        evicted.push_back(evict.u);
-      }
-      const bool pays = round_objective() < before;
-      if (!evicted.empty() && pays && is_balanced(phg_, max_weights_)) {
-        moved[u] = 1;
-        ++swaps;
-        continue;
-      }
-      for (auto w = evicted.rbegin(); w != evicted.rend(); ++w) {
-        take(*w, to, s);
-        moved[*w] = 0;
-      }
-      take(u, from, s);
-    }
-    work_ += s.work;
-    return swaps;
-  }
-
-  // Max-volume swaps: unit u's best improving move that only a full target refuses.
-  Candidate best_blocked_move(NodeID u, Scratch& s) const {
-    const std::span<const NodeID> group = members(u);
-    const BlockID from = phg_.block(group.front());
-    if (!relevant_unit(group) || volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
-      return {};
-    volumes_.price_all_targets(phg_, unit_nets(u, s), from, s.all);
-    Candidate best;
-    for (const BlockID to : s.all.targets) {
-      if (fits(group, to, max_weights_))
-        continue;
-      BlockVolumes::volume_change_to(s.all, to, s.volume);
-      const Candidate c = volume_candidate(u, to, s.volume);
-      if (c.valid() && c.gain > 0 && (!best.valid() || better(c, best)))
-        best = c;
-    }
-    return best;
-  }
-
-  // The same for one target, in the current state.
-  Candidate blocked_move_to(NodeID u, BlockID to, Scratch& s) const {
-    const std::span<const NodeID> group = members(u);
-    const BlockID from = phg_.block(group.front());
-    if (from == to || volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
-      return {};
-    volumes_.price_all_targets(phg_, unit_nets(u, s), from, s.all);
-    BlockVolumes::volume_change_to(s.all, to, s.volume);
-    const Candidate c = volume_candidate(u, to, s.volume);
-    return c.valid() && c.gain > 0 ? c : Candidate{};
-  }
-
-  bool relevant_unit(std::span<const NodeID> group) const {
-    const Hypergraph& hg = phg_.hypergraph();
-    std::uint64_t degree = 0;
-    bool relevant = false;
-    for (const NodeID v : group) {
-      degree += hg.node_degree(v);
-      relevant |= relevant_[v] != 0;
-    }
-    return relevant && degree <= ctx_.max_vertex_degree;
-  }
-
-  // Max-volume swaps: the best move of unit w out of its block, to a block its nets touch, the
-  // lightest block or `also` (the other mover's block). With `also` = kInvalidBlockID (the
-  // ranking before the pairs) the targets' limits are not checked, since the pairs free room.
-  Candidate best_eviction(NodeID w, BlockID also, Scratch& s) const {
-    const std::span<const NodeID> group = members(w);
-    const BlockID from = phg_.block(group.front());
-    const Hypergraph& hg = phg_.hypergraph();
-    std::uint64_t degree = 0;
-    for (const NodeID v : group)
-      degree += hg.node_degree(v);
-    if (degree > ctx_.max_vertex_degree ||
-        volumes_.rows(from) <= static_cast<std::int64_t>(group.size()))
-      return {};
-    volumes_.price_all_targets(phg_, unit_nets(w, s), from, s.all);
-    Candidate best;
-    auto consider = [&](BlockID to) {
-      if (to == from || (also != kInvalidBlockID && !fits(group, to, max_weights_)))
-        return;
-      BlockVolumes::volume_change_to(s.all, to, s.volume);
-      const Candidate c = volume_candidate(w, to, s.volume);
-      if (c.valid() && (!best.valid() || better(c, best)))
-        best = c;
-    };
-    for (const BlockID to : s.all.targets)
-      consider(to);
-    if (s.all.is_target[lightest_] == 0)
-      consider(lightest_);
-    if (also != kInvalidBlockID && also != lightest_ && s.all.is_target[also] == 0)
-      consider(also);
-    return best;
-  }
-
   void take(NodeID u, BlockID to, Scratch& s) {
     const std::span<const NodeID> group = members(u);
     if (group.size() > 1)
@@ -725,7 +531,6 @@ private:
   }
 
   static constexpr double kRelativeTolerance = 1e-12;
-  static constexpr std::size_t kMaxEvictions = 4; // moves out of a full block per swap
 
   PartitionedHypergraph& phg_;
   const BottleneckContext& ctx_;
@@ -745,7 +550,7 @@ private:
 
   std::span<const Weight> limits_; // what improving moves may fill blocks to
   Mode mode_ = Mode::kImprove;
-  BlockID lightest_ = 0; // rebalancing and swaps: the fallback target of every move
+  BlockID lightest_ = 0; // rebalancing: the fallback target of every move
   Weight budget_ = 0;    // the most total volume allowed
   Weight start_total_ = 0;
   Weight cap_ = 0;         // max-volume: no block may rise above this in the round
@@ -797,7 +602,6 @@ BottleneckStats refine_cycles(PartitionedHypergraph& phg, std::span<const NodeID
       stats.recv = s.recv;
       stats.epoch_seconds = s.epoch_seconds;
       stats.moves += s.moves;
-      stats.swaps += s.swaps;
       stats.rounds += s.rounds;
       stats.work += s.work;
     }
@@ -842,7 +646,6 @@ void restart_chain(PartitionedHypergraph& phg, std::span<const NodeID> owners, c
       break;
     const BottleneckStats s = refine_cycles(phg, owners, ctx, max_weights, epoch, reference_total);
     stats.moves += s.moves;
-    stats.swaps += s.swaps;
     stats.rounds += s.rounds;
     stats.cycles += s.cycles;
     stats.work += s.work;
@@ -886,7 +689,6 @@ void refine_another_start(PartitionedHypergraph& phg, std::span<const NodeID> ow
                                 (1 + restart_margin) * static_cast<double>(stats.max_volume))
     restart_chain(phg, owners, ctx, limits, nullptr, stats.start_total, s, chain_best, found);
   stats.moves += s.moves;
-  stats.swaps += s.swaps;
   stats.rounds += s.rounds;
   stats.cycles += s.cycles;
   stats.work += s.work;

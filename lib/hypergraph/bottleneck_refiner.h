@@ -65,7 +65,6 @@ struct BottleneckStats {
   double start_epoch_seconds = 0; // epoch objective only
   double epoch_seconds = 0;
   std::uint64_t moves = 0;
-  std::uint64_t swaps = 0; // max-volume: pairs taken by the swap passes (2 of the moves each)
   int rounds = 0;
   int cycles = 0;   // the refiner's V-cycles run (ctx.bottleneck.cycles at most per start)
   int restarts = 0; // km1 V-cycles + refiner runs after the first (ctx.bottleneck.km1_vcycles)

@@ -273,14 +273,6 @@ struct BottleneckContext {
   // 0.2: 0.9863x; price 0.5 without spread: 0.9940x, a constant price 0.25: 1.0007x.
   double total_price = 0.5;
   double spread_weight = 0.1;
-  // Max-volume: after a round that did not lower the maximum, swaps: a move that lowers the
-  // round objective but is refused only by its full target, paired with the cheapest of the
-  // target's swap_candidates cheapest moves out of it (several while it is overloaded), taken
-  // when together they lower the round objective. With 16 on the 11 shared graphs at k = 8
-  // (seed 0): 0.8212x the km1 largest block volume against 0.8250x, within the seeds' spread
-  // (twitch-de -3.1% at seed 0, +1.3% at seed 1), at about 1.2x the CPU (twitch-de 2.8x):
-  // docs/hypergraph.md, session 20. 0: off, in every preset.
-  int swap_candidates = 0;
 };
 
 struct HgContext {

@@ -241,10 +241,10 @@ Partition partition_bottleneck(const CsrGraph& graph, const Hypergraph& column_n
     const BottleneckStats s = bottleneck_refine(phg, owners, ctx, limits, epoch);
     options.logger.info(
         "{} refinement: max block volume {} -> {}, total {} -> {}, epoch {:.6g} "
-        "-> {:.6g} s, {} moves ({} swaps) in {} rounds, {} cycles, {} restarts, {} starts, {:.1f}x the "
+        "-> {:.6g} s, {} moves in {} rounds, {} cycles, {} restarts, {} starts, {:.1f}x the "
         "pins priced",
         to_string(options.objective), s.start_max_volume, s.max_volume, s.start_total, s.total,
-        s.start_epoch_seconds, s.epoch_seconds, s.moves, s.swaps, s.rounds, s.cycles, s.restarts, s.starts,
+        s.start_epoch_seconds, s.epoch_seconds, s.moves, s.rounds, s.cycles, s.restarts, s.starts,
         static_cast<double>(s.work) / static_cast<double>(column_net.num_pins()));
     result.blocks.assign(phg.blocks().begin(), phg.blocks().end());
   });

@@ -392,29 +392,6 @@ TEST(BottleneckRefiner, CyclesNeverRaiseTheMaximum) {
   EXPECT_LE(four.max_volume, one.max_volume);
 }
 
-// Swaps (a move refused only by its full target, paired with the cheapest move out of that
-// block): on cora at k = 8, where the km1 start's blocks are full, the refiner with swaps takes
-// some and without takes none; both results checked from the graph (every block's volumes,
-// the budget, balance, no empty block), and the same partition and work at 1 and 2 threads.
-TEST(BottleneckRefiner, SwapsKeepBoundBudgetAndBalance) {
-  const CoraStart cora(8);
-  auto swaps = [](int candidates) {
-    return [candidates](BottleneckContext& b) {
-      b.swap_candidates = candidates;
-      b.km1_vcycles = 0;
-      b.degree_graph_epsilons.clear(); // the km1 start alone
-      b.volume_bisection_epsilons.clear();
-    };
-  };
-  BottleneckStats off;
-  BottleneckStats on;
-  cora.refine_both(swaps(0), swaps(16), off, on);
-  EXPECT_EQ(off.swaps, 0u);
-  EXPECT_GT(on.swaps, 0u);
-  EXPECT_GE(on.moves, 2 * on.swaps);
-  EXPECT_LT(on.max_volume, cora.before.max());
-}
-
 // The work budget: a bounded run prices fewer nets than an unbounded one, keeps the bound,
 // the budget and the balance (checked from the graph), and gives the same partition at 1 and
 // 2 threads (the work is counted the same way at any thread count).
