@@ -77,6 +77,8 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
                                        NodeID target_clusters, std::uint64_t seed,
                                        NodeID* num_clusters, std::span<const BlockID> communities) {
   const bool restricted = !communities.empty();
+  // Runs from scratch rate per unit of the joint cluster's weight (CoarseningContext).
+  const bool per_weight = ctx.rate_per_cluster_weight && !restricted;
   const NodeID n = hg.num_nodes();
   const int ncon = hg.ncon();
   std::vector<NodeID> cluster(n);
@@ -151,7 +153,11 @@ std::vector<NodeID> compute_clustering(const Hypergraph& hg, const CoarseningCon
         double best_rating = 0;
         std::uint64_t best_tie = 0;
         for (NodeID c : s.touched) {
-          const double rc = s.rating[c];
+          const double rc =
+              per_weight ? s.rating[c] / static_cast<double>(std::max<Weight>(
+                                             1, cluster_weight[static_cast<std::size_t>(c) * ncon] +
+                                                    hg.vertex_weight(u, 0)))
+                         : s.rating[c];
           s.rating[c] = 0.0;
           // The rating and tie tests come before the weight test: they are cheaper, have no
           // side effects, and reject most clusters, so the same cluster wins.

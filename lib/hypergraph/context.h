@@ -23,6 +23,14 @@ struct CoarseningContext {
   // time. 50 instead of 100: the same volume on 8 graphs x 4 k (0.9988x) in 5% less time, 45%
   // less on the dense social graphs (cornell5, mit8); ISPD98/Titan23 1.162x instead of 1.170x.
   NodeID max_rating_net_size = 50;
+  // In runs from scratch (not in V-cycles, whose clusters stay within the given blocks), a
+  // vertex rates a cluster by r(u, C) / (c(u) + c(C)), the shared nets per unit of the joint
+  // cluster's weight (a form of KaHyPar's heavy-node penalty, r / (c(u) c(C))). Without it a vertex
+  // joins the cluster that already absorbed its other neighbours (on netlists of 2-pin nets, the
+  // one it shares most nets with), which fills first; its remaining neighbours, about half the
+  // cap each, then fit no cluster and the coarsening stalls above its limit (docs/hypergraph.md,
+  // `hgbest3`, `hgbest5`).
+  bool rate_per_cluster_weight = true;
   double max_shrink_per_pass = 2.5;  // a pass stops at n / 2.5 clusters
   double min_shrink_per_pass = 1.01; // coarsening ends when a pass shrinks less
   int sub_rounds = 16;               // synchronous sub-rounds per clustering pass

@@ -49,6 +49,31 @@ TEST(Clustering, HeavierRatingWinsWithUnitWeights) {
   }
 }
 
+// Net {0, 1} of weight 2 and net {0, 2} of weight 1; vertex 1 weighs 4, the others 1. Rated per
+// unit of the joint cluster's weight, 0 prefers 2 (1 / 2 against 2 / 5), else 1 (2 against 1).
+// One merge only (target 2 clusters): the first proposal in the seeded order is applied, so the
+// two ratings differ exactly on the seeds where 0 comes first.
+TEST(Clustering, RatingPerClusterWeightPrefersTheLighterCluster) {
+  const Hypergraph hg(3, {0, 2, 4}, {0, 1, 0, 2}, {2, 1}, 1, {1, 4, 1});
+  const std::vector<Weight> limit{5};
+  CoarseningContext plain = one_sub_round();
+  plain.rate_per_cluster_weight = false;
+  CoarseningContext per_weight = one_sub_round();
+  per_weight.rate_per_cluster_weight = true;
+  int differ = 0;
+  for (std::uint64_t seed = 0; seed < 16; ++seed) {
+    NodeID count = 0;
+    const auto p = compute_clustering(hg, plain, limit, 2, seed, &count);
+    const auto w = compute_clustering(hg, per_weight, limit, 2, seed, &count);
+    if (p == w)
+      continue;
+    ++differ;
+    EXPECT_EQ(p[0], p[1]); // 0 joined the heavier 1 without the weight
+    EXPECT_EQ(w[0], w[2]); // and the lighter 2 with it
+  }
+  EXPECT_GT(differ, 0);
+}
+
 TEST(Clustering, CommunitiesRestrictTheRating) {
   // Nets {0, 1} of weight 10, {0, 2} of weight 1, {2, 3} of weight 5, unit vertex weights.
   const Hypergraph hg(4, {0, 2, 4, 6}, {0, 1, 0, 2, 2, 3}, {10, 1, 5});
