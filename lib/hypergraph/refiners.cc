@@ -86,6 +86,7 @@ bool finer_level_decides(const RefinementContext& rc, double finer_growth) {
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
                   std::uint64_t seed, Km1GainCache& cache, double growth, double finer_growth) {
   const bool skip_fm = skips_strict_fm(ctx.refinement, growth, phg.k());
+  // FM leaves its deciding round to the finer level's first round (fm_deciding_round).
   HgContext local;
   const bool deferred = finer_level_decides(ctx.refinement, finer_growth);
   if (deferred) {
