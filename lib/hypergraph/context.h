@@ -156,6 +156,16 @@ struct RefinementContext {
   // is full, so strict FM is not blocked and still pays (wiki-vote k = 2: 54 of 3327 on a level
   // 3.6% above its coarser one, relaxed FM nothing after it). docs/hypergraph.md.
   double strict_fm_skip_max_growth = 1.05;
+  // FM on a level whose finer level has at most this many times its vertices (0: never) stops
+  // where a round from the active vertices does not pay, without the round from every boundary
+  // vertex that decides elsewhere (fm_active_seeds): the finer level's first round seeds from
+  // every boundary vertex of nearly the same hypergraph under the same limits, so it decides in
+  // its place, and finds what the skipped round would have. uk-2007-05-100k k = 128 (levels
+  // 45199 -> 45881 -> 48075): 0.70x / 0.83x the refinement work at seeds 0 / 1
+  // (docs/hypergraph.md).
+  double fm_deciding_round_skip_max_growth = 1.05;
+  // Whether FM runs the deciding round above (refine_level clears it on such levels).
+  bool fm_deciding_round = true;
   int fm_seeds_per_search = 8;
   Weight fm_min_seed_gain = 0; // searches start only from vertices with at least this gain
   // After a round that pays, the next one seeds only from the vertices whose gains its kept

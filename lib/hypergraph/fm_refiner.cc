@@ -213,9 +213,10 @@ Weight fm_rounds(PartitionedHypergraph& phg, Oracle& oracle, const HgContext& ct
     total += round_gain;
     current_objective -= round_gain;
     // Rounds from the active vertices while they pay; when one does not, a round from every
-    // boundary vertex decides whether to go on (FM stops where a full round does not pay).
+    // boundary vertex decides whether to go on (FM stops where a full round does not pay), unless
+    // the finer level's first round decides (fm_deciding_round).
     const bool next = fm_next_round(round_gain, current_objective, rc);
-    if (!next && all_seeds)
+    if (!next && (all_seeds || !rc.fm_deciding_round))
       break;
     all_seeds = !rc.fm_active_seeds || !next;
   }

@@ -121,8 +121,11 @@ std::vector<BlockID> uncoarsen(HgCoarsestPartition coarsest, const HgCycleInput&
         PartitionedHypergraph phg(hg, in.limits.k);
         phg.assign(blocks);
         std::vector<BlockID>().swap(blocks); // phg holds them while the level is refined
+        const double finer_growth = level == 0 ? 0.0
+                                               : static_cast<double>(h.maps[level - 1].size()) /
+                                                     static_cast<double>(hg.num_nodes());
         refine_level(phg, level == 0 ? in.ctx : coarse_ctx, in.limits,
-                     derive_seed(in.seed, 0xF0, level), in.cache, growth);
+                     derive_seed(in.seed, 0xF0, level), in.cache, growth, finer_growth);
         return std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end());
       },
       [&](std::size_t level, std::vector<BlockID> blocks) {

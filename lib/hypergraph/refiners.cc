@@ -79,14 +79,26 @@ bool skips_strict_fm(const RefinementContext& rc, double growth, BlockID k) {
          std::ranges::find(rc.algorithms, Refiner::kRelaxedFm) != rc.algorithms.end();
 }
 
+bool finer_level_decides(const RefinementContext& rc, double finer_growth) {
+  return finer_growth > 0 && finer_growth <= rc.fm_deciding_round_skip_max_growth;
+}
+
 void refine_level(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLimits& limits,
-                  std::uint64_t seed, Km1GainCache& cache, double growth) {
+                  std::uint64_t seed, Km1GainCache& cache, double growth, double finer_growth) {
   const bool skip_fm = skips_strict_fm(ctx.refinement, growth, phg.k());
-  for (const Refiner refiner : ctx.refinement.algorithms) {
+  // FM leaves its deciding round to the finer level's first round (fm_deciding_round).
+  HgContext local;
+  const bool deferred = finer_level_decides(ctx.refinement, finer_growth);
+  if (deferred) {
+    local = ctx;
+    local.refinement.fm_deciding_round = false;
+  }
+  const HgContext& level_ctx = deferred ? local : ctx;
+  for (const Refiner refiner : level_ctx.refinement.algorithms) {
     if (skip_fm && refiner == Refiner::kFm)
       continue;
-    const auto phase = scoped_phase(ctx.timer, refiner_name(refiner));
-    run_refiner(refiner, phg, ctx, limits, seed, cache);
+    const auto phase = scoped_phase(level_ctx.timer, refiner_name(refiner));
+    run_refiner(refiner, phg, level_ctx, limits, seed, cache);
   }
 }
 

@@ -4,6 +4,7 @@
 // The same checks for sequential FM with and without active seeds.
 #include <gtest/gtest.h>
 
+#include <utility>
 #include <vector>
 
 #include "core/block_limits.h"
@@ -131,20 +132,23 @@ TEST_P(ParallelFmTest, DeterministicBalancedAndNotWorse) {
 INSTANTIATE_TEST_SUITE_P(Blocks, ParallelFmTest, ::testing::Values(2u, 8u, 32u));
 
 // Sequential FM (fm_refine below the parallel threshold), with rounds after the first seeded
-// from the vertices the last round's kept moves changed (fm_active_seeds, the default) and from
-// every boundary vertex: the returned gain is the km1 decrease recomputed from scratch, blocks
+// from the vertices the last round's kept moves changed (fm_active_seeds, the default; with and
+// without the deciding round from every boundary vertex) and from every boundary vertex: the
+// returned gain is the km1 decrease recomputed from scratch, blocks
 // stay within their limits, the cache stays exact, and the same seed gives the same partition
 // and the same work count.
 TEST_P(ParallelFmTest, SequentialRoundsWithAndWithoutActiveSeeds) {
   const BlockID k = GetParam();
-  for (bool active : {true, false}) {
+  for (const auto [active, deciding] : {std::pair{true, true}, {false, true}, {true, false}}) {
     for (std::uint64_t seed : {1, 2}) {
-      SCOPED_TRACE(::testing::Message() << "active " << active << " seed " << seed);
+      SCOPED_TRACE(::testing::Message()
+                   << "active " << active << " deciding round " << deciding << " seed " << seed);
       const Instance inst = make_instance(600, 900, k, seed);
       const Weight start_km1 = brute_km1(inst.hg, inst.start, k);
       HgContext ctx;
       ctx.k = k;
       ctx.refinement.fm_active_seeds = active;
+      ctx.refinement.fm_deciding_round = deciding;
       FmResult runs[2];
       std::uint64_t work[2] = {0, 0};
       for (int i = 0; i < 2; ++i) {

@@ -301,6 +301,59 @@ TEST(Refiners, NearlyUnshrunkLevelRunsTheListWithoutStrictFm) {
   EXPECT_LT(brute_force_metrics(hg, Partition{k, near}).km1, before);
 }
 
+// FM leaves the deciding round to the finer level only where that level is at most
+// fm_deciding_round_skip_max_growth times larger; the input level (no finer level) keeps it.
+TEST(Refiners, DecidingRoundLeftToANearlyEqualFinerLevel) {
+  RefinementContext rc;
+  rc.fm_deciding_round_skip_max_growth = 1.05;
+  EXPECT_FALSE(finer_level_decides(rc, 0.0)); // the input level
+  EXPECT_TRUE(finer_level_decides(rc, 1.01));
+  EXPECT_TRUE(finer_level_decides(rc, 1.05));
+  EXPECT_FALSE(finer_level_decides(rc, 1.2));
+  RefinementContext off = rc;
+  off.fm_deciding_round_skip_max_growth = 0;
+  EXPECT_FALSE(finer_level_decides(off, 1.01));
+}
+
+// Without the deciding round the level is still refined (balanced, better than a poor start,
+// deterministic), differs from the level that keeps the round, and equals a context that turns
+// the round off itself.
+TEST(Refiners, LevelWithoutTheDecidingRound) {
+  const Hypergraph hg = local_hypergraph(3000, 3, 11);
+  const BlockID k = 8;
+  const PartitionOptions o = options(k, 1);
+  const HgContext ctx = make_context(o);
+  HgContext off = ctx;
+  off.refinement.fm_deciding_round = false;
+  const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
+  std::vector<BlockID> start(hg.num_nodes());
+  for (NodeID u = 0; u < hg.num_nodes(); ++u)
+    start[u] = u % k;
+  struct Result {
+    std::vector<BlockID> blocks;
+    std::uint64_t work;
+  };
+  auto refined = [&](const HgContext& c, double finer_growth) {
+    return run_with_threads(o.threads, [&] {
+      PartitionedHypergraph phg(hg, k);
+      phg.assign(start);
+      Km1GainCache cache;
+      refine_level(phg, c, limits, 9, cache, 0.0, finer_growth);
+      EXPECT_TRUE(is_balanced(phg, limits.max_weight));
+      return Result{std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end()), cache.work()};
+    });
+  };
+  const Result deferred = refined(ctx, 1.02);
+  const Result full = refined(ctx, 1.5);
+  EXPECT_EQ(deferred.blocks, refined(off, 0.0).blocks);
+  EXPECT_EQ(deferred.blocks, refined(ctx, 1.02).blocks);
+  EXPECT_EQ(full.blocks, refined(ctx, 0.0).blocks); // a level that shrank keeps the round
+  EXPECT_NE(deferred.blocks, full.blocks); // the skipped round would have moved vertices
+  EXPECT_LT(deferred.work, full.work);
+  const Weight before = brute_force_metrics(hg, Partition{k, start}).km1;
+  EXPECT_LT(brute_force_metrics(hg, Partition{k, deferred.blocks}).km1, before);
+}
+
 // Stars of 2-pin nets (a hub and its leaves) with consecutive hubs joined in a ring. A cluster
 // holds at most W / (160 k) vertices, so once the hubs' clusters are full their other leaves,
 // whose only neighbour is their hub, cannot join anything: the coarsening stalls far above its
