@@ -1,6 +1,7 @@
 #include "distributed/clustering.h"
 
 #include <algorithm>
+#include <cstdint>
 
 #include "core/random.h"
 #include "distributed/fetch.h"
@@ -10,6 +11,9 @@
 namespace gnnpart::distributed {
 
 namespace {
+
+// The smallest list of a batch's labels that is made distinct before the batch's end (1 MiB).
+constexpr std::size_t kCompactAt = std::size_t{1} << 18;
 
 struct WeightDelta {
   NodeID cluster;
@@ -101,12 +105,25 @@ Clustering cluster(const Comm& comm, const DistGraph& graph, const DistContext& 
     for (int batch = 0; batch < ctx.batches; ++batch) {
       const NodeID begin = static_cast<NodeID>(std::uint64_t{n_local} * batch / ctx.batches);
       const NodeID end = static_cast<NodeID>(std::uint64_t{n_local} * (batch + 1) / ctx.batches);
-      // Global weights of every cluster this batch may look at.
+      // Global weights of every cluster this batch may look at. The labels are made distinct
+      // whenever the list reaches twice its last distinct size (at least kCompactAt), so that
+      // it and the sort's scratch follow the batch's distinct clusters, not its entries (on
+      // R-MAT's long coarse rows, where most labels repeat, both held 4 B per entry of the
+      // batch). The same sorted list in the end.
       known.clear();
+      std::size_t compact_at = kCompactAt;
       for (NodeID u = begin; u < end; ++u) {
         known.push_back(labels[u]);
         for (const NodeID v : row(u))
           known.push_back(labels[v]);
+        if (known.size() >= compact_at) {
+          const std::size_t listed = known.size();
+          sort_unique_labels(known, known_scratch);
+          // A list that did not halve is within twice its distinct labels already (the finest
+          // level's batches): no more sorts for this batch.
+          compact_at =
+              2 * known.size() > listed ? SIZE_MAX : std::max(kCompactAt, 2 * known.size());
+        }
       }
       sort_unique_labels(known, known_scratch);
       known_weight = fetch<Weight>(comm, graph.vtxdist, known,

@@ -157,6 +157,14 @@ bool restoring_keeps_peak(const DistGraph& graph) {
          static_cast<std::uint64_t>(rss.peak_kb) * 1024;
 }
 
+// Frees a refined coarse level but for its ranges, which it returns: the projection asks
+// only them and the owned vertices' blocks.
+std::vector<std::uint64_t> free_but_ranges(DistGraph& coarse) {
+  std::vector<std::uint64_t> ranges = std::move(coarse.vtxdist);
+  coarse = DistGraph{};
+  return ranges;
+}
+
 } // namespace
 
 DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const DistContext& ctx) {
@@ -218,6 +226,8 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
+    // What the projection asks of the coarse level: its ranges and its owned blocks.
+    std::vector<std::uint64_t> coarse_ranges;
     if (gathers(coarse, ctx, gather_limit)) {
       // The copy and the engine's refiners would come on top of every finer level: those are
       // freed meanwhile and contracted again afterwards, as around the initial partitioning.
@@ -226,24 +236,34 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       for (std::size_t i = freed.size(); !ctx.keep_levels && i < level; ++i)
         run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
+      balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
       release_free_heap();
       mark_memory_phase("gathered");
+      // The level is done before the finer levels come back: it goes but for what the
+      // projection asks, so that their recontractions do not hold it too (with the coarsest
+      // level refined as a copy, its rows and ghosts were under the first coarse level's
+      // recontraction, the peak of R-MAT 10^7 at P = 4 with --gather-fraction 0.5).
+      if (!freed.empty()) {
+        blocks = std::vector<BlockID>(blocks.begin(), blocks.begin() + coarse.n_local);
+        coarse_ranges = free_but_ranges(levels[level].graph);
+      }
       recontract_levels(comm, finest, levels, freed, ctx);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
       balance_moves +=
           jet_refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks).balance_moves;
+      // Balancing the coarse levels too leaves the finer refinement a balanced start to
+      // improve on; heavy coarse vertices may keep a block over the bound here, the finest
+      // level decides.
+      balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
     }
-    // Balancing the coarse levels too leaves the finer refinement a balanced start to improve
-    // on; heavy coarse vertices may keep a block over the bound here, the finest level decides.
-    balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
     mark_memory_phase("refine");
     // Projection: every fine vertex asks the owner of its coarse vertex for the block. Only the
     // coarse ranges and the owned coarse blocks are asked: the coarse graph is freed before the
     // fine blocks grow, and the level's coarse_of once they are known.
-    const std::vector<std::uint64_t> coarse_ranges = std::move(levels[level].graph.vtxdist);
-    levels[level].graph = DistGraph{};
+    if (coarse_ranges.empty())
+      coarse_ranges = free_but_ranges(levels[level].graph);
     std::vector<BlockID> fine_blocks = fetch<BlockID>(comm, coarse_ranges, levels[level].coarse_of,
                                                       [&](NodeID local) { return blocks[local]; });
     std::vector<BlockID>().swap(blocks);
