@@ -48,8 +48,7 @@ struct Refined {
 // of 1 the first phase has first_group_count groups whatever the seeds' best moves; below, the
 // pass picks its groups as fm_refine's do (fewer, or two split elsewhere, or none).
 Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID> start,
-               int groups_for, int arena, std::span<const BlockID> fixed = {}, double share = 1.0,
-               const ml::GroupPlan* plan = nullptr) {
+               int groups_for, int arena, std::span<const BlockID> fixed = {}, double share = 1.0) {
   const BlockLimits limits = uniform_limits(g, k, epsilon);
   ml::PartitionedGraph p(g, k, std::move(start));
   p.fix(fixed);
@@ -60,7 +59,7 @@ Refined refine(const CsrGraph& g, BlockID k, double epsilon, std::vector<BlockID
   std::vector<std::uint8_t> locked(g.num_nodes(), 0);
   Refined out;
   tbb::task_arena(arena).execute([&] {
-    out.gain = ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, share, plan);
+    out.gain = ml::group_fm_pass(p, limits, ctx, cache, boundary, locked, groups_for, share);
   });
   out.blocks.assign(p.blocks().begin(), p.blocks().end());
   // The cache it kept current equals one built from the result.
@@ -155,7 +154,7 @@ TEST(GroupFm, UnevenHalvesSplitElsewhere) {
     ml::PartitionedGraph p(g, k, ranges(g.num_nodes(), k));
     const ml::GainCache cache(g, p.blocks(), k);
     const std::vector<NodeID> boundary = ml::fm_pass_seeds(p, 17, 0, &cache);
-    return ml::first_phase_groups(p, cache, boundary, 2, ml::kMaxLeavingShare).starts;
+    return ml::first_phase_groups(p, cache, boundary, 2, ml::kMaxLeavingShare);
   };
   EXPECT_EQ(first_groups(ml_test::grid_graph(64, 64)), (ml::GroupStarts{0, 4, 8}));
   const ml::GroupStarts split = first_groups(half_dense_grid());
@@ -183,45 +182,6 @@ TEST(GroupFm, ChosenGroupsAreExactAndDeterministic) {
         const Refined two = refine(g, k, 0.03, start, 2, 2, {}, ml::kMaxLeavingShare);
         EXPECT_EQ(two.blocks, one.blocks);
         EXPECT_EQ(two.gain, one.gain);
-      }
-}
-
-// Two groups whose heavier one is split in two leaves: on two threads the leaves run side by
-// side, then the heavy group beside the light one; on three the light group beside all of it.
-TEST(GroupFm, InnerSplitTime) {
-  EXPECT_DOUBLE_EQ(ml::inner_split_time(0.3, 0.2, 0.3, 0.1, 2), 0.5); // 0.2 + 0.3 > 0.3 + 0.1
-  EXPECT_DOUBLE_EQ(ml::inner_split_time(0.4, 0.4, 0.1, 0.1, 2), 0.5); // 0.4 + 0.1
-  EXPECT_DOUBLE_EQ(ml::inner_split_time(0.3, 0.2, 0.3, 0.1, 3), 0.4);
-  EXPECT_DOUBLE_EQ(ml::inner_split_time(0.1, 0.1, 0.6, 0.1, 3), 0.6);
-}
-
-// Passes whose heavier group is split once more (leaves merged into it while the other group
-// may still run): exact, balanced, never worse, and the same partition in any arena and on
-// repeated runs, whichever leaf or group a thread happens to take.
-TEST(GroupFm, InnerSplitIsExactAndDeterministic) {
-  struct Case {
-    BlockID k;
-    ml::GroupPlan plan;
-  };
-  const std::vector<Case> cases = {
-      {8, {{0, 4, 8}, 6}}, {8, {{0, 4, 8}, 2}}, {32, {{0, 16, 32}, 8}}, {32, {{0, 20, 32}, 26}}};
-  for (const CsrGraph& g : ml_test::refinement_test_graphs())
-    for (const Case& c : cases)
-      for (bool local : {false, true}) {
-        SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << c.k << " inner "
-                                        << c.plan.inner << " ranges " << local);
-        const std::vector<BlockID> start =
-            local ? ranges(g.num_nodes(), c.k) : round_robin(g.num_nodes(), c.k);
-        const Refined one = refine(g, c.k, 0.03, start, 2, 1, {}, 1.0, &c.plan);
-        check_result(g, as_partition(one.blocks, c.k), c.k, 0.03);
-        EXPECT_EQ(one.gain, plain_cut(g, start) - plain_cut(g, one.blocks));
-        EXPECT_GE(one.gain, 0);
-        for (int arena : {2, 4})
-          for (int run = 0; run < 3; ++run) {
-            const Refined r = refine(g, c.k, 0.03, start, 2, arena, {}, 1.0, &c.plan);
-            EXPECT_EQ(r.blocks, one.blocks) << arena << " threads, run " << run;
-            EXPECT_EQ(r.gain, one.gain);
-          }
       }
 }
 
