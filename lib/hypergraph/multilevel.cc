@@ -173,7 +173,11 @@ int graph_start_vcycles(const Hypergraph& hg, const HgContext& ctx, const BlockL
       before = objective();
     const auto phase = scoped_phase(ctx.timer, "v-cycle");
     const std::uint64_t work_before = cache.work();
-    blocks = vcycle(hg, ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
+    HgContext cycle_ctx = ctx;
+    if (v >= rc.graph_start_vcycles) // an extra cycle (extra_vcycle_relaxed_fm_deciding_round)
+      cycle_ctx.refinement.relaxed_fm_deciding_round = rc.extra_vcycle_relaxed_fm_deciding_round;
+    blocks =
+        vcycle(hg, cycle_ctx, limits, std::move(blocks), derive_seed(ctx.seed, 0x5C, v), cache);
     if (!may_extend)
       continue;
     const double after = objective();

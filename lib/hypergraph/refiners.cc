@@ -29,7 +29,13 @@ void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLim
         std::ceil(ctx.refinement.relaxed_fm_slack * static_cast<double>(limits.perfect[i])));
   const BlockSnapshot saved(phg);
   const Weight before = phg.objective(ctx.objective);
-  fm_refine(phg, ctx, relaxed, seed, cache);
+  if (ctx.refinement.relaxed_fm_deciding_round) {
+    fm_refine(phg, ctx, relaxed, seed, cache);
+  } else {
+    HgContext local = ctx;
+    local.refinement.fm_deciding_round = false;
+    fm_refine(phg, local, relaxed, seed, cache);
+  }
   if (!rebalance(phg, ctx, limits.max_weight) || phg.objective(ctx.objective) >= before)
     saved.restore(phg);
 }

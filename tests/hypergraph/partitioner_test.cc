@@ -354,6 +354,44 @@ TEST(Refiners, LevelWithoutTheDecidingRound) {
   EXPECT_LT(brute_force_metrics(hg, Partition{k, deferred.blocks}).km1, before);
 }
 
+// Relaxed FM without its deciding round (as in the extra V-cycles): balanced, not worse than
+// its start, the same as FM told to skip the round, and no more cache work than with it.
+TEST(Refiners, RelaxedFmWithoutTheDecidingRound) {
+  const Hypergraph hg = local_hypergraph(3000, 3, 11);
+  const BlockID k = 8;
+  const PartitionOptions o = options(k, 1);
+  const HgContext ctx = make_context(o);
+  HgContext off = ctx;
+  off.refinement.relaxed_fm_deciding_round = false;
+  HgContext fm_off = ctx;
+  fm_off.refinement.fm_deciding_round = false;
+  const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
+  std::vector<BlockID> start(hg.num_nodes());
+  for (NodeID u = 0; u < hg.num_nodes(); ++u)
+    start[u] = u % k;
+  struct Result {
+    std::vector<BlockID> blocks;
+    std::uint64_t work;
+  };
+  auto relaxed = [&](const HgContext& c) {
+    return run_with_threads(o.threads, [&] {
+      PartitionedHypergraph phg(hg, k);
+      phg.assign(start);
+      Km1GainCache cache;
+      run_refiner(Refiner::kRelaxedFm, phg, c, limits, 5, cache);
+      EXPECT_TRUE(is_balanced(phg, limits.max_weight));
+      return Result{std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end()), cache.work()};
+    });
+  };
+  const Result without = relaxed(off);
+  const Result with = relaxed(ctx);
+  EXPECT_EQ(without.blocks, relaxed(fm_off).blocks);
+  EXPECT_EQ(without.blocks, relaxed(off).blocks);
+  EXPECT_LE(without.work, with.work);
+  const Weight before = brute_force_metrics(hg, Partition{k, start}).km1;
+  EXPECT_LT(brute_force_metrics(hg, Partition{k, without.blocks}).km1, before);
+}
+
 // Stars of 2-pin nets (a hub and its leaves) with consecutive hubs joined in a ring. A cluster
 // holds at most W / (160 k) vertices, so once the hubs' clusters are full their other leaves,
 // whose only neighbour is their hub, cannot join anything: the coarsening stalls far above its
