@@ -315,6 +315,35 @@ TEST(Refiners, DecidingRoundLeftToANearlyEqualFinerLevel) {
   EXPECT_FALSE(finer_level_decides(off, 1.01));
 }
 
+// Vertex u in block u mod k: a poor start that every refiner improves.
+std::vector<BlockID> round_robin(NodeID n, BlockID k) {
+  std::vector<BlockID> blocks(n);
+  for (NodeID u = 0; u < n; ++u)
+    blocks[u] = u % k;
+  return blocks;
+}
+
+// What `refine` makes of the round-robin start: the blocks (checked for balance) and the gain
+// cache's work, to compare refiner settings.
+struct RefinedLevel {
+  std::vector<BlockID> blocks;
+  std::uint64_t work;
+};
+
+template <class Refine>
+RefinedLevel refine_round_robin(const Hypergraph& hg, BlockID k, int threads,
+                                const BlockLimits& limits, Refine refine) {
+  return run_with_threads(threads, [&] {
+    PartitionedHypergraph phg(hg, k);
+    phg.assign(round_robin(hg.num_nodes(), k));
+    Km1GainCache cache;
+    refine(phg, cache);
+    EXPECT_TRUE(is_balanced(phg, limits.max_weight));
+    return RefinedLevel{std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end()),
+                        cache.work()};
+  });
+}
+
 // Without the deciding round the level is still refined (balanced, better than a poor start,
 // deterministic), differs from the level that keeps the round, and equals a context that turns
 // the round off itself.
@@ -326,31 +355,19 @@ TEST(Refiners, LevelWithoutTheDecidingRound) {
   HgContext off = ctx;
   off.refinement.fm_deciding_round = false;
   const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
-  std::vector<BlockID> start(hg.num_nodes());
-  for (NodeID u = 0; u < hg.num_nodes(); ++u)
-    start[u] = u % k;
-  struct Result {
-    std::vector<BlockID> blocks;
-    std::uint64_t work;
-  };
   auto refined = [&](const HgContext& c, double finer_growth) {
-    return run_with_threads(o.threads, [&] {
-      PartitionedHypergraph phg(hg, k);
-      phg.assign(start);
-      Km1GainCache cache;
+    return refine_round_robin(hg, k, o.threads, limits, [&](auto& phg, Km1GainCache& cache) {
       refine_level(phg, c, limits, 9, cache, 0.0, finer_growth);
-      EXPECT_TRUE(is_balanced(phg, limits.max_weight));
-      return Result{std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end()), cache.work()};
     });
   };
-  const Result deferred = refined(ctx, 1.02);
-  const Result full = refined(ctx, 1.5);
+  const RefinedLevel deferred = refined(ctx, 1.02);
+  const RefinedLevel full = refined(ctx, 1.5);
   EXPECT_EQ(deferred.blocks, refined(off, 0.0).blocks);
   EXPECT_EQ(deferred.blocks, refined(ctx, 1.02).blocks);
   EXPECT_EQ(full.blocks, refined(ctx, 0.0).blocks); // a level that shrank keeps the round
-  EXPECT_NE(deferred.blocks, full.blocks); // the skipped round would have moved vertices
+  EXPECT_NE(deferred.blocks, full.blocks);          // the skipped round would have moved vertices
   EXPECT_LT(deferred.work, full.work);
-  const Weight before = brute_force_metrics(hg, Partition{k, start}).km1;
+  const Weight before = brute_force_metrics(hg, Partition{k, round_robin(hg.num_nodes(), k)}).km1;
   EXPECT_LT(brute_force_metrics(hg, Partition{k, deferred.blocks}).km1, before);
 }
 
@@ -366,29 +383,17 @@ TEST(Refiners, RelaxedFmWithoutTheDecidingRound) {
   HgContext fm_off = ctx;
   fm_off.refinement.fm_deciding_round = false;
   const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
-  std::vector<BlockID> start(hg.num_nodes());
-  for (NodeID u = 0; u < hg.num_nodes(); ++u)
-    start[u] = u % k;
-  struct Result {
-    std::vector<BlockID> blocks;
-    std::uint64_t work;
-  };
   auto relaxed = [&](const HgContext& c) {
-    return run_with_threads(o.threads, [&] {
-      PartitionedHypergraph phg(hg, k);
-      phg.assign(start);
-      Km1GainCache cache;
+    return refine_round_robin(hg, k, o.threads, limits, [&](auto& phg, Km1GainCache& cache) {
       run_refiner(Refiner::kRelaxedFm, phg, c, limits, 5, cache);
-      EXPECT_TRUE(is_balanced(phg, limits.max_weight));
-      return Result{std::vector<BlockID>(phg.blocks().begin(), phg.blocks().end()), cache.work()};
     });
   };
-  const Result without = relaxed(off);
-  const Result with = relaxed(ctx);
+  const RefinedLevel without = relaxed(off);
+  const RefinedLevel with = relaxed(ctx);
   EXPECT_EQ(without.blocks, relaxed(fm_off).blocks);
   EXPECT_EQ(without.blocks, relaxed(off).blocks);
   EXPECT_LE(without.work, with.work);
-  const Weight before = brute_force_metrics(hg, Partition{k, start}).km1;
+  const Weight before = brute_force_metrics(hg, Partition{k, round_robin(hg.num_nodes(), k)}).km1;
   EXPECT_LT(brute_force_metrics(hg, Partition{k, without.blocks}).km1, before);
 }
 
