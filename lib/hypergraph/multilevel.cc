@@ -34,10 +34,10 @@ HgContext level_context(const HgContext& ctx, std::size_t level) {
 }
 
 // The lower-objective start on the stalled coarsest level: the initial partition of that level,
-// or the one a deeper multilevel run (stalled_deep_multiplier) brings back up to it, compared
-// after refinement there. The first wins refined: the refinement uncoarsen would give it (same
-// context, same seed) is done, and uncoarsen skips that level. The deeper one goes on as its
-// run left it, and uncoarsen refines it once more.
+// or the deeper start (deeper_start: the best of stalled_deep_runs deeper multilevel runs,
+// brought back up to it), compared after refinement there. The first wins refined: the
+// refinement uncoarsen would give it (same context, same seed) is done, and uncoarsen skips
+// that level. The deeper one goes on as its run left it, and uncoarsen refines it once more.
 HgCoarsestPartition deeper_start_if_better(HgCoarsestPartition start, const HgCycleInput& in) {
   const auto phase = scoped_phase(in.ctx.timer, "deeper start");
   const std::size_t level = start.hierarchy.coarsest();
@@ -47,22 +47,15 @@ HgCoarsestPartition deeper_start_if_better(HgCoarsestPartition start, const HgCy
   refine_level(own, level_context(in.ctx, level), in.limits, derive_seed(in.seed, 0xF0, level),
                in.cache);
 
-  HgContext deep = in.ctx;
-  deep.coarsening.contraction_limit_multiplier = in.ctx.coarsening.stalled_deep_multiplier;
-  deep.coarsening.stalled_deep_multiplier = 0;
-  deep.timer = nullptr;
-  deep.parkable_input = nullptr;
-  Km1GainCache deep_cache;
-  std::vector<BlockID> blocks =
-      multilevel_partition(coarsest, deep, in.limits, derive_seed(in.seed, 0xD5), deep_cache);
-  PartitionedHypergraph deeper(coarsest, in.limits.k);
-  deeper.assign(blocks);
-
-  const bool own_balanced = is_balanced(own, in.limits.max_weight);
-  if (is_balanced(deeper, in.limits.max_weight) &&
-      (!own_balanced || deeper.objective(in.ctx.objective) < own.objective(in.ctx.objective))) {
-    start.blocks = std::move(blocks);
-    return start;
+  std::vector<BlockID> blocks = deeper_start(coarsest, in.ctx, in.limits, in.seed);
+  if (!blocks.empty()) {
+    PartitionedHypergraph deeper(coarsest, in.limits.k);
+    deeper.assign(blocks);
+    if (!is_balanced(own, in.limits.max_weight) ||
+        deeper.objective(in.ctx.objective) < own.objective(in.ctx.objective)) {
+      start.blocks = std::move(blocks);
+      return start;
+    }
   }
   start.blocks.assign(own.blocks().begin(), own.blocks().end());
   start.refined = true;
@@ -85,6 +78,32 @@ std::vector<BlockID> multilevel_cycle(const Hypergraph& hg, const HgCycleInput& 
 }
 
 } // namespace
+
+std::vector<BlockID> deeper_start(const Hypergraph& stalled, const HgContext& ctx,
+                                  const BlockLimits& limits, std::uint64_t seed) {
+  HgContext deep = ctx;
+  deep.coarsening.contraction_limit_multiplier = ctx.coarsening.stalled_deep_multiplier;
+  deep.coarsening.stalled_deep_multiplier = 0;
+  deep.timer = nullptr;
+  deep.parkable_input = nullptr;
+  std::vector<BlockID> best;
+  Weight best_objective = 0;
+  for (int r = 0; r < std::max(1, ctx.coarsening.stalled_deep_runs); ++r) {
+    Km1GainCache cache;
+    std::vector<BlockID> blocks = multilevel_partition(
+        stalled, deep, limits, derive_seed(seed, 0xD5, static_cast<std::uint64_t>(r)), cache);
+    PartitionedHypergraph phg(stalled, limits.k);
+    phg.assign(blocks);
+    if (!is_balanced(phg, limits.max_weight))
+      continue;
+    const Weight objective = phg.objective(ctx.objective);
+    if (best.empty() || objective < best_objective) {
+      best = std::move(blocks);
+      best_objective = objective;
+    }
+  }
+  return best;
+}
 
 HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput& in) {
   const auto phase = scoped_phase(in.ctx.timer, "initial partition");

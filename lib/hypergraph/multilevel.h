@@ -56,6 +56,13 @@ struct HgCoarsestPartition {
   bool refined = false; // the coarsest level's refinement is done: uncoarsen does not repeat it
 };
 
+// The deeper start of a run whose coarsening stalled on `stalled`: ctx.coarsening.
+// stalled_deep_runs multilevel runs of it (seeds derived from `seed`) with clusters and a
+// vertex limit of stalled_deep_multiplier, the balanced one of lowest objective (the first
+// among equals); empty if none is balanced.
+std::vector<BlockID> deeper_start(const Hypergraph& stalled, const HgContext& ctx,
+                                  const BlockLimits& limits, std::uint64_t seed);
+
 // The given partition on the coarsest level, else a flat bisection (k = 2) or recursive
 // bipartitioning of the coarsest hypergraph.
 HgCoarsestPartition initial_partition(HgHierarchy hierarchy, const HgCycleInput& in);

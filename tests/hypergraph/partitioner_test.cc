@@ -454,6 +454,39 @@ TEST(Partitioner, StalledCoarseningTriesADeeperStart) {
             run_with_threads(2, [&] { return run(off); }));
 }
 
+// The deeper start is the balanced run of lowest objective among stalled_deep_runs multilevel
+// runs with the deeper contraction limit (its first run's seed as with a single run), the same
+// for any thread count.
+TEST(Partitioner, DeeperStartIsTheBestOfItsRuns) {
+  const Hypergraph hg = local_hypergraph(3000, 3, 11);
+  const BlockID k = 4;
+  const PartitionOptions o = options(k);
+  const BlockLimits limits = uniform_limits(hg, k, o.epsilon);
+  const std::uint64_t seed = 3;
+  HgContext ctx = make_context(o);
+  ctx.coarsening.stalled_deep_runs = 3;
+  HgContext deep = ctx; // one run by hand, as the deeper start sets it up
+  deep.coarsening.contraction_limit_multiplier = ctx.coarsening.stalled_deep_multiplier;
+  deep.coarsening.stalled_deep_multiplier = 0;
+  std::vector<std::vector<BlockID>> runs;
+  std::vector<Weight> km1;
+  for (std::uint64_t r = 0; r < 3; ++r) {
+    Km1GainCache cache;
+    runs.push_back(multilevel_partition(hg, deep, limits, derive_seed(seed, 0xD5, r), cache));
+    km1.push_back(check(hg, Partition{k, runs.back()}, o).km1);
+  }
+  // The runs must differ for the choice to matter.
+  ASSERT_NE(*std::min_element(km1.begin(), km1.end()), km1[0]);
+  const std::size_t best = std::min_element(km1.begin(), km1.end()) - km1.begin();
+  const std::vector<BlockID> chosen =
+      run_with_threads(1, [&] { return deeper_start(hg, ctx, limits, seed); });
+  EXPECT_EQ(chosen, runs[best]);
+  EXPECT_EQ(chosen, run_with_threads(2, [&] { return deeper_start(hg, ctx, limits, seed); }));
+  HgContext one = ctx;
+  one.coarsening.stalled_deep_runs = 1;
+  EXPECT_EQ(deeper_start(hg, one, limits, seed), runs[0]);
+}
+
 // The deeper start hands the usual start on refined when it wins, and uncoarsen then skips the
 // coarsest level: the same partition as refining it there (same context, same seed), with one
 // level fewer refined in uncoarsen.
