@@ -72,40 +72,51 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   row_.resize(n);
   const bool counting = phg.has_connectivity_sets() && phg.conn_words() <= kMaxCountedWords;
   constexpr std::uint32_t kNoRow = ~std::uint32_t{0}; // no row number reaches it (kMaxNodes)
-  std::size_t rows[4] = {0, 0, 0, 0};
+  std::size_t rows[kClasses] = {};
   for (NodeID u = 0; u < n; ++u) {
     const int c = width_class(vertex_[u].incident);
     row_[u] = counting && hg.incident_nets(u).size() * kRowDivisor < k_
                   ? kNoRow
-                  : static_cast<std::uint32_t>(rows[c]++ << 2 | c);
+                  : static_cast<std::uint32_t>(rows[c]++ << 3 | c);
   }
   // The sink row, last of class 0: its entries are updated but never read.
-  rowless_ = static_cast<std::uint32_t>(rows[0]++ << 2);
+  rowless_ = static_cast<std::uint32_t>(rows[0]++ << 3);
   std::replace(row_.begin(), row_.end(), kNoRow, rowless_);
-  const std::size_t row_bytes[4] = {nibble_row_bytes(), k_, 2 * std::size_t{k_},
-                                    4 * std::size_t{k_}};
   const auto bytes = [](auto* p) { return reinterpret_cast<std::uint8_t*>(p); };
-  std::uint8_t* bases[4] = {bytes(rows4_.reserve(rows[0] * row_bytes[0] + kSlack)),
-                            bytes(rows8_.reserve(rows[1] * row_bytes[1] + kSlack)),
-                            bytes(rows16_.reserve(rows[2] * k_ + (kSlack + 1) / 2)),
-                            bytes(rows32_.reserve(rows[3] * k_ + (kSlack + 3) / 4))};
-  for (int c = 0; c < 4; ++c) {
-    classes_[c] = {bases[c], row_bytes[c], static_cast<unsigned>(2 + c),
-                   c == 3 ? ~std::uint32_t{0} : (std::uint32_t{1} << (4 << c)) - 1};
+  for (int c = 0; c < kClasses; ++c) {
+    const std::size_t size = rows[c] * row_bytes(c);
+    std::uint8_t* base = c < 6    ? byte_rows_[c].reserve(size + kSlack)
+                         : c == 6 ? bytes(rows16_.reserve(size / 2 + (kSlack + 1) / 2))
+                                  : bytes(rows32_.reserve(size / 4 + (kSlack + 3) / 4));
+    const unsigned bits = kClassBits[c];
+    classes_[c] = {base, row_bytes(c), bits,
+                   bits == 32 ? ~std::uint32_t{0} : (std::uint32_t{1} << bits) - 1};
     // The slack is read (and written back unchanged) by the 32-bit words: defined bytes.
-    std::fill_n(bases[c] + rows[c] * row_bytes[c], kSlack, std::uint8_t{0});
+    std::fill_n(base + size, kSlack, std::uint8_t{0});
   }
   // Zeroed once, so that its words are defined when move() adds to them.
-  std::fill_n(bases[0] + (rows[0] - 1) * row_bytes[0], row_bytes[0], std::uint8_t{0});
+  std::fill_n(classes_[0].base + (rows[0] - 1) * row_bytes(0), row_bytes(0), std::uint8_t{0});
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
+    std::vector<std::uint8_t> counts; // a packed row's entries, a byte each, while it is counted
     for (NodeID u = r.begin(); u != r.end(); ++u) {
       if (!has_row(u))
         continue;
       with_row(u, [&](auto row) {
-        row.clear(k_);
-        for (NetID e : hg.incident_nets(u)) {
-          const auto w = static_cast<std::int32_t>(hg.net_weight(e));
-          phg.for_each_block(e, [&](BlockID b) { row.add(b, w); });
+        if constexpr (requires { row.pack(counts.data(), k_); }) {
+          counts.assign(k_, 0);
+          std::uint8_t* count = counts.data(); // not reloaded after each byte store
+          for (NetID e : hg.incident_nets(u)) {
+            const auto w = static_cast<std::uint8_t>(hg.net_weight(e)); // below 2^7 (the width)
+            phg.for_each_block(
+                e, [&](BlockID b) { count[b] = static_cast<std::uint8_t>(count[b] + w); });
+          }
+          row.pack(count, k_);
+        } else {
+          row.clear(k_);
+          for (NetID e : hg.incident_nets(u)) {
+            const auto w = static_cast<std::int32_t>(hg.net_weight(e));
+            phg.for_each_block(e, [&](BlockID b) { row.add(b, w); });
+          }
         }
       });
     }
@@ -172,8 +183,7 @@ MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u
   BestTarget best(phg, u, max_weights);
   if (has_row(u))
     with_row(u, [&](auto row) {
-      for (BlockID t = 0; t < k_; ++t)
-        best.offer(t, row.get(t));
+      row.for_each_nonzero(k_, [&](BlockID t, std::int32_t ct) { best.offer(t, ct); });
     });
   else
     for_each_counted(u, [&](BlockID t, Weight ct) { best.offer(t, ct); });
@@ -222,20 +232,20 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
 void Km1GainCache::add_to_pins(std::span<const NodeID> pins, BlockID b, std::int32_t w) {
   // In locals: the stores go through byte pointers, after which members would be read again.
   const std::uint32_t* rows = row_.data();
-  std::uint8_t* first[4];
-  std::size_t row_bytes[4];
-  std::uint32_t delta[4];
-  for (int c = 0; c < 4; ++c) {
-    const std::size_t bit = static_cast<std::size_t>(b) << classes_[c].log_bits;
+  std::uint8_t* first[kClasses];
+  std::size_t bytes[kClasses];
+  std::uint32_t delta[kClasses];
+  for (int c = 0; c < kClasses; ++c) {
+    const std::size_t bit = static_cast<std::size_t>(b) * classes_[c].bits;
     first[c] = classes_[c].base + bit / 8;
-    row_bytes[c] = classes_[c].row_bytes;
+    bytes[c] = classes_[c].row_bytes;
     delta[c] = static_cast<std::uint32_t>(w) << (bit % 8);
   }
   work_ += pins.size();
   for (NodeID v : pins) {
     const std::uint32_t x = rows[v];
-    const unsigned c = x & 3;
-    std::uint8_t* p = first[c] + std::size_t{x >> 2} * row_bytes[c];
+    const unsigned c = x & 7;
+    std::uint8_t* p = first[c] + std::size_t{x >> 3} * bytes[c];
     std::uint32_t word;
     std::memcpy(&word, p, sizeof word);
     word += delta[c];

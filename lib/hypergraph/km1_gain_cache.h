@@ -6,9 +6,10 @@
 // so gain(u, t) = benefit(u) - (incident(u) - conn(u, t)). A move updates the cache in
 // O(|e|) only for nets whose pin counts cross 0/1 in `from` or 1/2 in `to`.
 // conn is a row of k entries per vertex, as narrow as the vertex allows: conn(u, t) is at most
-// incident(u), so u's row takes 4 bits per entry when incident(u) < 2^4 (unit nets: fewer than
-// 16 nets, most vertices of a sparse graph's column-net model), 8 bits below 2^8, 16 below
-// 2^16, else 32.
+// incident(u), so u's row takes b bits per entry when incident(u) < 2^b, for b = 3 to 8 (unit
+// nets: fewer than 2^b nets; most vertices of a sparse graph's column-net model have fewer than
+// 256), 16 below 2^16, else 32. Web graphs' vertices with 16-127 nets (cnr-2000: 79,761 of
+// them) take 5-7 bits, not a whole byte.
 // A vertex with few nets for k has no row (`has_row`): fewer than k / kRowDivisor nets (at
 // k = 128, fewer than 8: most vertices of a sparse graph's column-net model, whose 4-bit rows
 // would take 64 bytes each). Its conn(u, t) is counted when asked, one bit test of
@@ -16,9 +17,10 @@
 // the blocks in the union of its nets' sets only. Its benefit is kept as every vertex's, and
 // the updates that would go to its row go to a sink row that nothing reads, so move() updates
 // a net's pins without a branch.
-// Rows of one width lie in one array, in vertex order; a per-vertex word holds u's row number
-// and width. Every width is read and updated through one unaligned 32-bit word, without a
-// branch on the width per pin.
+// Rows of one width lie in one array, in vertex order, each a whole number of bytes; a
+// per-vertex word holds u's row number and width. Every width is read and updated through one
+// unaligned 32-bit word, without a branch on the width per pin (an entry of up to 8 bits lies
+// within the word from its first byte at any bit offset).
 // One cache serves the FM calls of a whole uncoarsening: rebuild() keeps its memory, so the rows
 // are allocated and paged in once per cycle, not per call; release() gives them back before
 // the next cycle coarsens.
@@ -30,6 +32,10 @@
 #include <span>
 #include <type_traits>
 #include <vector>
+
+#if defined(__BMI2__)
+#include <immintrin.h>
+#endif
 
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -45,7 +51,7 @@ public:
 
   // Makes this the cache of phg's current assignment (parallel), reusing the memory. False
   // (and unusable) when some vertex's incident net weight does not fit into 31 bits, or n is
-  // 2^30 or more (row numbers take 30 bits).
+  // 2^29 or more (row numbers take 29 bits).
   bool rebuild(const PartitionedHypergraph& phg);
   // Frees the memory (between multilevel cycles: the next coarsening does not need it).
   void release();
@@ -76,8 +82,18 @@ public:
       return;
     }
     with_row(u, [&](auto row) {
-      for (BlockID t = 0; t < k_; ++t)
-        f(t, Weight{row.get(t)});
+      row.for_each(k_, [&](BlockID t, std::int32_t c) { f(t, Weight{c}); });
+    });
+  }
+  // The same for the blocks with conn(u, t) > 0 only: a row's words of zero entries are
+  // skipped (most of a row at large k).
+  template <typename F> void for_each_positive_conn(NodeID u, F&& f) const {
+    if (!has_row(u)) {
+      for_each_counted(u, f);
+      return;
+    }
+    with_row(u, [&](auto row) {
+      row.for_each_nonzero(k_, [&](BlockID t, std::int32_t c) { f(t, Weight{c}); });
     });
   }
   // An upper bound of gain(u, t) over all blocks t != from = block(u), feasible or not:
@@ -123,6 +139,27 @@ private:
     std::int32_t get(BlockID b) const { return static_cast<std::int32_t>(p[b]); }
     void add(BlockID b, std::int32_t w) const { p[b] = static_cast<T>(p[b] + w); }
     void clear(BlockID k) const { std::fill_n(p, k, T{0}); }
+    // f(b, entry b) for b = 0 to k - 1.
+    template <typename F> void for_each(BlockID k, F&& f) const {
+      for (BlockID b = 0; b < k; ++b)
+        f(b, get(b));
+    }
+    // The same for the nonzero entries, 8 bytes of entries at a time.
+    template <typename F> void for_each_nonzero(BlockID k, F&& f) const {
+      constexpr BlockID kPerWord = 8 / sizeof(T);
+      BlockID b = 0;
+      for (; b + kPerWord <= k; b += kPerWord) {
+        std::uint64_t word;
+        std::memcpy(&word, p + b, sizeof word);
+        if (word != 0)
+          for (BlockID i = b; i < b + kPerWord; ++i)
+            if (p[i] != 0)
+              f(i, get(i));
+      }
+      for (; b < k; ++b)
+        if (p[b] != 0)
+          f(b, get(b));
+    }
     // The largest entry among blocks other than `skip`, in loops the compiler vectorises.
     std::int32_t max_except(BlockID k, BlockID skip) const {
       T top = 0;
@@ -132,6 +169,99 @@ private:
         top = std::max(top, p[b]);
       return static_cast<std::int32_t>(top);
     }
+  };
+  // A row of W-bit entries (W < 8 and not 4), packed: block b at bits [b W, b W + W) of the row
+  // (little-endian), so an entry lies in one or two bytes, and blocks 8 i to 8 i + 7 in the W
+  // bytes from byte W i. Reads take the 32-bit word from the entry's first byte, loops the
+  // 64-bit word from each 8 entries' first byte (the rows' slack covers both past the last
+  // entry). The parallel build counts a row in bytes and packs it: pack() writes the row's own
+  // bytes only.
+  template <unsigned W> struct PackedRow {
+    static_assert(W < 8);
+    static constexpr std::uint32_t kMask = (std::uint32_t{1} << W) - 1;
+    static constexpr std::uint64_t kGroupMask = (std::uint64_t{1} << (8 * W)) - 1;
+    std::uint8_t* p;
+    std::int32_t get(BlockID b) const {
+      const std::size_t bit = std::size_t{b} * W;
+      std::uint32_t word;
+      std::memcpy(&word, p + bit / 8, sizeof word);
+      return static_cast<std::int32_t>((word >> (bit % 8)) & kMask);
+    }
+    // The row of entries values[0, k) (each below 2^W); 8 zero values (most, at large k) are
+    // tested at once.
+    void pack(const std::uint8_t* values, BlockID k) const {
+      const auto group = [](std::uint64_t bytes) {
+        std::uint64_t word = 0;
+        for (BlockID i = 0; bytes != 0; ++i, bytes >>= 8)
+          word |= (bytes & 255) << (i * W);
+        return word;
+      };
+      std::uint8_t* q = p;
+      BlockID b = 0;
+      for (; b + 8 <= k; b += 8, q += W) {
+        std::uint64_t bytes;
+        std::memcpy(&bytes, values + b, sizeof bytes);
+        const std::uint64_t word = group(bytes);
+        std::memcpy(q, &word, W); // the low bytes
+      }
+      if (b < k) { // the last k % 8 entries, in the row's last bytes
+        std::uint64_t bytes = 0;
+        std::memcpy(&bytes, values + b, k - b);
+        const std::uint64_t word = group(bytes);
+        std::memcpy(q, &word, ((k - b) * W + 7) / 8);
+      }
+    }
+    template <typename F> void for_each(BlockID k, F&& f) const {
+      const std::uint8_t* q = p;
+      BlockID b = 0;
+      for (; b + 8 <= k; b += 8, q += W) {
+        std::uint64_t word;
+        std::memcpy(&word, q, sizeof word);
+        for (BlockID i = b; i < b + 8; ++i, word >>= W)
+          f(i, static_cast<std::int32_t>(word & kMask));
+      }
+      for (; b < k; ++b)
+        f(b, get(b));
+    }
+    template <typename F> void for_each_nonzero(BlockID k, F&& f) const {
+      const std::uint8_t* q = p;
+      BlockID b = 0;
+      for (; b + 8 <= k; b += 8, q += W) {
+        std::uint64_t word;
+        std::memcpy(&word, q, sizeof word);
+        word &= kGroupMask;
+        for (BlockID i = b; word != 0; ++i, word >>= W)
+          if ((word & kMask) != 0)
+            f(i, static_cast<std::int32_t>(word & kMask));
+      }
+      for (; b < k; ++b)
+        if (const std::int32_t c = get(b); c != 0)
+          f(b, c);
+    }
+    std::int32_t max_except(BlockID k, BlockID skip) const {
+#if defined(__BMI2__)
+      // Each group spread into 8 bytes by one pdep, then the byte rows' vectorised maximum.
+      if (k <= kMaxSpread) {
+        constexpr std::uint64_t kLowBits = 0x0101010101010101ULL * kMask;
+        std::uint8_t bytes[kMaxSpread];
+        const std::uint8_t* q = p;
+        for (BlockID b = 0; b < k; b += 8, q += W) { // a last group may read the slack
+          std::uint64_t word;
+          std::memcpy(&word, q, sizeof word);
+          const std::uint64_t spread = _pdep_u64(word, kLowBits);
+          std::memcpy(bytes + b, &spread, sizeof spread);
+        }
+        return PlainRow<std::uint8_t>{bytes}.max_except(k, skip);
+      }
+#endif
+      std::int32_t top = 0;
+      for_each_nonzero(k, [&](BlockID b, std::int32_t c) {
+        if (b != skip)
+          top = std::max(top, c);
+      });
+      return top;
+    }
+    static constexpr BlockID kMaxSpread = 1024;
   };
   // A row of 4-bit entries, two per byte: block b in byte b / 2, the high half if b is odd.
   struct NibbleRow {
@@ -143,6 +273,23 @@ private:
       p[b / 2] = static_cast<std::uint8_t>((p[b / 2] & ~(15u << shift)) | (value << shift));
     }
     void clear(BlockID k) const { std::fill_n(p, (k + 1) / 2, std::uint8_t{0}); }
+    template <typename F> void for_each(BlockID k, F&& f) const {
+      for (BlockID b = 0; b < k; ++b)
+        f(b, get(b));
+    }
+    template <typename F> void for_each_nonzero(BlockID k, F&& f) const {
+      BlockID b = 0;
+      for (; b + 16 <= k; b += 16) {
+        std::uint64_t word;
+        std::memcpy(&word, p + b / 2, sizeof word);
+        for (BlockID i = b; word != 0; ++i, word >>= 4)
+          if ((word & 15) != 0)
+            f(i, static_cast<std::int32_t>(word & 15));
+      }
+      for (; b < k; ++b)
+        if (const std::int32_t c = get(b); c != 0)
+          f(b, c);
+    }
     // The same for nibbles: both halves of every byte but skip's, then the other half of that
     // one (the unused high half of an odd k's last byte is 0).
     std::int32_t max_except(BlockID k, BlockID skip) const {
@@ -157,20 +304,26 @@ private:
       return std::max(std::int32_t{top}, (skip ^ 1) < k ? get(skip ^ 1) : 0);
     }
   };
-  // Width classes 0-3: 4, 8, 16 or 32 bits per entry.
+  // Width classes 0-7: entries of 3, 4, 5, 6, 7, 8, 16 or 32 bits; a vertex takes the narrowest
+  // that holds incident(u).
+  static constexpr int kClasses = 8;
+  static constexpr unsigned kClassBits[kClasses] = {3, 4, 5, 6, 7, 8, 16, 32};
   static int width_class(std::int32_t incident) {
-    return int{incident >= (1 << 4)} + int{incident >= (1 << 8)} + int{incident >= (1 << 16)};
+    const int bits = std::bit_width(static_cast<std::uint32_t>(incident));
+    return bits <= 3 ? 0 : bits <= 8 ? bits - 3 : bits <= 16 ? 6 : 7;
   }
-  std::size_t nibble_row_bytes() const { return (static_cast<std::size_t>(k_) + 1) / 2; }
+  std::size_t row_bytes(int c) const {
+    return (std::size_t{k_} * kClassBits[c] + 7) / 8;
+  }
 
-  // Per vertex: its row number among the rows of its width class, times 4, plus the class; apart
+  // Per vertex: its row number among the rows of its width class, times 8, plus the class; apart
   // from the record, so that the pin updates of move() (billions on a web graph: hub nets are
   // updated whole whenever a block gains or loses their last pin) read 4 dense bytes per pin.
   struct RowOf {
     int width;
     std::size_t row;
   };
-  static constexpr NodeID kMaxNodes = NodeID{1} << 30;
+  static constexpr NodeID kMaxNodes = NodeID{1} << 29;
   // Rows for vertices with at least k / kRowDivisor nets: a 4-bit row costs k / 2 bytes, a
   // counted conn(u, t) one bit test per net, a counted best move the union of the nets' sets.
   // Each net's set is a cache miss of its own, and a vertex is re-rated about as often as it has
@@ -180,15 +333,17 @@ private:
   static constexpr BlockID kRowDivisor = 16;
   // Counting only while a union of sets fits on the stack (k <= 4096).
   static constexpr std::size_t kMaxCountedWords = 64;
-  RowOf row_of(NodeID v) const { return {static_cast<int>(row_[v] & 3), row_[v] >> 2}; }
+  RowOf row_of(NodeID v) const {
+    return {static_cast<int>(row_[v] & 7), row_[v] >> 3};
+  }
 
   // Where the rows of one width class lie: `row_bytes` bytes per row from `base`, entry b at
-  // bit b << log_bits of its row (little-endian: byte b / 2, the high half if b is odd, for
-  // 4-bit entries, as NibbleRow).
+  // bit b * bits of its row (little-endian: byte b / 2, the high half if b is odd, for 4-bit
+  // entries, as NibbleRow; as PackedRow for 3, 5, 6 and 7).
   struct RowClass {
     std::uint8_t* base = nullptr;
     std::size_t row_bytes = 0;
-    unsigned log_bits = 0;
+    unsigned bits = 0;
     std::uint32_t mask = 0;
   };
   // One entry, reached through the 32-bit word that starts at its first byte: every width is
@@ -200,12 +355,13 @@ private:
     std::uint32_t mask;
   };
   static_assert(std::endian::native == std::endian::little, "Slot assumes little-endian words");
-  // The word may reach 3 bytes past a row's last entry: every row array has that many more.
-  static constexpr std::size_t kSlack = 3;
+  // A 32-bit word may reach 3 bytes past a row's last entry, the 64-bit word of a packed row's
+  // last (perhaps partial) group of 8 entries 7: every row array has that many more.
+  static constexpr std::size_t kSlack = 7;
   Slot slot(NodeID v, BlockID b) const {
     const RowOf r = row_of(v);
     const RowClass& c = classes_[r.width];
-    const std::size_t bit = static_cast<std::size_t>(b) << c.log_bits;
+    const std::size_t bit = static_cast<std::size_t>(b) * c.bits;
     return {c.base + r.row * c.row_bytes + bit / 8, static_cast<unsigned>(bit % 8), c.mask};
   }
   static std::int32_t load(Slot s) {
@@ -252,19 +408,27 @@ private:
   Weight compute_weights(const PartitionedHypergraph& phg);
   // Width classes and rows of every vertex.
   void compute_connections(const PartitionedHypergraph& phg);
-  // f(v's row as a NibbleRow or PlainRow<T>): per vertex, where a loop over its row follows
-  // (building it, best_move), so the width is branched on once per row, not per entry. The
-  // parallel build writes through these: they touch only the row's own bytes.
+  // f(v's row as a PackedRow<W>, NibbleRow or PlainRow<T>): per vertex, where a loop over its
+  // row follows (building it, best_move), so the width is branched on once per row, not per
+  // entry. The parallel build writes through these: they touch only the row's own bytes.
   template <typename F> decltype(auto) with_row(NodeID v, F&& f) const {
     const RowOf r = row_of(v);
     const RowClass& c = classes_[r.width];
     std::uint8_t* row = c.base + r.row * c.row_bytes;
     switch (r.width) {
     case 0:
-      return f(NibbleRow{row});
+      return f(PackedRow<3>{row});
     case 1:
-      return f(PlainRow<std::uint8_t>{row});
+      return f(NibbleRow{row});
     case 2:
+      return f(PackedRow<5>{row});
+    case 3:
+      return f(PackedRow<6>{row});
+    case 4:
+      return f(PackedRow<7>{row});
+    case 5:
+      return f(PlainRow<std::uint8_t>{row});
+    case 6:
       return f(PlainRow<std::uint16_t>{reinterpret_cast<std::uint16_t*>(row)});
     default:
       return f(PlainRow<std::int32_t>{reinterpret_cast<std::int32_t*>(row)});
@@ -278,11 +442,10 @@ private:
   std::uint32_t rowless_ = 0; // row_ of the vertices without a row: the sink row of class 0
   std::vector<VertexGains> vertex_;
   std::vector<std::uint32_t> row_;
-  Rows<std::uint8_t> rows4_; // two entries per byte
-  Rows<std::uint8_t> rows8_;
+  Rows<std::uint8_t> byte_rows_[6]; // classes 0-5: entries of 3 to 8 bits
   Rows<std::uint16_t> rows16_;
   Rows<std::int32_t> rows32_;
-  RowClass classes_[4];
+  RowClass classes_[kClasses];
   std::uint64_t work_ = 0;
 };
 

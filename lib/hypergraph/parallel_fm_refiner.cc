@@ -118,8 +118,8 @@ public:
   MoveCandidate best_move(NodeID u) {
     const BlockID from = block(u);
     Best best;
-    if (!gains_.any(u)) {
-      cache_.for_each_conn(u, [&](BlockID t, Weight ct) {
+    if (!gains_.any(u)) { // consider() passes over blocks without a connection
+      cache_.for_each_positive_conn(u, [&](BlockID t, Weight ct) {
         if (t != from)
           consider(best, u, t, ct);
       });

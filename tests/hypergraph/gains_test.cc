@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <limits>
+#include <utility>
 #include <vector>
 
 #include "core/random.h"
@@ -88,12 +89,12 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
   }
 }
 
-// k, the weight scale and the largest net: a vertex's connections take 4 bits while its incident
-// net weight is below 2^4, 8 bits below 2^8 (scale 1 mixes both), 16 bits below 2^16 and 32
-// bits above; scale 40 mixes 8- and 16-bit rows, 20000 16- and 32-bit ones. At k = 96, nets
-// below 24 pins keep sparse pin counts; k = 5 has odd rows of 4-bit entries. At k = 96 and 40
-// the vertices with fewer than k / 16 nets have no row (their connections are counted when
-// asked); with 200 nets, k = 96 has both kinds.
+// k, the weight scale and the largest net: a vertex's connections take b bits while its incident
+// net weight is below 2^b for b = 3 to 8 (scale 1 mixes them), 16 bits below 2^16 and 32 bits
+// above; scale 40 mixes 8- and 16-bit rows, 20000 16- and 32-bit ones. At k = 96, nets below 24
+// pins keep sparse pin counts; at k = 5 the rows of 3- to 7-bit entries end mid-byte. At k = 96
+// and 40 the vertices with fewer than k / 16 nets have no row (their connections are counted
+// when asked); with 200 nets, k = 96 has both kinds.
 struct Km1CacheCase {
   BlockID k;
   Weight weight_scale;
@@ -203,11 +204,17 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
               << "vertex " << v;
         }
         BlockID next = 0;
+        std::vector<std::pair<BlockID, Weight>> positive;
         cache.for_each_conn(v, [&](BlockID t, Weight ct) {
           ASSERT_EQ(t, next++);
           ASSERT_EQ(ct, cache.conn(v, t));
+          if (ct > 0)
+            positive.emplace_back(t, ct);
         });
         ASSERT_EQ(next, k);
+        std::vector<std::pair<BlockID, Weight>> listed;
+        cache.for_each_positive_conn(v, [&](BlockID t, Weight ct) { listed.emplace_back(t, ct); });
+        ASSERT_EQ(listed, positive) << "vertex " << v;
       }
     }
   }
@@ -220,12 +227,13 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                                            Km1CacheCase{96, 40}, Km1CacheCase{96, 1, 25, 200}));
 
 // Every width at its limits: vertex 3 i has two nets of weights t / 2 and t - t / 2 for t =
-// 2^4 - 1, 2^4, 2^8 - 1, 2^8, 2^16 - 1, 2^16 (the largest incident weight of one width, the
-// smallest of the next), so its connections take 0, either part and t; its two partners have
-// narrower rows. Odd k: 4-bit rows end mid-byte, and the 32-bit words that update an entry reach
-// into the next row, which must stay unchanged.
+// 2^b - 1 and 2^b, b = 3 to 8 and 16 (the largest incident weight of one width, the smallest of
+// the next), so its connections take 0, either part and t; its two partners have narrower rows.
+// Odd k: 3- to 7-bit entries end mid-byte and cross bytes, and the 32-bit words that update an
+// entry reach into the next row, which must stay unchanged; at k = 13 the packed rows are read
+// 8 entries at a time and then one by one.
 TEST(Km1GainCache, EveryWidthAtItsLimits) {
-  const std::vector<Weight> totals{15, 16, 255, 256, 65535, 65536};
+  const std::vector<Weight> totals{7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 65535, 65536};
   const auto n = static_cast<NodeID>(3 * totals.size());
   std::vector<EdgeID> offsets{0};
   std::vector<NodeID> pins;
@@ -240,7 +248,7 @@ TEST(Km1GainCache, EveryWidthAtItsLimits) {
     weights.push_back(totals[i] - totals[i] / 2);
   }
   const Hypergraph hg(n, offsets, pins, weights);
-  for (BlockID k : {BlockID{3}, BlockID{5}}) {
+  for (BlockID k : {BlockID{3}, BlockID{5}, BlockID{13}}) {
     PartitionedHypergraph phg(hg, k);
     std::vector<BlockID> blocks(n);
     for (NodeID v = 0; v < n; ++v)
