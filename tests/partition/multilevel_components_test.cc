@@ -172,6 +172,60 @@ TEST(MultilevelGainCache, MatchesRecomputationAfterMoves) {
   }
 }
 
+TEST(MultilevelGainCache, PackedAndWideRowsMatchRecomputationWithWeights) {
+  // Symmetric edge weights of 1-3 times `scale`. Packed rows hold a block below k in
+  // bit_width(k - 1) bits and conn above them: at k = 2^16 a weighted degree of 2^16 or more
+  // (scale 2^13, about 8 neighbours) needs the 8-byte entries. Blocks used: 0-15 and k - 1.
+  CsrGraph g = ml_test::random_graph(400, 1600, 7);
+  struct Case {
+    BlockID k;
+    Weight scale;
+    bool packed;
+  };
+  for (const Case c : {Case{16, 1, true}, Case{BlockID{1} << 16, 1, true},
+                       Case{BlockID{1} << 16, Weight{1} << 13, false}}) {
+    std::vector<Weight> weights(g.num_directed_edges());
+    for (NodeID u = 0; u < g.num_nodes(); ++u)
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+        const NodeID v = g.edge_target(e);
+        weights[e] = c.scale * (1 + (std::min(u, v) + 2 * std::max(u, v)) % 3);
+      }
+    g.set_edge_weights(std::move(weights));
+    ASSERT_TRUE(GainCache::supports(g));
+    std::vector<BlockID> blocks(g.num_nodes());
+    for (NodeID u = 0; u < g.num_nodes(); ++u)
+      blocks[u] = u % 16;
+    GainCache cache(g, blocks, c.k);
+    EXPECT_EQ(cache.packed(), c.packed) << "k=" << c.k << " scale=" << c.scale;
+    Rng rng(2);
+    for (int i = 0; i < 300; ++i) {
+      const auto u = static_cast<NodeID>(rng.below(g.num_nodes()));
+      const BlockID to = rng.below(4) == 0 ? c.k - 1 : static_cast<BlockID>(rng.below(16));
+      const BlockID from = blocks[u];
+      blocks[u] = to;
+      cache.moved(g, u, from, to);
+    }
+    std::vector<BlockID> used(16);
+    for (BlockID b = 0; b < 16; ++b)
+      used[b] = b;
+    used.push_back(c.k - 1);
+    for (NodeID u = 0; u < g.num_nodes(); ++u) {
+      std::vector<Weight> conn(c.k, 0);
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+        conn[blocks[g.edge_target(e)]] += g.edge_weight(e);
+      std::vector<GainCache::Entry> row; // as parallel FM's searches copy it
+      cache.append_row(u, row);
+      std::vector<Weight> listed(c.k, 0);
+      cache.for_each(u, [&](BlockID b, Weight w) { listed[b] += w; });
+      for (const BlockID b : used) {
+        EXPECT_EQ(cache.conn(u, b), conn[b]) << "k=" << c.k << " u=" << u << " b=" << b;
+        EXPECT_EQ(listed[b], conn[b]) << "k=" << c.k << " u=" << u << " b=" << b;
+        EXPECT_EQ(GainCache::row_conn(row.data(), cache.row_size(u), b), conn[b]);
+      }
+    }
+  }
+}
+
 TEST(MultilevelBisection, FindsTheBridgeBetweenTwoCliques) {
   // Two 20-cliques joined by one edge: the only good bisection cuts that edge.
   std::vector<std::pair<NodeID, NodeID>> edges;

@@ -107,10 +107,9 @@ private:
   // v's private row, copied from the gain cache on first use.
   Row& own_row(NodeID v) {
     if (row_of_[v] == kNoRow) {
-      const auto shared = cache_.row(v);
       row_of_[v] = static_cast<std::uint32_t>(rows_.size());
       rows_.push_back({v, cache_.row_size(v), entries_.size()});
-      entries_.insert(entries_.end(), shared.begin(), shared.end());
+      cache_.append_row(v, entries_);
     }
     return rows_[row_of_[v]];
   }
