@@ -84,7 +84,6 @@ private:
   bool build(const CsrGraph& graph, std::span<const BlockID> blocks, const C& c,
              typename C::Word* entries, Weight conn_limit);
 
-
 public:
   GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k);
 
