@@ -43,7 +43,8 @@ template <typename T> T* Km1GainCache::Rows<T>::reserve(std::size_t entries) {
 
 Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
   const Hypergraph& hg = phg.hypergraph();
-  vertex_.resize(hg.num_nodes());
+  base_.resize(hg.num_nodes());
+  row_.resize(hg.num_nodes());
   return tbb::parallel_reduce(
       tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), Weight{0},
       [&](const auto& r, Weight best) {
@@ -57,8 +58,8 @@ Weight Km1GainCache::compute_weights(const PartitionedHypergraph& phg) {
               benefit += w;
           }
           // Truncated only when rebuild() then refuses the hypergraph.
-          vertex_[u].incident = static_cast<std::int32_t>(incident);
-          vertex_[u].benefit = static_cast<std::int32_t>(benefit);
+          base_[u] = static_cast<std::int32_t>(benefit - incident);
+          row_[u] = static_cast<std::uint32_t>(width_class(static_cast<std::int32_t>(incident)));
           best = std::max(best, incident);
         }
         return best;
@@ -74,7 +75,7 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   constexpr std::uint32_t kNoRow = ~std::uint32_t{0}; // no row number reaches it (kMaxNodes)
   std::size_t rows[kClasses] = {};
   for (NodeID u = 0; u < n; ++u) {
-    const int c = width_class(vertex_[u].incident);
+    const auto c = static_cast<int>(row_[u]); // compute_weights' class
     row_[u] = counting && hg.incident_nets(u).size() * kRowDivisor < k_
                   ? kNoRow
                   : static_cast<std::uint32_t>(rows[c]++ << 3 | c);
@@ -124,7 +125,6 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
 }
 
 Weight Km1GainCache::gain_bound(NodeID u, BlockID from) const {
-  const VertexGains& g = vertex_[u];
   if (!has_row(u)) {
     const Hypergraph& hg = phg_->hypergraph();
     const std::size_t words = phg_->conn_words();
@@ -137,10 +137,9 @@ Weight Km1GainCache::gain_bound(NodeID u, BlockID from) const {
       if (other)
         reach += hg.net_weight(e);
     }
-    return Weight{g.benefit} - g.incident + reach;
+    return Weight{base_[u]} + reach;
   }
-  return Weight{g.benefit} - g.incident +
-         with_row(u, [&](auto row) { return row.max_except(k_, from); });
+  return Weight{base_[u]} + with_row(u, [&](auto row) { return row.max_except(k_, from); });
 }
 
 // Offered blocks in increasing order: the most connected feasible one, then the lighter, then
@@ -164,8 +163,7 @@ public:
   MoveCandidate result(const Km1GainCache& cache) const {
     if (best_ == kInvalidBlockID)
       return {};
-    const VertexGains& g = cache.vertex_[u_];
-    return {best_, Weight{g.benefit} - g.incident + best_conn_};
+    return {best_, Weight{cache.base_[u_]} + best_conn_};
   }
 
 private:
@@ -208,7 +206,7 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
     }
   }
   const BlockID from = phg.block(u);
-  const Weight base = Weight{vertex_[u].benefit} - vertex_[u].incident;
+  const Weight base = base_[u];
   MoveCandidate best;
   Weight best_weight = 0;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
@@ -257,7 +255,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
                           std::vector<NetID>& touched_nets) {
   const Hypergraph& hg = phg.hypergraph();
   const BlockID from = phg.block(u);
-  Weight benefit = 0;
+  Weight base = 0; // u's in `to`: minus the weight of its nets with another pin there
   const Weight delta =
       phg.move(u, to, Objective::kKm1, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
         const std::int32_t w = static_cast<std::int32_t>(hg.net_weight(e));
@@ -268,7 +266,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         } else if (pf == 1) {
           for (NodeID v : hg.pins(e))
             if (v != u && phg.block(v) == from) {
-              vertex_[v].benefit += w;
+              base_[v] += w;
               break;
             }
           changed = true;
@@ -279,17 +277,17 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
         } else if (pt == 2) {
           for (NodeID v : hg.pins(e))
             if (v != u && phg.block(v) == to) {
-              vertex_[v].benefit -= w;
+              base_[v] -= w;
               break;
             }
           changed = true;
         }
         if (changed && hg.net_size(e) <= max_touch_size)
           touched_nets.push_back(e);
-        if (pt == 1) // u's benefit in `to`: its nets where it is alone there
-          benefit += w;
+        if (pt != 1)
+          base -= w;
       });
-  vertex_[u].benefit = static_cast<std::int32_t>(benefit);
+  base_[u] = static_cast<std::int32_t>(base);
   return delta;
 }
 

@@ -123,13 +123,13 @@ public:
         if (t != from)
           consider(best, u, t, ct);
       });
-      return finish(best, cache_.benefit(u) - cache_.incident(u));
+      return finish(best, cache_.base(u));
     }
     cache_.for_each_conn(u, [&](BlockID t, Weight ct) {
       if (t != from)
         consider(best, u, t, ct + gains_.get(u, t));
     });
-    return finish(best, cache_.benefit(u) + gains_.get(u, k_) - cache_.incident(u));
+    return finish(best, cache_.base(u) + gains_.get(u, k_));
   }
 
   // u's best move after a move from -> to, given that `target` was its best before: as
@@ -156,7 +156,7 @@ public:
       weight_delta_[static_cast<std::size_t>(from) * ncon + c] -= w;
       weight_delta_[static_cast<std::size_t>(to) * ncon + c] += w;
     }
-    Weight delta = 0, benefit = 0;
+    Weight delta = 0, base = 0; // base(u) in `to`
     for (NetID e : hg_.incident_nets(u)) {
       const Weight w = hg_.net_weight(e);
       const std::int64_t pf = phg_.pin_count(e, from) + pins_.add(e, from, -1);
@@ -173,7 +173,6 @@ public:
       }
       if (pt == 1) {
         delta -= w;
-        benefit += w;
         for (NodeID v : hg_.pins(e))
           gains_.add(v, to, w);
         changed = true;
@@ -183,8 +182,10 @@ public:
       }
       if (changed && hg_.net_size(e) <= max_touch)
         touched.push_back(e);
+      if (pt != 1)
+        base -= w;
     }
-    gains_.add(u, k_, benefit - (cache_.benefit(u) + gains_.get(u, k_)));
+    gains_.add(u, k_, base - (cache_.base(u) + gains_.get(u, k_)));
     return delta;
   }
 
@@ -208,7 +209,7 @@ private:
   // As Km1GainCache::best_of, on this view.
   MoveCandidate best_of(NodeID u, std::span<const BlockID> candidates) const {
     const BlockID from = block(u);
-    const Weight base = cache_.benefit(u) + gains_.get(u, k_) - cache_.incident(u);
+    const Weight base = cache_.base(u) + gains_.get(u, k_);
     MoveCandidate best;
     Weight best_weight = 0;
     for (BlockID t : candidates) {
@@ -271,7 +272,7 @@ private:
   std::vector<BlockID> local_block_; // kInvalidBlockID: not moved by this search
   std::vector<NodeID> moved_;
   DeltaMap pins_;                    // Phi(e, b) deltas
-  DeltaMap gains_;                   // conn(v, b) deltas, benefit(v) under b = k
+  DeltaMap gains_;                   // conn(v, b) deltas, base(v) under b = k
   std::vector<Weight> weight_delta_; // k * ncon
 };
 

@@ -232,6 +232,33 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
 // Odd k: 3- to 7-bit entries end mid-byte and cross bytes, and the 32-bit words that update an
 // entry reach into the next row, which must stay unchanged; at k = 13 the packed rows are read
 // 8 entries at a time and then one by one.
+// The cache keeps benefit(u) - incident(u) as one number (base): it must equal both sums counted
+// from the pin counts after every move, for the moved vertex and the pins whose nets changed.
+TEST(Km1GainCache, BaseIsBenefitMinusIncidentAfterMoves) {
+  const Hypergraph hg = tiny();
+  PartitionedHypergraph phg(hg, 3);
+  phg.assign(std::vector<BlockID>{0, 0, 1, 1, 2});
+  Km1GainCache cache;
+  ASSERT_TRUE(cache.rebuild(phg));
+  Rng rng(11);
+  std::vector<NetID> touched;
+  for (int i = 0; i < 300; ++i) {
+    const NodeID u = static_cast<NodeID>(rng.below(5));
+    const BlockID to = static_cast<BlockID>(rng.below(3));
+    if (to != phg.block(u))
+      cache.move(phg, u, to, 1000, touched);
+    for (NodeID v = 0; v < 5; ++v) {
+      Weight benefit = 0, incident = 0;
+      for (NetID e : hg.incident_nets(v)) {
+        incident += hg.net_weight(e);
+        if (phg.pin_count(e, phg.block(v)) == 1)
+          benefit += hg.net_weight(e);
+      }
+      ASSERT_EQ(cache.base(v), benefit - incident) << "move " << i << ", vertex " << v;
+    }
+  }
+}
+
 TEST(Km1GainCache, EveryWidthAtItsLimits) {
   const std::vector<Weight> totals{7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 65535, 65536};
   const auto n = static_cast<NodeID>(3 * totals.size());
