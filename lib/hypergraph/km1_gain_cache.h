@@ -311,7 +311,7 @@ private:
   }
 
   // Per vertex: its row number among the rows of its width class, times 8, plus the class; apart
-  // from the record, so that the pin updates of move() (billions on a web graph: hub nets are
+  // from base_, so that the pin updates of move() (billions on a web graph: hub nets are
   // updated whole whenever a block gains or loses their last pin) read 4 dense bytes per pin.
   struct RowOf {
     int width;
