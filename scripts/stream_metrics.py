@@ -3,7 +3,7 @@
 
 evalpart and `gnnpart evaluate` hold the whole graph; a 10^9-edge stream does not fit beside
 the runs it checks. This reads the stream in chunks of edges (numpy memmap), so it needs the
-partition (4 bytes a vertex) and one chunk, plus, for the volume, the (vertex, foreign block)
+partition (8 bytes a vertex) and one chunk, plus, for the volume, the (vertex, foreign block)
 pairs of one vertex range per pass. It shares no code with gnnpart.
 
 The stream must hold each undirected edge once (as `gnnpart generate` writes it): duplicates

@@ -226,14 +226,8 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                                            Km1CacheCase{40, 20000, 3}, Km1CacheCase{5, 40},
                                            Km1CacheCase{96, 40}, Km1CacheCase{96, 1, 25, 200}));
 
-// Every width at its limits: vertex 3 i has two nets of weights t / 2 and t - t / 2 for t =
-// 2^b - 1 and 2^b, b = 3 to 8 and 16 (the largest incident weight of one width, the smallest of
-// the next), so its connections take 0, either part and t; its two partners have narrower rows.
-// Odd k: 3- to 7-bit entries end mid-byte and cross bytes, and the 32-bit words that update an
-// entry reach into the next row, which must stay unchanged; at k = 13 the packed rows are read
-// 8 entries at a time and then one by one.
 // The cache keeps benefit(u) - incident(u) as one number (base): it must equal both sums counted
-// from the pin counts after every move, for the moved vertex and the pins whose nets changed.
+// from the pin counts, for every vertex after every move.
 TEST(Km1GainCache, BaseIsBenefitMinusIncidentAfterMoves) {
   const Hypergraph hg = tiny();
   PartitionedHypergraph phg(hg, 3);
@@ -259,6 +253,12 @@ TEST(Km1GainCache, BaseIsBenefitMinusIncidentAfterMoves) {
   }
 }
 
+// Every width at its limits: vertex 3 i has two nets of weights t / 2 and t - t / 2 for t =
+// 2^b - 1 and 2^b, b = 3 to 8 and 16 (the largest incident weight of one width, the smallest of
+// the next), so its connections take 0, either part and t; its two partners have narrower rows.
+// Odd k: 3- to 7-bit entries end mid-byte and cross bytes, and the 32-bit words that update an
+// entry reach into the next row, which must stay unchanged; at k = 13 the packed rows are read
+// 8 entries at a time and then one by one.
 TEST(Km1GainCache, EveryWidthAtItsLimits) {
   const std::vector<Weight> totals{7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 65535, 65536};
   const auto n = static_cast<NodeID>(3 * totals.size());
