@@ -178,13 +178,19 @@ private:
 
 MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u,
                                       std::span<const Weight> max_weights) const {
+  if (!has_row(u))
+    return counted_best_move(phg, u, max_weights);
   BestTarget best(phg, u, max_weights);
-  if (has_row(u))
-    with_row(u, [&](auto row) {
-      row.for_each_nonzero(k_, [&](BlockID t, std::int32_t ct) { best.offer(t, ct); });
-    });
-  else
-    for_each_counted(u, [&](BlockID t, Weight ct) { best.offer(t, ct); });
+  with_row(u, [&](auto row) {
+    row.for_each_nonzero(k_, [&](BlockID t, std::int32_t ct) { best.offer(t, ct); });
+  });
+  return best.result(*this);
+}
+
+MoveCandidate Km1GainCache::counted_best_move(const PartitionedHypergraph& phg, NodeID u,
+                                              std::span<const Weight> max_weights) const {
+  BestTarget best(phg, u, max_weights);
+  for_each_counted(u, [&](BlockID t, Weight ct) { best.offer(t, ct); });
   return best.result(*this);
 }
 

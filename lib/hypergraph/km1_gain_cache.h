@@ -380,19 +380,36 @@ private:
         c += hg.net_weight(e);
     return c;
   }
-  // f(t, conn(u, t)) for the blocks t that some net of u touches, in increasing order.
-  template <typename F> void for_each_counted(NodeID u, F&& f) const {
-    std::uint64_t any[kMaxCountedWords] = {};
+  // f(t, conn(u, t)) for the blocks t that some net of u touches, in increasing order. One pass
+  // over u's nets adds w(e) to each block of e's set, so each set is read once: testing every
+  // block of the union against every net read each set |union| times (ca-astroph k = 128: the
+  // rowless best moves were a quarter of the run's instructions). conn(u, t) stays below 2^31
+  // (rebuild() refuses larger incident weights), so the sums take 4 bytes; a block's sum is
+  // defined from its first net on, told by its bit in `seen`, so neither array is cleared
+  // whole (at most 16 KiB on the stack, kMaxCountedWords words). Not inlined, so that its
+  // callers' row paths do not set up (and probe) that frame on every call.
+  template <typename F> [[gnu::noinline]] void for_each_counted(NodeID u, F&& f) const {
+    const Hypergraph& hg = phg_->hypergraph();
     const std::size_t words = phg_->conn_words();
-    for (NetID e : phg_->hypergraph().incident_nets(u)) {
+    std::uint64_t seen[kMaxCountedWords];
+    std::int32_t sum[kMaxCountedWords * 64];
+    std::fill_n(seen, words, std::uint64_t{0});
+    for (NetID e : hg.incident_nets(u)) {
+      const auto w = static_cast<std::int32_t>(hg.net_weight(e));
       const std::uint64_t* set = phg_->connectivity_set(e);
-      for (std::size_t i = 0; i < words; ++i)
-        any[i] |= set[i];
+      for (std::size_t i = 0; i < words; ++i) {
+        std::int32_t* word_sum = sum + i * 64;
+        for (std::uint64_t bits = set[i] & seen[i]; bits != 0; bits &= bits - 1)
+          word_sum[std::countr_zero(bits)] += w;
+        for (std::uint64_t bits = set[i] & ~seen[i]; bits != 0; bits &= bits - 1)
+          word_sum[std::countr_zero(bits)] = w;
+        seen[i] |= set[i];
+      }
     }
     for (std::size_t i = 0; i < words; ++i)
-      for (std::uint64_t bits = any[i]; bits != 0; bits &= bits - 1) {
-        const auto t = static_cast<BlockID>(i * 64 + std::countr_zero(bits));
-        f(t, counted_conn(u, t));
+      for (std::uint64_t bits = seen[i]; bits != 0; bits &= bits - 1) {
+        const int b = std::countr_zero(bits);
+        f(static_cast<BlockID>(i * 64 + b), Weight{sum[i * 64 + b]});
       }
   }
   // conn(v, b) += w for every pin v of a net.
@@ -431,6 +448,11 @@ private:
   }
   // The best feasible target among blocks offered in increasing order with their conn(u, t).
   class BestTarget;
+  // best_move of a vertex without a row. Apart (not inlined), so that best_move's BestTarget
+  // does not escape into for_each_counted's call on the row path (pubmed k = 32, 155,570 calls:
+  // the row path took 2.7 M instructions more than main's while it escaped, 1.5 M apart).
+  [[gnu::noinline]] MoveCandidate counted_best_move(const PartitionedHypergraph& phg, NodeID u,
+                                                    std::span<const Weight> max_weights) const;
 
   BlockID k_ = 0;
   const PartitionedHypergraph* phg_ = nullptr; // whose connectivity sets the counting reads

@@ -226,6 +226,83 @@ INSTANTIATE_TEST_SUITE_P(Widths, Km1GainCacheTest,
                                            Km1CacheCase{40, 20000, 3}, Km1CacheCase{5, 40},
                                            Km1CacheCase{96, 40}, Km1CacheCase{96, 1, 25, 200}));
 
+// A vertex without a row has its connections counted in one pass over its nets; they must be
+// what the definition gives, recounted from the assignment: conn(u, t) = w of u's nets with a
+// pin in t, listed for every t with conn(u, t) > 0 (u's own block included) in increasing
+// order; its best move the most connected fitting block other than its own, then the lighter,
+// then the lower id. k = 64 to 2000 (sets of 1 to 32 words), weighted nets, after random moves.
+TEST(Km1GainCache, CountedConnectionsOfRowlessVerticesMatchTheDefinition) {
+  for (BlockID k : {64u, 130u, 300u, 2000u}) {
+    SCOPED_TRACE(::testing::Message() << "k " << k);
+    Rng rng(k);
+    const NodeID n = 150;
+    const Hypergraph hg = testing::random_hypergraph(n, 200, 6, 30, 4, 1, rng);
+    PartitionedHypergraph phg(hg, k);
+    const BlockID used = std::min<BlockID>(k, 24);
+    std::vector<BlockID> blocks(n);
+    for (auto& b : blocks)
+      b = static_cast<BlockID>(rng.below(used));
+    phg.assign(blocks);
+    Km1GainCache cache;
+    ASSERT_TRUE(cache.rebuild(phg));
+    std::vector<Weight> limits(k);
+    for (BlockID b = 0; b < k; ++b)
+      limits[b] = 5 + static_cast<Weight>(b % 5);
+    std::vector<NetID> touched;
+    NodeID rowless = 0;
+    for (int step = 0; step < 300; ++step) {
+      const NodeID u = static_cast<NodeID>(rng.below(n));
+      const BlockID to = static_cast<BlockID>(rng.below(step % 5 == 0 ? k : used));
+      if (to != phg.block(u))
+        cache.move(phg, u, to, 1000, touched);
+      if (step % 30 != 0)
+        continue;
+      for (NodeID v = 0; v < n; ++v) {
+        if (cache.has_row(v))
+          continue;
+        ++rowless;
+        std::vector<Weight> conn(k, 0);
+        Weight benefit = 0, incident = 0;
+        for (NetID e : hg.incident_nets(v)) {
+          std::vector<bool> in(k);
+          NodeID in_own = 0;
+          for (NodeID p : hg.pins(e)) {
+            in[phg.block(p)] = true;
+            in_own += phg.block(p) == phg.block(v) ? 1 : 0;
+          }
+          for (BlockID t = 0; t < k; ++t)
+            conn[t] += in[t] ? hg.net_weight(e) : 0;
+          incident += hg.net_weight(e);
+          benefit += in_own == 1 ? hg.net_weight(e) : 0;
+        }
+        std::vector<std::pair<BlockID, Weight>> want;
+        MoveCandidate best;
+        Weight best_conn = 0, best_weight = 0;
+        for (BlockID t = 0; t < k; ++t) {
+          if (conn[t] == 0)
+            continue;
+          want.emplace_back(t, conn[t]);
+          if (t == phg.block(v) || !phg.fits(v, t, limits))
+            continue;
+          const Weight bw = phg.block_weight(t);
+          if (conn[t] > best_conn || (conn[t] == best_conn && bw < best_weight)) {
+            best = {t, benefit - incident + conn[t]};
+            best_conn = conn[t];
+            best_weight = bw;
+          }
+        }
+        std::vector<std::pair<BlockID, Weight>> got;
+        cache.for_each_positive_conn(v, [&](BlockID t, Weight ct) { got.emplace_back(t, ct); });
+        ASSERT_EQ(got, want) << "vertex " << v;
+        const MoveCandidate moved = cache.best_move(phg, v, limits);
+        ASSERT_EQ(moved.to, best.to) << "vertex " << v;
+        ASSERT_EQ(moved.gain, best.gain) << "vertex " << v;
+      }
+    }
+    EXPECT_GT(rowless, 0u);
+  }
+}
+
 // The cache keeps benefit(u) - incident(u) as one number (base): it must equal both sums counted
 // from the pin counts, for every vertex after every move.
 TEST(Km1GainCache, BaseIsBenefitMinusIncidentAfterMoves) {
