@@ -18,6 +18,28 @@ void write_line_start(std::string& text, std::uint64_t a, std::uint64_t b) {
   append_number(text, b);
 }
 
+// One line per undirected edge {u, v}, u < v, in vertex order: write_ends(text, u, v) writes the
+// two ids, then the edge weight follows when the graph has edge weights.
+template <typename WriteEnds>
+void write_edge_lines(OutputFile& out, const CsrGraph& graph, WriteEnds write_ends) {
+  const bool ew = graph.has_edge_weights();
+  write_parallel_blocks(out, graph.num_nodes(), kVerticesPerBlock,
+                        [&](std::uint64_t begin, std::uint64_t end, std::string& text) {
+                          for (NodeID u = static_cast<NodeID>(begin); u < end; ++u)
+                            for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
+                              const NodeID v = graph.edge_target(e);
+                              if (v <= u)
+                                continue;
+                              write_ends(text, u, v);
+                              if (ew) {
+                                text.push_back(' ');
+                                append_number(text, graph.edge_weight(e));
+                              }
+                              text.push_back('\n');
+                            }
+                        });
+}
+
 // hMETIS files hold one weight per vertex; `what` names the input in the message.
 void require_one_vertex_weight(int ncon, const char* what) {
   if (ncon > 1)
@@ -103,22 +125,8 @@ void write_edge_list(const CsrGraph& graph, const std::string& path) {
   append_number(header, graph.num_edges());
   header.push_back('\n');
   out.write(header);
-  const bool ew = graph.has_edge_weights();
-  write_parallel_blocks(out, graph.num_nodes(), kVerticesPerBlock,
-                        [&](std::uint64_t begin, std::uint64_t end, std::string& text) {
-                          for (NodeID u = static_cast<NodeID>(begin); u < end; ++u)
-                            for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-                              const NodeID v = graph.edge_target(e);
-                              if (v <= u)
-                                continue;
-                              write_line_start(text, u, v);
-                              if (ew) {
-                                text.push_back(' ');
-                                append_number(text, graph.edge_weight(e));
-                              }
-                              text.push_back('\n');
-                            }
-                        });
+  write_edge_lines(out, graph,
+                   [](std::string& text, NodeID u, NodeID v) { write_line_start(text, u, v); });
   out.commit();
 }
 
@@ -133,21 +141,9 @@ void write_matrix_market(const CsrGraph& graph, const std::string& path) {
   header.push_back('\n');
   out.write(header);
   // Symmetric storage keeps the lower triangle: row i >= column j.
-  write_parallel_blocks(out, graph.num_nodes(), kVerticesPerBlock,
-                        [&](std::uint64_t begin, std::uint64_t end, std::string& text) {
-                          for (NodeID u = static_cast<NodeID>(begin); u < end; ++u)
-                            for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
-                              const NodeID v = graph.edge_target(e);
-                              if (v <= u)
-                                continue;
-                              write_line_start(text, v + std::uint64_t{1}, u + std::uint64_t{1});
-                              if (ew) {
-                                text.push_back(' ');
-                                append_number(text, graph.edge_weight(e));
-                              }
-                              text.push_back('\n');
-                            }
-                        });
+  write_edge_lines(out, graph, [](std::string& text, NodeID u, NodeID v) {
+    write_line_start(text, v + std::uint64_t{1}, u + std::uint64_t{1});
+  });
   out.commit();
 }
 
