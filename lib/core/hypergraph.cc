@@ -9,6 +9,7 @@
 #include <tbb/parallel_reduce.h>
 
 #include "core/errors.h"
+#include "core/vertex_weights.h"
 
 namespace gnnpart {
 
@@ -143,22 +144,11 @@ void Hypergraph::put_nets(Nets nets) {
 }
 
 Weight Hypergraph::total_vertex_weight(int c) const {
-  if (vertex_weights_.empty())
-    return num_nodes();
-  Weight total = 0;
-  for (std::size_t u = 0; u < num_nodes(); ++u)
-    total += vertex_weights_[u * ncon_ + c];
-  return total;
+  return sum_vertex_weights(vertex_weights_, ncon_, c, num_nodes());
 }
 
 void Hypergraph::set_vertex_weights(int ncon, std::vector<Weight> vertex_weights) {
-  if (ncon < 1)
-    throw InvalidParameter("ncon must be at least 1");
-  if (vertex_weights.empty() && ncon != 1)
-    throw InvalidParameter("unit vertex weights need ncon = 1");
-  if (!vertex_weights.empty() &&
-      vertex_weights.size() != static_cast<std::size_t>(num_nodes()) * ncon)
-    throw InvalidParameter("vertex weight array must have n * ncon entries");
+  check_vertex_weights(ncon, vertex_weights, num_nodes());
   ncon_ = ncon;
   vertex_weights_ = std::move(vertex_weights);
 }

@@ -49,6 +49,18 @@ void sort_unique(std::vector<std::uint64_t>& ids) {
   ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
 }
 
+// A GraphMetrics with n, m and k set and the per-block send, receive and size arrays zeroed.
+GraphMetrics zeroed_graph_metrics(const CsrGraph& graph, BlockID k) {
+  GraphMetrics metrics;
+  metrics.n = graph.num_nodes();
+  metrics.m = graph.num_edges();
+  metrics.k = k;
+  metrics.send_volume.assign(k, 0);
+  metrics.recv_volume.assign(k, 0);
+  metrics.block_sizes.assign(k, 0);
+  return metrics;
+}
+
 // Fills the fields derived from per-block arrays and scalar sums.
 void finish_graph_metrics(const CsrGraph& graph, GraphMetrics& metrics,
                           std::span<const Weight> block_weight_array) {
@@ -181,13 +193,7 @@ GraphMetrics compute_graph_metrics(const CsrGraph& graph, const Partition& parti
         local.boundary += boundary;
       });
 
-  GraphMetrics metrics;
-  metrics.n = n;
-  metrics.m = graph.num_edges();
-  metrics.k = k;
-  metrics.send_volume.assign(k, 0);
-  metrics.recv_volume.assign(k, 0);
-  metrics.block_sizes.assign(k, 0);
+  GraphMetrics metrics = zeroed_graph_metrics(graph, k);
   std::vector<Weight> weights(static_cast<std::size_t>(k) * ncon, 0);
   std::vector<std::uint64_t> all_pairs;
   for (GraphLocal& local : locals) {
@@ -220,13 +226,7 @@ GraphMetrics compute_graph_metrics_sequential(const CsrGraph& graph, const Parti
   check_partition(partition, n);
   const BlockID k = partition.k;
   const auto& part = partition.blocks;
-  GraphMetrics metrics;
-  metrics.n = n;
-  metrics.m = graph.num_edges();
-  metrics.k = k;
-  metrics.send_volume.assign(k, 0);
-  metrics.recv_volume.assign(k, 0);
-  metrics.block_sizes.assign(k, 0);
+  GraphMetrics metrics = zeroed_graph_metrics(graph, k);
   std::vector<NodeID> mark(k, kInvalidNodeID);
   const bool dense_pairs = k <= kDensePairLimit;
   std::vector<bool> pair_seen(dense_pairs ? static_cast<std::size_t>(k) * k : 0, false);

@@ -84,6 +84,16 @@ std::vector<BlockID> refined_start(const Hypergraph& hg, const HgContext& ctx,
   return {phg.blocks().begin(), phg.blocks().end()};
 }
 
+// refined_start with a gain cache of its own; empty when the start partitioner gave up.
+std::vector<BlockID> refined_start_unless_empty(const Hypergraph& hg, const HgContext& ctx,
+                                                const BlockLimits& limits,
+                                                std::vector<BlockID> blocks) {
+  if (blocks.empty())
+    return {};
+  Km1GainCache cache;
+  return refined_start(hg, ctx, limits, std::move(blocks), cache);
+}
+
 } // namespace
 
 Weight degree_offset(const Hypergraph& hg, double epsilon, double degree_epsilon) {
@@ -126,20 +136,14 @@ std::vector<BlockID> degree_graph_start(const Hypergraph& hg, const HgContext& c
                                         std::uint64_t seed) {
   std::vector<BlockID> blocks =
       degree_balanced_graph_partition(hg, ctx, limits, degree_epsilon, seed);
-  if (blocks.empty())
-    return {};
-  Km1GainCache cache;
-  return refined_start(hg, ctx, limits, std::move(blocks), cache);
+  return refined_start_unless_empty(hg, ctx, limits, std::move(blocks));
 }
 
 std::vector<BlockID> volume_bisection_start(const Hypergraph& hg, const HgContext& ctx,
                                             const BlockLimits& limits, double volume_imbalance,
                                             std::uint64_t seed) {
   std::vector<BlockID> blocks = volume_bisection_partition(hg, ctx, limits, volume_imbalance, seed);
-  if (blocks.empty())
-    return {};
-  Km1GainCache cache;
-  return refined_start(hg, ctx, limits, std::move(blocks), cache);
+  return refined_start_unless_empty(hg, ctx, limits, std::move(blocks));
 }
 
 std::vector<BlockID> degree_balanced_partition(const Hypergraph& hg, const HgContext& ctx,

@@ -2,6 +2,7 @@
 
 #include "core/errors.h"
 #include "streaming/binary_format.h"
+#include "streaming/binary_stream_header.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
@@ -12,14 +13,7 @@ public:
   BinaryAdjacencyStream(const std::string& path, std::size_t batch_entries)
       : source_(path), batch_entries_(batch_entries) {
     path_ = path;
-    if (source_.compressed())
-      throw InputError(path, 0, "binary streams cannot be gzipped");
-    char bytes[kBinaryHeaderBytes];
-    const std::size_t got = source_.read(bytes, kBinaryHeaderBytes);
-    const BinaryHeader header = decode_header(bytes, got, path);
-    if (header.kind != BinaryKind::kAdjacencyStream) {
-      throw InputError(path, 0, "not a binary adjacency stream (bad magic)");
-    }
+    const BinaryHeader header = read_binary_stream_header(source_, BinaryKind::kAdjacencyStream);
     num_nodes_ = static_cast<NodeID>(header.n);
     num_entries_ = header.entries;
     // One degree word per vertex and one word per entry: the header must match the file

@@ -3,10 +3,11 @@
 #include <algorithm>
 
 #include "core/errors.h"
-#include "streaming/binary_format.h"
 #include "io/edge_list_grammar.h"
-#include "streaming/edge_lines.h"
 #include "io/graph_io.h"
+#include "streaming/binary_format.h"
+#include "streaming/binary_stream_header.h"
+#include "streaming/edge_lines.h"
 #include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
@@ -83,14 +84,7 @@ public:
   BinaryEdgeStream(const std::string& path, std::size_t batch_edges)
       : source_(path), batch_edges_(batch_edges) {
     path_ = path;
-    if (source_.compressed())
-      throw InputError(path, 0, "binary streams cannot be gzipped");
-    char bytes[kBinaryHeaderBytes];
-    const std::size_t got = source_.read(bytes, kBinaryHeaderBytes);
-    const BinaryHeader header = decode_header(bytes, got, path);
-    if (header.kind != BinaryKind::kEdgeStream) {
-      throw InputError(path, 0, "not a binary edge stream (bad magic)");
-    }
+    const BinaryHeader header = read_binary_stream_header(source_, BinaryKind::kEdgeStream);
     num_nodes_ = static_cast<NodeID>(header.n);
     num_edges_ = header.m;
     counts_exact_ = true;
