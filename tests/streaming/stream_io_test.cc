@@ -3,13 +3,19 @@
 #include <algorithm>
 #include <filesystem>
 
+#include <zlib.h>
+
 #include "core/errors.h"
 #include "core/random.h"
 #include "stream_test_util.h"
 #include "streaming/adjacency_writer.h"
+#include "streaming/binary_format.h"
+#include "streaming/binary_stream_header.h"
+#include "streaming/file_source.h"
 #include "streaming/edge_stream.h"
 #include "streaming/external_sort.h"
 #include "streaming/stream_source.h"
+#include "streaming/vertex_stream.h"
 
 namespace gnnpart::streaming {
 namespace {
@@ -219,6 +225,48 @@ TEST(VertexStream, TruncatedBinaryStream) {
   // Found when opened: the header must match the file size.
   expect_input_error([&] { read_all(*open_binary_adjacency_stream(path)); }, path, 0,
                      "does not match 50 vertices");
+}
+
+// Both binary readers start with one header check (streaming/binary_stream_header.h): it
+// refuses the other kind's file and a gzipped file, naming the file at line 0. (`open_edge_stream`
+// reads an adjacency stream too, so the edge kind's refusal is checked on the check itself.)
+TEST(BinaryStreams, HeaderCheckRefusesTheOtherKindAndGzip) {
+  const auto header_bytes = [](BinaryKind kind) {
+    BinaryHeader header;
+    header.kind = kind;
+    header.n = 4;
+    std::string bytes(kBinaryHeaderBytes, '\0');
+    encode_header(header, bytes.data());
+    return bytes;
+  };
+  const std::string edges = temp_path("kind.edges.bin");
+  const std::string adjacency = temp_path("kind.adj.bin");
+  write_text(edges, header_bytes(BinaryKind::kEdgeStream));
+  write_text(adjacency, header_bytes(BinaryKind::kAdjacencyStream));
+  const auto check = [](const std::string& path, BinaryKind kind) {
+    FileSource source(path);
+    return read_binary_stream_header(source, kind);
+  };
+  EXPECT_EQ(check(edges, BinaryKind::kEdgeStream).n, 4u);
+  EXPECT_EQ(check(adjacency, BinaryKind::kAdjacencyStream).n, 4u);
+  expect_input_error([&] { check(adjacency, BinaryKind::kEdgeStream); }, adjacency, 0,
+                     "not a binary edge stream (bad magic)");
+  expect_input_error([&] { check(edges, BinaryKind::kAdjacencyStream); }, edges, 0,
+                     "not a binary adjacency stream (bad magic)");
+  expect_input_error([&] { open_binary_adjacency_stream(edges); }, edges, 0,
+                     "not a binary adjacency stream (bad magic)");
+
+  const std::string gzipped = temp_path("kind.bin.gz");
+  const std::string bytes = header_bytes(BinaryKind::kEdgeStream);
+  gzFile gz = gzopen(gzipped.c_str(), "wb");
+  gzwrite(gz, bytes.data(), static_cast<unsigned>(bytes.size()));
+  gzclose(gz);
+  expect_input_error([&] { check(gzipped, BinaryKind::kEdgeStream); }, gzipped, 0,
+                     "binary streams cannot be gzipped");
+  expect_input_error([&] { open_edge_stream(gzipped, StreamFormat::kBinary); }, gzipped, 0,
+                     "binary streams cannot be gzipped");
+  expect_input_error([&] { open_binary_adjacency_stream(gzipped); }, gzipped, 0,
+                     "binary streams cannot be gzipped");
 }
 
 } // namespace
