@@ -15,8 +15,7 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
     : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
       blocks_(hypergraph.num_nodes(), 0),
       block_weights_(static_cast<std::size_t>(k) * hypergraph.ncon(), 0),
-      dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16),
-      conn_(k < 16 ? 0 : static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
+      dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16) {
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
   const NetID m = hypergraph.num_nets();
@@ -48,6 +47,19 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
         pin_offset_[e] = first;
       first += net_entries(size);
     }
+    set_rank_.assign((static_cast<std::size_t>(m) + 63) / 64, SetRank{0, 0});
+    setless_width_ = width_of(1); // any size below kSetlessPins and dense_size_ (>= 4)
+    std::size_t sets = 0;
+    for (NetID e = 0; e < m; ++e) {
+      if (e % 64 == 0)
+        set_rank_[e / 64].before = sets;
+      const std::uint32_t size = hypergraph.net_size(e);
+      if (size >= dense_size_ || size >= kSetlessPins) {
+        set_rank_[e / 64].with_set |= std::uint64_t{1} << (e % 64);
+        ++sets;
+      }
+    }
+    conn_.assign(sets * words_, 0);
   }
   pin_data8_.assign(entries[0], 0);
   pin_data16_.assign(entries[1], 0);
@@ -83,7 +95,12 @@ void PartitionedHypergraph::recount() {
           increment(e, blocks_[p]);
         continue;
       }
-      std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
+      std::uint64_t* w = mutable_set(e);
+      if (w == nullptr) {
+        for (NodeID p : hg_->pins(e))
+          increment(e, blocks_[p]);
+        continue;
+      }
       std::fill(w, w + words_, 0);
       for (NodeID p : hg_->pins(e)) {
         const BlockID b = blocks_[p];
