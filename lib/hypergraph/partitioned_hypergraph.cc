@@ -111,13 +111,33 @@ void PartitionedHypergraph::recount() {
   });
 }
 
+Weight PartitionedHypergraph::objective_of(NetID first, NetID last, Objective objective) const {
+  Weight sum = 0;
+  if (all_dense_) {
+    for (NetID e = first; e != last; ++e)
+      sum += net_objective(objective, connectivity(e), hg_->net_weight(e));
+    return sum;
+  }
+  const std::uint64_t* set = conn_.data() + (first < last ? set_number(first) : 0) * words_;
+  for (NetID e = first; e != last; ++e) {
+    BlockID lambda = 0;
+    if (keeps_set(e)) {
+      for (std::size_t i = 0; i < words_; ++i)
+        lambda += static_cast<BlockID>(ones(set[i]));
+      set += words_;
+    } else {
+      for_each_pair_block(e, [&](BlockID) { ++lambda; });
+    }
+    sum += net_objective(objective, lambda, hg_->net_weight(e));
+  }
+  return sum;
+}
+
 Weight PartitionedHypergraph::objective(Objective objective) const {
   return tbb::parallel_reduce(
       tbb::blocked_range<NetID>(0, hg_->num_nets(), 1024), Weight{0},
       [&](const auto& r, Weight sum) {
-        for (NetID e = r.begin(); e != r.end(); ++e)
-          sum += net_objective(objective, connectivity(e), hg_->net_weight(e));
-        return sum;
+        return sum + objective_of(r.begin(), r.end(), objective);
       },
       [](Weight a, Weight b) { return a + b; });
 }
