@@ -97,46 +97,48 @@ void Km1GainCache::compute_connections(const PartitionedHypergraph& phg) {
   }
   // Zeroed once, so that its words are defined when move() adds to them.
   std::fill_n(classes_[0].base + (rows[0] - 1) * row_bytes(0), row_bytes(0), std::uint8_t{0});
-  tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
-    std::vector<std::uint8_t> counts; // a packed row's entries, a byte each, while it is counted
-    for (NodeID u = r.begin(); u != r.end(); ++u) {
-      if (!has_row(u))
-        continue;
-      with_row(u, [&](auto row) {
-        if constexpr (requires { row.pack(counts.data(), k_); }) {
-          counts.assign(k_, 0);
-          std::uint8_t* count = counts.data(); // not reloaded after each byte store
-          for (NetID e : hg.incident_nets(u)) {
-            const auto w = static_cast<std::uint8_t>(hg.net_weight(e)); // below 2^7 (the width)
-            phg.for_each_block(
-                e, [&](BlockID b) { count[b] = static_cast<std::uint8_t>(count[b] + w); });
+  // `nets` reads the blocks: the partition itself below k = 16, else a BlockReader, whose
+  // pointers stay in registers across the byte stores of the counting loop.
+  const auto count_rows = [&](const auto& nets) {
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, hg.num_nodes(), 256), [&](const auto& r) {
+      std::vector<std::uint8_t> counts; // a packed row's entries, a byte each, while counted
+      for (NodeID u = r.begin(); u != r.end(); ++u) {
+        if (!has_row(u))
+          continue;
+        with_row(u, [&](auto row) {
+          if constexpr (requires { row.pack(counts.data(), k_); }) {
+            counts.assign(k_, 0);
+            std::uint8_t* count = counts.data(); // not reloaded after each byte store
+            for (NetID e : hg.incident_nets(u)) {
+              const auto w = static_cast<std::uint8_t>(hg.net_weight(e)); // below 2^7
+              nets.for_each_block_unordered(
+                  e, [&](BlockID b) { count[b] = static_cast<std::uint8_t>(count[b] + w); });
+            }
+            row.pack(count, k_);
+          } else {
+            row.clear(k_);
+            for (NetID e : hg.incident_nets(u)) {
+              const auto w = static_cast<std::int32_t>(hg.net_weight(e));
+              nets.for_each_block_unordered(e, [&](BlockID b) { row.add(b, w); });
+            }
           }
-          row.pack(count, k_);
-        } else {
-          row.clear(k_);
-          for (NetID e : hg.incident_nets(u)) {
-            const auto w = static_cast<std::int32_t>(hg.net_weight(e));
-            phg.for_each_block(e, [&](BlockID b) { row.add(b, w); });
-          }
-        }
-      });
-    }
-  });
+        });
+      }
+    });
+  };
+  if (phg.has_connectivity_sets())
+    phg.with_block_reader(count_rows);
+  else
+    count_rows(phg);
 }
 
 Weight Km1GainCache::gain_bound(NodeID u, BlockID from) const {
   if (!has_row(u)) {
     const Hypergraph& hg = phg_->hypergraph();
-    const std::size_t words = phg_->conn_words();
     Weight reach = 0; // the weight of u's nets that touch a block other than `from`
-    for (NetID e : hg.incident_nets(u)) {
-      const std::uint64_t* set = phg_->connectivity_set(e);
-      bool other = false;
-      for (std::size_t i = 0; i < words && !other; ++i)
-        other = (i == from / 64 ? set[i] & ~(std::uint64_t{1} << (from % 64)) : set[i]) != 0;
-      if (other)
+    for (NetID e : hg.incident_nets(u))
+      if (phg_->touches_other_than(e, from))
         reach += hg.net_weight(e);
-    }
     return Weight{base_[u]} + reach;
   }
   return Weight{base_[u]} + with_row(u, [&](auto row) { return row.max_except(k_, from); });
@@ -205,9 +207,18 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
     const Hypergraph& hg = phg.hypergraph();
     for (NetID e : hg.incident_nets(u)) {
       const Weight w = hg.net_weight(e);
-      for (std::size_t i = 0; i < candidates.size(); ++i) {
-        if (candidates[i] < k_ && phg.in_connectivity_set(e, candidates[i]))
-          counted[i] += w;
+      if (const std::uint64_t* set = phg.connectivity_set(e)) {
+        for (std::size_t i = 0; i < candidates.size(); ++i) {
+          const BlockID t = candidates[i];
+          if (t < k_ && (set[t / 64] >> (t % 64) & 1) != 0)
+            counted[i] += w;
+        }
+      } else { // a setless net: its few blocks against the few candidates
+        phg.for_each_block_unordered(e, [&](BlockID b) {
+          for (std::size_t i = 0; i < candidates.size(); ++i)
+            if (candidates[i] == b)
+              counted[i] += w;
+        });
       }
     }
   }

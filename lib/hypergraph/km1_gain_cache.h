@@ -387,7 +387,8 @@ private:
   // (rebuild() refuses larger incident weights), so the sums take 4 bytes; a block's sum is
   // defined from its first net on, told by its bit in `seen`, so neither array is cleared
   // whole (at most 16 KiB on the stack, kMaxCountedWords words). Not inlined, so that its
-  // callers' row paths do not set up (and probe) that frame on every call.
+  // callers' row paths do not set up (and probe) that frame on every call. A net without a set
+  // (under 8 pins) gives its pairs' blocks one by one.
   template <typename F> [[gnu::noinline]] void for_each_counted(NodeID u, F&& f) const {
     const Hypergraph& hg = phg_->hypergraph();
     const std::size_t words = phg_->conn_words();
@@ -397,6 +398,18 @@ private:
     for (NetID e : hg.incident_nets(u)) {
       const auto w = static_cast<std::int32_t>(hg.net_weight(e));
       const std::uint64_t* set = phg_->connectivity_set(e);
+      if (set == nullptr) {
+        phg_->for_each_block_unordered(e, [&](BlockID t) {
+          const std::uint64_t bit = std::uint64_t{1} << (t % 64);
+          if ((seen[t / 64] & bit) != 0) {
+            sum[t] += w;
+          } else {
+            sum[t] = w;
+            seen[t / 64] |= bit;
+          }
+        });
+        continue;
+      }
       for (std::size_t i = 0; i < words; ++i) {
         std::int32_t* word_sum = sum + i * 64;
         for (std::uint64_t bits = set[i] & seen[i]; bits != 0; bits &= bits - 1)

@@ -15,8 +15,7 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
     : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
       blocks_(hypergraph.num_nodes(), 0),
       block_weights_(static_cast<std::size_t>(k) * hypergraph.ncon(), 0),
-      dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16),
-      conn_(k < 16 ? 0 : static_cast<std::size_t>(hypergraph.num_nets()) * words_, 0) {
+      dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16) {
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
   const NetID m = hypergraph.num_nets();
@@ -48,6 +47,19 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
         pin_offset_[e] = first;
       first += net_entries(size);
     }
+    set_rank_.assign((static_cast<std::size_t>(m) + 63) / 64, SetRank{0, 0});
+    setless_width_ = width_of(1); // any size below kSetlessPins and dense_size_ (>= 4)
+    std::size_t sets = 0;
+    for (NetID e = 0; e < m; ++e) {
+      if (e % 64 == 0)
+        set_rank_[e / 64].before = sets;
+      const std::uint32_t size = hypergraph.net_size(e);
+      if (size >= dense_size_ || size >= kSetlessPins) {
+        set_rank_[e / 64].with_set |= std::uint64_t{1} << (e % 64);
+        ++sets;
+      }
+    }
+    conn_.assign(sets * words_, 0);
   }
   pin_data8_.assign(entries[0], 0);
   pin_data16_.assign(entries[1], 0);
@@ -83,7 +95,12 @@ void PartitionedHypergraph::recount() {
           increment(e, blocks_[p]);
         continue;
       }
-      std::uint64_t* w = conn_.data() + static_cast<std::size_t>(e) * words_;
+      std::uint64_t* w = mutable_set(e);
+      if (w == nullptr) {
+        for (NodeID p : hg_->pins(e))
+          increment(e, blocks_[p]);
+        continue;
+      }
       std::fill(w, w + words_, 0);
       for (NodeID p : hg_->pins(e)) {
         const BlockID b = blocks_[p];
@@ -94,13 +111,33 @@ void PartitionedHypergraph::recount() {
   });
 }
 
+Weight PartitionedHypergraph::objective_of(NetID first, NetID last, Objective objective) const {
+  Weight sum = 0;
+  if (all_dense_) {
+    for (NetID e = first; e != last; ++e)
+      sum += net_objective(objective, connectivity(e), hg_->net_weight(e));
+    return sum;
+  }
+  const std::uint64_t* set = conn_.data() + (first < last ? set_number(first) : 0) * words_;
+  for (NetID e = first; e != last; ++e) {
+    BlockID lambda = 0;
+    if (keeps_set(e)) {
+      for (std::size_t i = 0; i < words_; ++i)
+        lambda += static_cast<BlockID>(ones(set[i]));
+      set += words_;
+    } else {
+      for_each_pair_block(e, [&](BlockID) { ++lambda; });
+    }
+    sum += net_objective(objective, lambda, hg_->net_weight(e));
+  }
+  return sum;
+}
+
 Weight PartitionedHypergraph::objective(Objective objective) const {
   return tbb::parallel_reduce(
       tbb::blocked_range<NetID>(0, hg_->num_nets(), 1024), Weight{0},
       [&](const auto& r, Weight sum) {
-        for (NetID e = r.begin(); e != r.end(); ++e)
-          sum += net_objective(objective, connectivity(e), hg_->net_weight(e));
-        return sum;
+        return sum + objective_of(r.begin(), r.end(), objective);
       },
       [](Weight a, Weight b) { return a + b; });
 }

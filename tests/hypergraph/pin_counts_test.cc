@@ -67,9 +67,10 @@ TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
 
 // Every net's blocks as for_each_block lists them (the gain cache's build and counting read
 // them so) against a recount from the assignment: exactly the blocks with a pin, in increasing
-// order, and in_connectivity_set agrees for every block. k = 16 to 300: sparse nets (under
-// k / 4 pins) and dense ones, 8- and 16-bit pairs (k > 256), nets of 1 to 12 pins and some
-// of 40, after random moves that revisit few blocks (so pairs fill and empty).
+// order, and in_connectivity_set agrees for every block; a BlockReader gives the same set and
+// blocks, and objective() the km1, cut and soed of the recount. k = 16 to 300: sparse nets
+// (under k / 4 pins) and dense ones, 8- and 16-bit pairs (k > 256), nets of 1 to 12 pins and
+// some of 40, after random moves that revisit few blocks (so pairs fill and empty).
 TEST(PinCounts, BlocksOfEveryNetMatchARecountUnderMoves) {
   for (BlockID k : {16u, 17u, 64u, 100u, 128u, 256u, 300u}) {
     SCOPED_TRACE(::testing::Message() << "k " << k);
@@ -84,6 +85,7 @@ TEST(PinCounts, BlocksOfEveryNetMatchARecountUnderMoves) {
     phg.assign(blocks);
     const auto expect_blocks_match = [&] {
       std::vector<bool> touched(k);
+      Weight objectives[3] = {0, 0, 0}; // km1, cut, soed from the recount
       for (NetID e = 0; e < hg.num_nets(); ++e) {
         std::fill(touched.begin(), touched.end(), false);
         for (NodeID p : hg.pins(e))
@@ -97,7 +99,23 @@ TEST(PinCounts, BlocksOfEveryNetMatchARecountUnderMoves) {
         std::vector<BlockID> got;
         phg.for_each_block(e, [&](BlockID b) { got.push_back(b); });
         ASSERT_EQ(got, want) << "net " << e;
+        // The cache build's reader: the same set, and the same blocks in some order.
+        phg.with_block_reader([&](const auto& reader) {
+          EXPECT_EQ(reader.connectivity_set(e), phg.connectivity_set(e)) << "net " << e;
+          got.clear();
+          reader.for_each_block_unordered(e, [&](BlockID b) { got.push_back(b); });
+        });
+        std::sort(got.begin(), got.end());
+        ASSERT_EQ(got, want) << "net " << e << " (reader)";
+        const auto lambda = static_cast<BlockID>(want.size());
+        objectives[0] += net_objective(Objective::kKm1, lambda, hg.net_weight(e));
+        objectives[1] += net_objective(Objective::kCut, lambda, hg.net_weight(e));
+        objectives[2] += net_objective(Objective::kSoed, lambda, hg.net_weight(e));
       }
+      // objective() walks the sets in net order instead of looking each one up.
+      EXPECT_EQ(phg.objective(Objective::kKm1), objectives[0]);
+      EXPECT_EQ(phg.objective(Objective::kCut), objectives[1]);
+      EXPECT_EQ(phg.objective(Objective::kSoed), objectives[2]);
     };
     expect_blocks_match();
     for (int step = 0; step < 2000; ++step) {
