@@ -7,6 +7,8 @@
 #include <algorithm>
 #include <vector>
 
+#include <tbb/task_arena.h>
+
 #include "core/random.h"
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/partitioned_hypergraph.h"
@@ -128,6 +130,49 @@ TEST(PinCounts, BlocksOfEveryNetMatchARecountUnderMoves) {
     expect_blocks_match();
     expect_counts_match(hg, phg, k);
   }
+}
+
+// objective() sums its nets in ranges of about 1024 on several threads, and each range walks the
+// connectivity sets from the first set at or after its first net: with thousands of nets, setless
+// (under 8 pins) and set-keeping ones mixed, ranges start inside the set array, and the sums must
+// still equal a recount, before and after moves.
+TEST(PinCounts, ObjectiveOverManyRangesMatchesARecount) {
+  const BlockID k = 64; // sparse below 16 pins: nets of 1 to 7 pins keep no set
+  Rng rng(91);
+  const NodeID n = 3000;
+  const Hypergraph hg = testing::random_hypergraph(n, 20000, 12, 40, 3, 1, rng);
+  PartitionedHypergraph phg(hg, k);
+  std::vector<BlockID> blocks(n);
+  for (auto& b : blocks)
+    b = static_cast<BlockID>(rng.below(k));
+  phg.assign(blocks);
+  tbb::task_arena arena(4);
+  const auto expect_objectives_match = [&] {
+    Weight want[3] = {0, 0, 0};
+    std::vector<bool> touched(k);
+    for (NetID e = 0; e < hg.num_nets(); ++e) {
+      std::fill(touched.begin(), touched.end(), false);
+      BlockID lambda = 0;
+      for (NodeID p : hg.pins(e))
+        if (!touched[phg.block(p)]) {
+          touched[phg.block(p)] = true;
+          ++lambda;
+        }
+      want[0] += net_objective(Objective::kKm1, lambda, hg.net_weight(e));
+      want[1] += net_objective(Objective::kCut, lambda, hg.net_weight(e));
+      want[2] += net_objective(Objective::kSoed, lambda, hg.net_weight(e));
+    }
+    arena.execute([&] {
+      EXPECT_EQ(phg.objective(Objective::kKm1), want[0]);
+      EXPECT_EQ(phg.objective(Objective::kCut), want[1]);
+      EXPECT_EQ(phg.objective(Objective::kSoed), want[2]);
+    });
+  };
+  expect_objectives_match();
+  for (int step = 0; step < 3000; ++step)
+    phg.move(static_cast<NodeID>(rng.below(n)), static_cast<BlockID>(rng.below(k)),
+             Objective::kKm1);
+  expect_objectives_match();
 }
 
 // A sparse net keeps as many pairs as pins and no count of those in use (scans stop at the first
