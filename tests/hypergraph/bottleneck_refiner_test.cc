@@ -81,9 +81,7 @@ TEST(BlockVolumes, ColumnNetTrafficMatchesBlockTraffic) {
   std::vector<NodeID> owners(model.num_nets());
   std::iota(owners.begin(), owners.end(), NodeID{0});
   Rng rng(3);
-  std::vector<BlockID> blocks(graph.num_nodes());
-  for (BlockID& b : blocks)
-    b = static_cast<BlockID>(rng.below(k));
+  std::vector<BlockID> blocks = testing::random_blocks(graph.num_nodes(), k, rng);
   PartitionedHypergraph phg(model, k);
   phg.assign(blocks);
   BlockVolumes volumes(phg, owners);

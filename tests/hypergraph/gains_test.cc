@@ -124,9 +124,7 @@ TEST_P(Km1GainCacheTest, MatchesRecomputationAfterRandomMoves) {
   PartitionedHypergraph phg(hg, k);
   // At large k, few blocks in use at the start, so that moves revisit them.
   const BlockID used = std::min<BlockID>(k, 12);
-  std::vector<BlockID> blocks(n);
-  for (auto& b : blocks)
-    b = static_cast<BlockID>(rng.below(used));
+  std::vector<BlockID> blocks = testing::random_blocks(n, used, rng);
   phg.assign(blocks);
   Km1GainCache cache(phg);
   NodeID with_rows = 0;
@@ -239,9 +237,7 @@ TEST(Km1GainCache, CountedConnectionsOfRowlessVerticesMatchTheDefinition) {
     const Hypergraph hg = testing::random_hypergraph(n, 200, 6, 30, 4, 1, rng);
     PartitionedHypergraph phg(hg, k);
     const BlockID used = std::min<BlockID>(k, 24);
-    std::vector<BlockID> blocks(n);
-    for (auto& b : blocks)
-      b = static_cast<BlockID>(rng.below(used));
+    std::vector<BlockID> blocks = testing::random_blocks(n, used, rng);
     phg.assign(blocks);
     Km1GainCache cache;
     ASSERT_TRUE(cache.rebuild(phg));

@@ -183,6 +183,15 @@ inline Hypergraph random_hypergraph(NodeID n, int nets, int small_max, int big_m
   return Hypergraph(n, offsets, pins, weights);
 }
 
+// A block for each of n vertices, drawn uniformly from blocks 0 to used - 1 (one draw each, in
+// vertex order).
+inline std::vector<BlockID> random_blocks(NodeID n, BlockID used, Rng& rng) {
+  std::vector<BlockID> blocks(n);
+  for (auto& b : blocks)
+    b = static_cast<BlockID>(rng.below(used));
+  return blocks;
+}
+
 // Options of a km1 run of the hypergraph model.
 inline PartitionOptions options(BlockID k, std::uint64_t seed = 0, int threads = 2) {
   PartitionOptions o;

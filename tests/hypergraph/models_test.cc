@@ -71,9 +71,7 @@ TEST(ColumnNet, Km1EqualsCommVolumeOnSharedGraphs) {
     ASSERT_EQ(h.num_pins(), EdgeID{g.num_nodes()} + g.num_directed_edges());
     Rng rng(derive_seed(1, graphs));
     for (BlockID k : {2u, 7u, 32u}) {
-      Partition random{k, std::vector<BlockID>(g.num_nodes())};
-      for (auto& b : random.blocks)
-        b = static_cast<BlockID>(rng.below(k));
+      Partition random{k, testing::random_blocks(g.num_nodes(), k, rng)};
       Partition ranges{k, std::vector<BlockID>(g.num_nodes())};
       for (NodeID u = 0; u < g.num_nodes(); ++u)
         ranges.blocks[u] = static_cast<BlockID>(std::uint64_t{u} * k / g.num_nodes());
@@ -114,9 +112,7 @@ TEST(Stochastic, Km1IsSumOfBatchVolumes) {
   for (NetID e = 0; e < h.num_nets(); ++e)
     multiplicity += h.net_weight(e);
   Rng rng(5);
-  Partition p{4, std::vector<BlockID>(g.num_nodes())};
-  for (auto& b : p.blocks)
-    b = static_cast<BlockID>(rng.below(4));
+  Partition p{4, testing::random_blocks(g.num_nodes(), 4, rng)};
   Weight sum = 0;
   Weight nets = 0;
   for (std::uint32_t j = 0; j < so.num_batches; ++j) {

@@ -150,9 +150,7 @@ TEST(Partitioner, ValidPartitionsAcrossK) {
     const auto m = check(hg, p, o);
     // Far better than a random assignment of the same hypergraph.
     Rng rng(1);
-    Partition random{k, std::vector<BlockID>(hg.num_nodes())};
-    for (auto& b : random.blocks)
-      b = static_cast<BlockID>(rng.below(k));
+    Partition random{k, testing::random_blocks(hg.num_nodes(), k, rng)};
     EXPECT_LT(m.km1 * 3, brute_force_metrics(hg, random).km1);
   }
 }

@@ -41,9 +41,7 @@ TEST(PinCounts, SparseAndDenseNetsStayExactUnderMoves) {
     const NodeID n = 300;
     const Hypergraph hg = testing::random_hypergraph(n, 400, 6, k > 256 ? 200 : 60, 3, 1, rng);
     PartitionedHypergraph phg(hg, k);
-    std::vector<BlockID> blocks(n);
-    for (auto& b : blocks)
-      b = static_cast<BlockID>(rng.below(k));
+    std::vector<BlockID> blocks = testing::random_blocks(n, k, rng);
     phg.assign(blocks);
     expect_counts_match(hg, phg, k);
     GainComputer gc(k);
@@ -81,9 +79,7 @@ TEST(PinCounts, BlocksOfEveryNetMatchARecountUnderMoves) {
     const Hypergraph hg = testing::random_hypergraph(n, 500, 12, 40, 3, 1, rng);
     PartitionedHypergraph phg(hg, k);
     const BlockID used = std::min<BlockID>(k, 20);
-    std::vector<BlockID> blocks(n);
-    for (auto& b : blocks)
-      b = static_cast<BlockID>(rng.below(used));
+    std::vector<BlockID> blocks = testing::random_blocks(n, used, rng);
     phg.assign(blocks);
     const auto expect_blocks_match = [&] {
       std::vector<bool> touched(k);
@@ -142,9 +138,7 @@ TEST(PinCounts, ObjectiveOverManyRangesMatchesARecount) {
   const NodeID n = 3000;
   const Hypergraph hg = testing::random_hypergraph(n, 20000, 12, 40, 3, 1, rng);
   PartitionedHypergraph phg(hg, k);
-  std::vector<BlockID> blocks(n);
-  for (auto& b : blocks)
-    b = static_cast<BlockID>(rng.below(k));
+  std::vector<BlockID> blocks = testing::random_blocks(n, k, rng);
   phg.assign(blocks);
   tbb::task_arena arena(4);
   const auto expect_objectives_match = [&] {
