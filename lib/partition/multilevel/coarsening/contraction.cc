@@ -5,45 +5,15 @@
 #include <cstdint>
 #include <memory>
 
-#include <sys/mman.h>
-#include <unistd.h>
-
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
 
 #include "core/prefix_sum.h"
+#include "core/released_copy.h"
 #include "partition/multilevel/rating_map.h"
 
 namespace gnnpart::ml {
-
-namespace {
-
-// Appends `count` values from `from` to `to` a MiB at a time, giving the whole pages of `from`
-// already copied back to the kernel (MADV_DONTNEED; they are never read again), so that the
-// scratch and the coarse arrays are not resident in full together: on a dense graph the coarse
-// arcs are most of the fine ones (cornell5: 460,801 coarse edges of 790,777, 11 MB at 12 bytes
-// an arc) and the copy held both (docs/hypergraph.md, "Memory", fifteenth pass).
-template <typename T> void append_and_drop(std::vector<T>& to, const T* from, EdgeID count) {
-  const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
-  constexpr EdgeID kStep = (EdgeID{1} << 20) / sizeof(T);
-  const T* const end = from + count;
-  // The first page may hold the previous block's last values: only pages wholly inside.
-  std::uintptr_t kept = (reinterpret_cast<std::uintptr_t>(from) + page - 1) / page * page;
-  while (from < end) {
-    const T* const next = from + std::min<EdgeID>(kStep, static_cast<EdgeID>(end - from));
-    to.insert(to.end(), from, next);
-    from = next;
-    // Advice only: a failure leaves the pages resident, as before.
-    if (const std::uintptr_t read = reinterpret_cast<std::uintptr_t>(from) / page * page;
-        read > kept) {
-      ::madvise(reinterpret_cast<void*>(kept), read - kept, MADV_DONTNEED);
-      kept = read;
-    }
-  }
-}
-
-} // namespace
 
 Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> clusters) {
   const NodeID n = graph.num_nodes();
@@ -181,8 +151,11 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   edge_weights.reserve(degree[nc]);
   for (NodeID blk = 0; blk < num_blocks; ++blk) {
     const EdgeID count = degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - degree[blk * kBlock];
-    append_and_drop(adjacency, scratch_targets.get() + block_start[blk], count);
-    append_and_drop(edge_weights, scratch_weights.get() + block_start[blk], count);
+    // The scratch's copied pages go back as the copy goes (core/released_copy.h): on a dense
+    // graph the coarse arcs are most of the fine ones (cornell5 k = 128: 460,801 coarse edges
+    // of 790,777, 11 MB at 12 bytes an arc), and the copy held both in full.
+    append_released(adjacency, scratch_targets.get() + block_start[blk], count);
+    append_released(edge_weights, scratch_weights.get() + block_start[blk], count);
   }
   result.coarse = CsrGraph(std::move(degree), std::move(adjacency), std::move(edge_weights), ncon,
                            std::move(vertex_weights));
