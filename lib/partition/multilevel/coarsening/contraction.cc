@@ -10,6 +10,7 @@
 #include <tbb/parallel_for.h>
 
 #include "core/prefix_sum.h"
+#include "core/released_copy.h"
 #include "partition/multilevel/rating_map.h"
 
 namespace gnnpart::ml {
@@ -150,10 +151,11 @@ Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> c
   edge_weights.reserve(degree[nc]);
   for (NodeID blk = 0; blk < num_blocks; ++blk) {
     const EdgeID count = degree[std::min<NodeID>(nc, (blk + 1) * kBlock)] - degree[blk * kBlock];
-    const NodeID* const targets = scratch_targets.get() + block_start[blk];
-    const Weight* const weights = scratch_weights.get() + block_start[blk];
-    adjacency.insert(adjacency.end(), targets, targets + count);
-    edge_weights.insert(edge_weights.end(), weights, weights + count);
+    // The scratch's copied pages go back as the copy goes (core/released_copy.h): on a dense
+    // graph the coarse arcs are most of the fine ones (cornell5 k = 128: 460,801 coarse edges
+    // of 790,777, 11 MB at 12 bytes an arc), and the copy held both in full.
+    append_released(adjacency, scratch_targets.get() + block_start[blk], count);
+    append_released(edge_weights, scratch_weights.get() + block_start[blk], count);
   }
   result.coarse = CsrGraph(std::move(degree), std::move(adjacency), std::move(edge_weights), ncon,
                            std::move(vertex_weights));
