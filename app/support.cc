@@ -281,8 +281,12 @@ void apply_weight_flags(CsrGraph& graph, const WeightFlags& flags) {
 namespace {
 
 // A number as every JsonObject value writes it: doubles with six decimals.
-std::string json_number(std::int64_t value) { return std::to_string(value); }
-std::string json_number(double value) { return fmt::format("{:.6f}", value); }
+std::string json_number(std::int64_t value) {
+  return std::to_string(value);
+}
+std::string json_number(double value) {
+  return fmt::format("{:.6f}", value);
+}
 
 template <typename T> std::string json_array(const std::vector<T>& values) {
   std::string text = "[";

@@ -11,7 +11,8 @@
 namespace gnnpart::io::detail {
 
 // parse(const InputBuffer&) on the bytes of path, with `threads` threads (with_threads).
-template <typename Parse> auto parse_whole_file(const std::string& path, int threads, Parse&& parse) {
+template <typename Parse>
+auto parse_whole_file(const std::string& path, int threads, Parse&& parse) {
   return with_threads(threads, [&] {
     const InputBuffer in(path);
     if (in.empty())

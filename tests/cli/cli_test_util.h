@@ -55,7 +55,9 @@ struct Result {
   std::string err;
 };
 
-inline std::string slurp(const std::string& path) { return test_files::read_text(path); }
+inline std::string slurp(const std::string& path) {
+  return test_files::read_text(path);
+}
 inline void write_file(const std::string& path, const std::string& text) {
   test_files::write_text(path, text);
 }

@@ -13,8 +13,8 @@
 
 #include <gtest/gtest.h>
 
-#include "core/errors.h"
 #include "../test_files.h"
+#include "core/errors.h"
 #include "core/graph.h"
 
 namespace gnnpart::io::testing {
