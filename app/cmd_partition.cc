@@ -2,11 +2,11 @@
 // atomically) and prints its metrics.
 #include <chrono>
 #include <cstdio>
-#include <initializer_list>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +16,7 @@
 #include "command.h"
 #include "core/errors.h"
 #include "core/metrics.h"
+#include "core/option_names.h"
 #include "core/options.h"
 #include "core/parallel.h"
 #include "cost/profile.h"
@@ -59,12 +60,32 @@ struct PartitionArgs {
   PartitionOptions options;
 };
 
+// The values a flag takes: the names in an option's table (core/option_names.h) but skip's.
+template <typename Enum, std::size_t N>
+std::vector<std::string> flag_values(const api::EnumName<Enum> (&table)[N],
+                                     std::optional<Enum> skip = std::nullopt) {
+  std::vector<std::string> names;
+  for (const api::EnumName<Enum>& entry : table)
+    if (entry.value != skip)
+      names.emplace_back(entry.name);
+  return names;
+}
+
+// A flag that takes the name of one of an enum's values, its default shown in --help.
+template <typename Enum, std::size_t N>
+void add_enum_flag(CLI::App& cmd, const std::string& flag, std::string& value,
+                   const std::string& help, const api::EnumName<Enum> (&table)[N]) {
+  cmd.add_option(flag, value, help)
+      ->check(CLI::IsMember(flag_values(table)))
+      ->capture_default_str();
+}
+
 // The enum named by a flag value (already checked by CLI11 against the same names).
-template <typename Enum>
-Enum from_name(const std::string& name, std::initializer_list<Enum> values) {
-  for (const Enum value : values)
-    if (to_string(value) == name)
-      return value;
+template <typename Enum, std::size_t N>
+Enum from_name(const api::EnumName<Enum> (&table)[N], const std::string& name) {
+  for (const api::EnumName<Enum>& entry : table)
+    if (name == entry.name)
+      return entry.value;
   throw InvalidParameter(fmt::format("unknown value '{}'", name));
 }
 
@@ -73,19 +94,13 @@ PartitionOptions resolve_options(const PartitionArgs& args, const GlobalFlags& g
   PartitionOptions options = args.options;
   options.threads = args.input.threads;
   options.logger = make_logger(global);
-  options.algorithm = from_name(args.algorithm, {Algorithm::kMultilevel, Algorithm::kMetis});
-  options.model =
-      hypergraph_input
-          ? Model::kHypergraph
-          : from_name(args.model, {Model::kGraph, Model::kHypergraph, Model::kStochastic});
-  options.objective =
-      args.objective.empty()
-          ? default_objective(options.model)
-          : from_name(args.objective, {Objective::kCut, Objective::kVolume, Objective::kKm1,
-                                       Objective::kSoed, Objective::kMaxVolume, Objective::kEpoch});
-  options.preset = from_name(args.preset, {Preset::kFast, Preset::kDefault, Preset::kStrong});
-  options.flows =
-      from_name(args.flows, {FlowRefinement::kPreset, FlowRefinement::kOn, FlowRefinement::kOff});
+  options.algorithm = from_name(api::kAlgorithmNames, args.algorithm);
+  options.model = hypergraph_input ? Model::kHypergraph : from_name(api::kModelNames, args.model);
+  options.objective = args.objective.empty()
+                          ? default_objective(options.model)
+                          : static_cast<Objective>(from_name(api::kObjectiveNames, args.objective));
+  options.preset = from_name(api::kPresetNames, args.preset);
+  options.flows = from_name(api::kFlowRefinementNames, args.flows);
   validate_options(options, 0); // all but k <= n, before the input is read
   if (options.objective == Objective::kEpoch && args.cost.profile.empty())
     throw InvalidParameter("--objective epoch needs --cost PROFILE.json (the machine profile of "
@@ -298,32 +313,27 @@ CommandRunner setup_partition(CLI::App& parent, const GlobalFlags& global) {
   cmd->add_option("-o,--output", args->output,
                   "partition file (default: ./BASENAME.part.K in the current directory); a "
                   "FIFO, device or /dev/stdout is written directly, a symlink's target replaced");
-  cmd->add_option("--algo", args->algorithm, "multilevel (own engine) or metis")
-      ->check(CLI::IsMember({"multilevel", "metis"}))
-      ->capture_default_str();
-  cmd->add_option("--model", args->model,
-                  "graph: edge cut, METIS's objective at about METIS's speed (the default); "
-                  "hypergraph: column-net, the exact feature rows sent per GCN layer (about 15% "
-                  "fewer than METIS at about 3x its time); stochastic: expected rows per "
-                  "mini-batch (give --train). Every model balances vertex counts unless "
-                  "--vertex-weights says otherwise")
-      ->check(CLI::IsMember({"graph", "hypergraph", "stochastic"}))
-      ->capture_default_str();
+  add_enum_flag(*cmd, "--algo", args->algorithm, "multilevel (own engine) or metis",
+                api::kAlgorithmNames);
+  add_enum_flag(*cmd, "--model", args->model,
+                "graph: edge cut, METIS's objective at about METIS's speed (the default); "
+                "hypergraph: column-net, the exact feature rows sent per GCN layer (about 15% "
+                "fewer than METIS at about 3x its time); stochastic: expected rows per "
+                "mini-batch (give --train). Every model balances vertex counts unless "
+                "--vertex-weights says otherwise",
+                api::kModelNames);
   cmd->add_option("--objective", args->objective,
                   "graph model: cut or volume (sum of lambda - 1); hypergraph models: km1 "
                   "(default), cut or soed; --model hypergraph on a graph also: max-volume (the "
                   "largest per-block send + receive volume, total volume within 1.05x of km1's) "
                   "or epoch (the epoch model's slowest rank; needs --cost). The graph model and "
                   "hypergraph inputs refuse max-volume and epoch")
-      ->check(CLI::IsMember({"cut", "volume", "km1", "soed", "max-volume", "epoch"}));
-  cmd->add_option("--preset", args->preset, "fast, default or strong")
-      ->check(CLI::IsMember({"fast", "default", "strong"}))
-      ->capture_default_str();
-  cmd->add_option("--flows", args->flows,
-                  "hypergraph models: flow refinement on block pairs; preset (strong: on; "
-                  "default: on for .hgr inputs, off on graph models; fast: off), on or off")
-      ->check(CLI::IsMember({"preset", "on", "off"}))
-      ->capture_default_str();
+      ->check(CLI::IsMember(flag_values(api::kObjectiveNames, {api::Objective::kDefault})));
+  add_enum_flag(*cmd, "--preset", args->preset, "fast, default or strong", api::kPresetNames);
+  add_enum_flag(*cmd, "--flows", args->flows,
+                "hypergraph models: flow refinement on block pairs; preset (strong: on; "
+                "default: on for .hgr inputs, off on graph models; fast: off), on or off",
+                api::kFlowRefinementNames);
   add_weight_flags(*cmd, args->weights);
   cmd->add_option("-e,--epsilon", o.epsilon,
                   "allowed imbalance: blocks weigh at most floor((1 + e) * ceil(W / k))")

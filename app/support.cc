@@ -278,6 +278,28 @@ void apply_weight_flags(CsrGraph& graph, const WeightFlags& flags) {
 }
 
 // ---------------------------------------------------------------------------------------------
+namespace {
+
+// A number as every JsonObject value writes it: doubles with six decimals.
+std::string json_number(std::int64_t value) {
+  return std::to_string(value);
+}
+std::string json_number(double value) {
+  return fmt::format("{:.6f}", value);
+}
+
+template <typename T> std::string json_array(const std::vector<T>& values) {
+  std::string text = "[";
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (i > 0)
+      text += ", ";
+    text += json_number(values[i]);
+  }
+  return text + "]";
+}
+
+} // namespace
+
 JsonObject& JsonObject::add_raw(const std::string& k, const std::string& json) {
   key(k);
   text_ += json;
@@ -299,15 +321,11 @@ JsonObject& JsonObject::add(const std::string& k, std::uint64_t value) {
 }
 
 JsonObject& JsonObject::add(const std::string& k, std::int64_t value) {
-  key(k);
-  text_ += std::to_string(value);
-  return *this;
+  return add_raw(k, json_number(value));
 }
 
 JsonObject& JsonObject::add(const std::string& k, double value) {
-  key(k);
-  text_ += fmt::format("{:.6f}", value);
-  return *this;
+  return add_raw(k, json_number(value));
 }
 
 JsonObject& JsonObject::add(const std::string& k, const std::string& value) {
@@ -328,21 +346,11 @@ JsonObject& JsonObject::add(const std::string& k, const std::string& value) {
 }
 
 JsonObject& JsonObject::add(const std::string& k, const std::vector<double>& values) {
-  key(k);
-  text_ += '[';
-  for (std::size_t i = 0; i < values.size(); ++i)
-    text_ += fmt::format("{}{:.6f}", i > 0 ? ", " : "", values[i]);
-  text_ += ']';
-  return *this;
+  return add_raw(k, json_array(values));
 }
 
 JsonObject& JsonObject::add(const std::string& k, const std::vector<std::int64_t>& values) {
-  key(k);
-  text_ += '[';
-  for (std::size_t i = 0; i < values.size(); ++i)
-    text_ += fmt::format("{}{}", i > 0 ? ", " : "", values[i]);
-  text_ += ']';
-  return *this;
+  return add_raw(k, json_array(values));
 }
 
 void add_metrics(JsonObject& json, const GraphMetrics& m, std::uint64_t feature_dim) {

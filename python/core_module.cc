@@ -13,6 +13,7 @@
 #include <pybind11/stl.h>
 
 #include "core/errors.h"
+#include "core/option_names.h"
 #include "export/distdgl_export.h"
 #include "gnnpart/gnnpart.hpp"
 
@@ -92,30 +93,16 @@ GraphArg as_graph(const py::object& graph, std::optional<std::uint64_t> num_node
   return g;
 }
 
-// Names of the API's enum values, one table per option; parsing and defaults() both read them.
-template <typename Enum> struct Named {
-  const char* name;
-  Enum value;
-};
-constexpr Named<api::Model> kModels[] = {{"graph", api::Model::kGraph},
-                                         {"hypergraph", api::Model::kHypergraph},
-                                         {"stochastic", api::Model::kStochastic}};
-constexpr Named<api::Preset> kPresets[] = {
-    {"fast", api::Preset::kFast}, {"default", api::Preset::kDefault}, {"strong", api::Preset::kStrong}};
-constexpr Named<api::Objective> kObjectives[] = {
-    {"default", api::Objective::kDefault}, {"cut", api::Objective::kCut},
-    {"volume", api::Objective::kVolume},   {"km1", api::Objective::kKm1},
-    {"soed", api::Objective::kSoed},       {"max-volume", api::Objective::kMaxVolume},
-    {"epoch", api::Objective::kEpoch}};
-constexpr Named<api::VertexWeights> kVertexWeights[] = {{"default", api::VertexWeights::kDefault},
-                                                        {"degree", api::VertexWeights::kDegree},
-                                                        {"unit", api::VertexWeights::kUnit},
-                                                        {"graph", api::VertexWeights::kGraph}};
-constexpr Named<api::Algorithm> kAlgorithms[] = {{"multilevel", api::Algorithm::kMultilevel},
-                                                 {"metis", api::Algorithm::kMetis}};
+// The API's enum names (core/option_names.h): parsing and defaults() both read them.
+using api::kAlgorithmNames;
+using api::kModelNames;
+using api::kObjectiveNames;
+using api::kPresetNames;
+using api::kVertexWeightsNames;
+using api::name_of;
 
 template <typename Enum, std::size_t N>
-Enum parse_name(const Named<Enum> (&table)[N], const std::string& value, const char* what) {
+Enum parse_name(const api::EnumName<Enum> (&table)[N], const std::string& value, const char* what) {
   std::string names;
   for (const auto& entry : table) {
     if (value == entry.name)
@@ -125,23 +112,15 @@ Enum parse_name(const Named<Enum> (&table)[N], const std::string& value, const c
   throw py::value_error(std::string(what) + " must be one of " + names + ", not '" + value + "'");
 }
 
-template <typename Enum, std::size_t N>
-const char* name_of(const Named<Enum> (&table)[N], Enum value) {
-  for (const auto& entry : table)
-    if (entry.value == value)
-      return entry.name;
-  return "?";
-}
-
 // The C++ API's defaults (api::Options{}), the one source the Python signatures follow.
 py::dict defaults() {
   const api::Options o;
   py::dict d;
-  d["model"] = name_of(kModels, o.model);
-  d["algorithm"] = name_of(kAlgorithms, o.algorithm);
-  d["objective"] = name_of(kObjectives, o.objective);
-  d["preset"] = name_of(kPresets, o.preset);
-  d["vertex_weights"] = name_of(kVertexWeights, o.vertex_weights);
+  d["model"] = name_of(kModelNames, o.model);
+  d["algorithm"] = name_of(kAlgorithmNames, o.algorithm);
+  d["objective"] = name_of(kObjectiveNames, o.objective);
+  d["preset"] = name_of(kPresetNames, o.preset);
+  d["vertex_weights"] = name_of(kVertexWeightsNames, o.vertex_weights);
   d["epsilon"] = o.epsilon;
   d["seed"] = o.seed;
   d["threads"] = o.threads;
@@ -228,7 +207,7 @@ py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_p
   GraphArg g = as_graph(graph, num_nodes);
   set_constraints(g, constraints);
   api::Options options;
-  options.model = parse_name(kModels, model, "model");
+  options.model = parse_name(kModelNames, model, "model");
   if (options.model == api::Model::kStochastic &&
       PyErr_WarnEx(PyExc_UserWarning,
                    "model='stochastic' samples its mini-batches from all vertices here, not "
@@ -236,10 +215,10 @@ py::array_t<std::int64_t> partition(const py::object& graph, std::uint32_t num_p
                    "real one",
                    1) < 0)
     throw py::error_already_set(); // warnings turned into errors
-  options.preset = parse_name(kPresets, preset, "preset");
-  options.objective = parse_name(kObjectives, objective, "objective");
-  options.vertex_weights = parse_name(kVertexWeights, vertex_weights, "vertex_weights");
-  options.algorithm = parse_name(kAlgorithms, algorithm, "algorithm");
+  options.preset = parse_name(kPresetNames, preset, "preset");
+  options.objective = parse_name(kObjectiveNames, objective, "objective");
+  options.vertex_weights = parse_name(kVertexWeightsNames, vertex_weights, "vertex_weights");
+  options.algorithm = parse_name(kAlgorithmNames, algorithm, "algorithm");
   options.epsilon = epsilon;
   options.seed = seed;
   options.threads = thread_count(threads);
@@ -338,12 +317,12 @@ PYBIND11_MODULE(_core, m) {
   const api::LayoutOptions lo;
   m.def("defaults", &defaults, "The C++ API's option defaults (api::Options{}) as a dict.");
   m.def("partition", &partition, py::arg("graph"), py::arg("num_parts"),
-        py::arg("model") = name_of(kModels, o.model), py::arg("epsilon") = o.epsilon,
+        py::arg("model") = name_of(kModelNames, o.model), py::arg("epsilon") = o.epsilon,
         py::arg("seed") = o.seed, py::arg("threads") = py::none(),
-        py::arg("preset") = name_of(kPresets, o.preset),
-        py::arg("objective") = name_of(kObjectives, o.objective),
-        py::arg("algorithm") = name_of(kAlgorithms, o.algorithm),
-        py::arg("vertex_weights") = name_of(kVertexWeights, o.vertex_weights),
+        py::arg("preset") = name_of(kPresetNames, o.preset),
+        py::arg("objective") = name_of(kObjectiveNames, o.objective),
+        py::arg("algorithm") = name_of(kAlgorithmNames, o.algorithm),
+        py::arg("vertex_weights") = name_of(kVertexWeightsNames, o.vertex_weights),
         py::arg("num_nodes") = py::none(), py::arg("constraints") = py::none());
   m.def("evaluate", &evaluate, py::arg("graph"), py::arg("parts"),
         py::arg("num_parts") = py::none(), py::arg("threads") = py::none(),

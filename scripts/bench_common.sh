@@ -24,6 +24,10 @@
 #   bench_csv HEADER         CSV starts with HEADER (a CSV with another header is moved to
 #                            CSV.old); ROWS = this invocation's rows; prints HEADER
 #   emit ROW                 appends ROW to CSV and ROWS, prints it
+#   bench_ufactor EPS        gpmetis's -ufactor for imbalance EPS (in thousandths, rounded)
+#   bench_need_gpmetis       exits with a hint when gpmetis is not installed
+#   bench_gpmetis GRAPH K SEED EPS  `timed` gpmetis (kway, cut) on a copy of GRAPH in WORK;
+#                            prints "wall_s peak_rss_mb"; the partition is WORK/in.graph.part.K
 #   bench_threads            CORES = the machine's cores; THREADS (unless set) = 1, 2 and every
 #                            power of two up to CORES, and CORES itself
 #   bench_size FILE          edges of a METIS .graph, pins of an hMETIS .hgr
@@ -161,6 +165,20 @@ bench_csv() {
 emit() {
   echo "$1" | tee -a "$CSV" >>"$ROWS"
   echo "$1"
+}
+
+bench_ufactor() {
+  awk -v e="$1" 'BEGIN {printf "%d", e * 1000 + 0.5}'
+}
+
+bench_need_gpmetis() {
+  command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
+}
+
+bench_gpmetis() {
+  cp "$1" "$WORK/in.graph"
+  timed gpmetis -ptype=kway -objtype=cut -ufactor="$(bench_ufactor "$4")" -seed="$3" \
+    "$WORK/in.graph" "$2"
 }
 
 bench_threads() {

@@ -60,7 +60,7 @@ suite() {
 source "$ROOT/scripts/bench_common.sh"
 bench_build_gnnpart "$BUILD_DIR/bench_generalise_build.log"
 bench_evalpart
-command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
+bench_need_gpmetis
 CORES="$(nproc)"
 
 CACHE="$BUILD_DIR/bench_cache/generated"
@@ -70,7 +70,6 @@ bench_commit
 
 header="commit,family,dataset,n,m,k,seed,threads,tool,model,edge_cut,comm_volume,imbalance,wall_s,peak_rss_mb,cores"
 bench_csv "$header"
-ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')"
 
 for family in $FAMILIES; do
   read -r kind vertices edges flags < <(suite "$family")
@@ -88,9 +87,7 @@ for family in $FAMILIES; do
     bench_metis_graph "$gz" "$graph"
     read -r n m < <(awk '/^%/ {next} {print $1, $2; exit}' "$graph")
     for k in $KS; do
-      cp "$graph" "$WORK/in.graph"
-      read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
-        -seed="$SEED" "$WORK/in.graph" "$k")
+      read -r wall rss < <(bench_gpmetis "$graph" "$k" "$SEED" "$EPS")
       read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
       emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,1,gpmetis,graph,$cut,$vol,$imb,$wall,$rss,$CORES"
       read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \

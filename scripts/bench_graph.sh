@@ -39,7 +39,7 @@ source "$ROOT/scripts/bench_common.sh"
 bench_build_gnnpart "$BUILD_DIR/bench_graph_build.log"
 bench_threads
 bench_evalpart
-command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
+bench_need_gpmetis
 
 CACHE="$BUILD_DIR/bench_cache"
 mkdir -p "$CACHE"
@@ -60,9 +60,7 @@ for name in $DATASETS; do
   for k in $KS; do
     for seed in $SEEDS; do
       if [ "$METIS" = 1 ]; then
-        cp "$graph" "$WORK/in.graph"
-        read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')" \
-          -seed="$seed" "$WORK/in.graph" "$k")
+        read -r wall rss < <(bench_gpmetis "$graph" "$k" "$seed" "$EPS")
         cpu="$(last_cpu_s)"
         read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
         emit "$COMMIT,$name,$k,$seed,1,gpmetis,cut,$cut,$vol,$imb,$wall,$rss,$CORES,$cpu"

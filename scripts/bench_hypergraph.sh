@@ -43,7 +43,7 @@ bench_build_gnnpart "$BUILD_DIR/bench_hypergraph_build.log"
 bench_threads
 bench_evalpart
 if [ "$METIS" = 1 ]; then
-  command -v gpmetis >/dev/null || { echo "gpmetis not found (apt-get install metis)" >&2; exit 1; }
+  bench_need_gpmetis
 fi
 
 CACHE="$BUILD_DIR/bench_cache"
@@ -51,12 +51,12 @@ mkdir -p "$CACHE"
 bench_scratch hypergraph
 bench_commit
 
-# evaluate_graph GRAPH PART K / evaluate_hgr HGR PART K: print "km1 imbalance".
+# evaluate_graph GRAPH PART K / evaluate_hgr HGR PART K: print "km1 imbalance" (a graph's km1 is
+# the comm_volume of bench_evaluate).
 evaluate_graph() {
-  "$EVALPART" -k "$3" "$1" "$2" | python3 -c '
-import json, sys
-d = json.load(sys.stdin)
-print(d["comm_volume"], d["imbalance_vertices"])'
+  local cut vol imb
+  read -r cut vol imb < <(bench_evaluate "$@")
+  echo "$vol $imb"
 }
 evaluate_hgr() {
   "$EVALPART" -k "$3" --hgr "$1" "$2" | python3 -c '
@@ -67,18 +67,9 @@ print(d["km1"], d["imbalance"])'
 
 header="commit,dataset,k,seed,threads,tool,model,km1,imbalance,wall_s,peak_rss_mb,cores"
 # A CSV from before the cores column is kept aside rather than mixed.
-[ -f "$CSV" ] && [ "$(head -1 "$CSV")" != "$header" ] && mv "$CSV" "$CSV.old"
-[ -f "$CSV" ] || echo "$header" >"$CSV"
-echo "$header"
-ROWS="$WORK/rows.csv"
+bench_csv "$header"
 SIZES="$WORK/sizes.txt"
-: >"$ROWS"
 : >"$SIZES"
-emit() {
-  echo "$1" | tee -a "$CSV" >>"$ROWS"
-  echo "$1"
-}
-ufactor="$(awk -v e="$EPS" 'BEGIN {printf "%d", e * 1000 + 0.5}')"
 
 for name in $DATASETS; do
   if [ -f "$SHARED_DIR/datasets/$name.hgr.gz" ]; then
@@ -104,9 +95,7 @@ for name in $DATASETS; do
   for k in $KS; do
     for seed in $SEEDS; do
       if [ "$METIS" = 1 ]; then
-        cp "$graph" "$WORK/in.graph"
-        read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
-          -seed="$seed" "$WORK/in.graph" "$k")
+        read -r wall rss < <(bench_gpmetis "$graph" "$k" "$seed" "$EPS")
         read -r km1 imb < <(evaluate_graph "$graph" "$WORK/in.graph.part.$k" "$k")
         emit "$COMMIT,$name,$k,$seed,1,gpmetis,graph,$km1,$imb,$wall,$rss,$CORES"
       fi

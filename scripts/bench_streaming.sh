@@ -98,7 +98,7 @@ metis_run() {
     mv "$graph.tmp" "$graph"
   fi
   local ufactor wall rss
-  ufactor=$(awk -v e="$EPSILON" 'BEGIN {printf "%d", e * 1000 + 0.5}')
+  ufactor=$(bench_ufactor "$EPSILON")
   cp "$graph" "$CACHE/metis_in.$$"
   if ! read -r wall rss < <(timed gpmetis -ptype=kway -objtype=cut -ufactor="$ufactor" \
       -seed="$SEED" "$CACHE/metis_in.$$" "$k"); then

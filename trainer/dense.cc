@@ -14,9 +14,7 @@ Matrix multiply(const Matrix& a, const Matrix& b) {
       const double x = a.at(i, k);
       if (x == 0.0)
         continue;
-      const double* in = b.row(k);
-      for (std::size_t j = 0; j < b.cols; ++j)
-        out[j] += x * in[j];
+      add_scaled(out, x, b.row(k), b.cols);
     }
   }
   return c;
@@ -32,9 +30,7 @@ Matrix multiply_at_b(const Matrix& a, const Matrix& b) {
       const double x = a.at(i, k);
       if (x == 0.0)
         continue;
-      double* out = c.row(k);
-      for (std::size_t j = 0; j < b.cols; ++j)
-        out[j] += x * in[j];
+      add_scaled(c.row(k), x, in, b.cols);
     }
   }
   return c;

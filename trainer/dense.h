@@ -20,6 +20,12 @@ struct Matrix {
   void fill(double value) { data.assign(rows * cols, value); }
 };
 
+// out[0, n) += a * in[0, n): the row update every product and aggregation here is made of.
+inline void add_scaled(double* out, double a, const double* in, std::size_t n) {
+  for (std::size_t j = 0; j < n; ++j)
+    out[j] += a * in[j];
+}
+
 // C = A * B
 Matrix multiply(const Matrix& a, const Matrix& b);
 // C = A^T * B

@@ -13,12 +13,8 @@ void aggregate_owned(const BlockData& data, const Matrix& src, Matrix& out) {
     const double* self = src.row(i);
     for (std::size_t j = 0; j < w; ++j)
       o[j] = data.self_weight[i] * self[j];
-    for (EdgeID e = plan.row_offsets[i]; e < data.split[i]; ++e) {
-      const double* s = src.row(plan.columns[e]);
-      const double a = data.weight[e];
-      for (std::size_t j = 0; j < w; ++j)
-        o[j] += a * s[j];
-    }
+    for (EdgeID e = plan.row_offsets[i]; e < data.split[i]; ++e)
+      add_scaled(o, data.weight[e], src.row(plan.columns[e]), w);
   }
 }
 
@@ -28,12 +24,8 @@ void aggregate_halo(const BlockData& data, const Matrix& halo, Matrix& out) {
   const std::size_t w = out.cols;
   for (NodeID i = 0; i < own; ++i) {
     double* o = out.row(i);
-    for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e) {
-      const double* s = halo.row(plan.columns[e] - own);
-      const double a = data.weight[e];
-      for (std::size_t j = 0; j < w; ++j)
-        o[j] += a * s[j];
-    }
+    for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e)
+      add_scaled(o, data.weight[e], halo.row(plan.columns[e] - own), w);
   }
 }
 
@@ -42,15 +34,9 @@ void transpose_owned(const BlockData& data, const Matrix& dz, Matrix& owned_out)
   const std::size_t w = dz.cols;
   for (NodeID i = 0; i < plan.num_owned(); ++i) {
     const double* g = dz.row(i);
-    double* self = owned_out.row(i);
-    for (std::size_t j = 0; j < w; ++j)
-      self[j] += data.self_weight[i] * g[j];
-    for (EdgeID e = plan.row_offsets[i]; e < data.split[i]; ++e) {
-      double* o = owned_out.row(plan.columns[e]);
-      const double a = data.weight[e];
-      for (std::size_t j = 0; j < w; ++j)
-        o[j] += a * g[j];
-    }
+    add_scaled(owned_out.row(i), data.self_weight[i], g, w);
+    for (EdgeID e = plan.row_offsets[i]; e < data.split[i]; ++e)
+      add_scaled(owned_out.row(plan.columns[e]), data.weight[e], g, w);
   }
 }
 
@@ -64,12 +50,8 @@ void transpose_halo(const BlockData& data, const Matrix& dz, Matrix& halo_out) {
   halo_out.data.assign(halo_out.rows * w, 0.0);
   for (NodeID i = 0; i < own; ++i) {
     const double* g = dz.row(i);
-    for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e) {
-      double* o = halo_out.row(plan.columns[e] - own);
-      const double a = data.weight[e];
-      for (std::size_t j = 0; j < w; ++j)
-        o[j] += a * g[j];
-    }
+    for (EdgeID e = data.split[i]; e < plan.row_offsets[i + 1]; ++e)
+      add_scaled(halo_out.row(plan.columns[e] - own), data.weight[e], g, w);
   }
 }
 

@@ -6,10 +6,11 @@
 #include <vector>
 
 #include "core/types.h"
+#include "core/vertex_weights.h"
 
 namespace gnnpart {
 
-class CsrGraph {
+class CsrGraph : public WeightedVertices {
  public:
   CsrGraph() : offsets_(1, 0) {}
   // Takes ownership of the arrays; checks their sizes (throws InvalidParameter).
@@ -51,11 +52,6 @@ class CsrGraph {
   bool has_edge_weights() const { return !edge_weights_.empty(); }
   Weight edge_weight(EdgeID e) const { return edge_weights_.empty() ? 1 : edge_weights_[e]; }
 
-  int ncon() const { return ncon_; }
-  bool has_vertex_weights() const { return !vertex_weights_.empty(); }
-  Weight vertex_weight(NodeID u, int c = 0) const {
-    return vertex_weights_.empty() ? 1 : vertex_weights_[static_cast<std::size_t>(u) * ncon_ + c];
-  }
   // Sum of constraint c over all vertices.
   Weight total_vertex_weight(int c = 0) const;
 
@@ -66,14 +62,11 @@ class CsrGraph {
   std::span<const EdgeID> offsets() const { return offsets_; }
   std::span<const NodeID> adjacency() const { return adjacency_; }
   std::span<const Weight> edge_weights() const { return edge_weights_; }
-  std::span<const Weight> vertex_weights() const { return vertex_weights_; }
 
  private:
   std::vector<EdgeID> offsets_;
   std::vector<NodeID> adjacency_;
   std::vector<Weight> edge_weights_;
-  int ncon_ = 1;
-  std::vector<Weight> vertex_weights_;
 };
 
 // The first vertex u with an entry u -> v that has no matching v -> u of the same weight

@@ -9,10 +9,11 @@
 #include <vector>
 
 #include "core/types.h"
+#include "core/vertex_weights.h"
 
 namespace gnnpart {
 
-class Hypergraph {
+class Hypergraph : public WeightedVertices {
  public:
   Hypergraph() : net_offsets_(1, 0), node_offsets_(1, 0) {}
   // Takes the net -> pins arrays and builds vertex -> nets in parallel. Pins must be < n;
@@ -71,11 +72,6 @@ class Hypergraph {
 
   bool has_net_weights() const { return !net_weights_.empty(); }
   Weight net_weight(NetID e) const { return net_weights_.empty() ? 1 : net_weights_[e]; }
-  int ncon() const { return ncon_; }
-  bool has_vertex_weights() const { return !vertex_weights_.empty(); }
-  Weight vertex_weight(NodeID u, int c = 0) const {
-    return vertex_weights_.empty() ? 1 : vertex_weights_[static_cast<std::size_t>(u) * ncon_ + c];
-  }
   Weight total_vertex_weight(int c = 0) const;
   void set_vertex_weights(int ncon, std::vector<Weight> vertex_weights);
 
@@ -86,7 +82,6 @@ class Hypergraph {
     return shared_incidence_ ? std::span<const NetID>(pins_) : std::span<const NetID>(incident_nets_);
   }
   std::span<const Weight> net_weights() const { return net_weights_; }
-  std::span<const Weight> vertex_weights() const { return vertex_weights_; }
 
  private:
   const std::vector<EdgeID>& node_offsets_ref() const {
@@ -103,8 +98,6 @@ class Hypergraph {
   std::vector<EdgeID> node_offsets_;
   std::vector<NetID> incident_nets_;
   std::vector<Weight> net_weights_;
-  int ncon_ = 1;
-  std::vector<Weight> vertex_weights_;
 };
 
 }  // namespace gnnpart

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include "core/errors.h"
+#include "core/option_names.h"
 
 namespace gnnpart {
 
@@ -32,50 +33,23 @@ void validate_options(const PartitionOptions& options, NodeID n) {
 }
 
 std::string_view to_string(Model model) {
-  switch (model) {
-    case Model::kGraph: return "graph";
-    case Model::kHypergraph: return "hypergraph";
-    case Model::kStochastic: return "stochastic";
-  }
-  return "?";
+  return api::name_of(api::kModelNames, model);
 }
 
 std::string_view to_string(Algorithm algorithm) {
-  switch (algorithm) {
-    case Algorithm::kMultilevel: return "multilevel";
-    case Algorithm::kMetis: return "metis";
-  }
-  return "?";
+  return api::name_of(api::kAlgorithmNames, algorithm);
 }
 
 std::string_view to_string(Objective objective) {
-  switch (objective) {
-    case Objective::kCut: return "cut";
-    case Objective::kVolume: return "volume";
-    case Objective::kKm1: return "km1";
-    case Objective::kSoed: return "soed";
-    case Objective::kMaxVolume: return "max-volume";
-    case Objective::kEpoch: return "epoch";
-  }
-  return "?";
+  return api::name_of(api::kObjectiveNames, static_cast<api::Objective>(objective));
 }
 
 std::string_view to_string(Preset preset) {
-  switch (preset) {
-    case Preset::kFast: return "fast";
-    case Preset::kDefault: return "default";
-    case Preset::kStrong: return "strong";
-  }
-  return "?";
+  return api::name_of(api::kPresetNames, preset);
 }
 
 std::string_view to_string(FlowRefinement flows) {
-  switch (flows) {
-    case FlowRefinement::kPreset: return "preset";
-    case FlowRefinement::kOn: return "on";
-    case FlowRefinement::kOff: return "off";
-  }
-  return "?";
+  return api::name_of(api::kFlowRefinementNames, flows);
 }
 
 }  // namespace gnnpart

@@ -18,6 +18,7 @@
 #include "io/output_file.h"
 #include "io/range_parsers.h"
 #include "io/text_parsing.h"
+#include "io/whole_file.h"
 
 namespace gnnpart::io {
 
@@ -225,10 +226,7 @@ EdgeListData read_plain(const InputBuffer& in, const Header& header, const ReadO
 } // namespace
 
 EdgeListData read_edge_list(const std::string& path, const ReadOptions& options) {
-  return with_threads(options.threads, [&] {
-    const InputBuffer in(path);
-    if (in.empty())
-      throw InputError(path, 0, grammar::kEmptyInputMessage);
+  return parse_whole_file(path, options.threads, [&](const InputBuffer& in) {
     const Header header = scan_header(in.data(), in.path());
     EdgeListData out =
         options.relabel ? read_relabelled(in, header, options) : read_plain(in, header, options);

@@ -11,6 +11,7 @@
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
 #include "io/text_parsing.h"
+#include "io/whole_file.h"
 
 namespace gnnpart::io {
 
@@ -179,12 +180,8 @@ Hypergraph parse_hmetis(const InputBuffer& in) {
 } // namespace
 
 Hypergraph read_hmetis(const std::string& path, const ReadOptions& options) {
-  return with_threads(options.threads, [&] {
-    const InputBuffer in(path);
-    if (in.empty())
-      throw InputError(path, 0, "empty input");
-    return parse_hmetis(in);
-  });
+  return parse_whole_file(path, options.threads,
+                          [](const InputBuffer& in) { return parse_hmetis(in); });
 }
 
 } // namespace gnnpart::io

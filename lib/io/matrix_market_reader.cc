@@ -14,6 +14,7 @@
 #include "io/graph_io.h"
 #include "io/input_buffer.h"
 #include "io/text_parsing.h"
+#include "io/whole_file.h"
 
 namespace gnnpart::io {
 
@@ -191,12 +192,8 @@ CsrGraph parse_matrix_market(const InputBuffer& in) {
 } // namespace
 
 CsrGraph read_matrix_market(const std::string& path, const ReadOptions& options) {
-  return with_threads(options.threads, [&] {
-    const InputBuffer in(path);
-    if (in.empty())
-      throw InputError(path, 0, "empty input");
-    return parse_matrix_market(in);
-  });
+  return parse_whole_file(path, options.threads,
+                          [](const InputBuffer& in) { return parse_matrix_market(in); });
 }
 
 } // namespace gnnpart::io

@@ -22,6 +22,7 @@
 #include "io/metis_grammar.h"
 #include "io/range_parsers.h"
 #include "io/text_parsing.h"
+#include "io/whole_file.h"
 
 namespace gnnpart::io {
 
@@ -452,12 +453,8 @@ CsrGraph parse_metis(const InputBuffer& in) {
 } // namespace
 
 CsrGraph read_metis(const std::string& path, const ReadOptions& options) {
-  return with_threads(options.threads, [&] {
-    const InputBuffer in(path);
-    if (in.empty())
-      throw InputError(path, 0, grammar::kEmptyInputMessage);
-    return parse_metis(in);
-  });
+  return parse_whole_file(path, options.threads,
+                          [](const InputBuffer& in) { return parse_metis(in); });
 }
 
 namespace detail {

@@ -8,31 +8,60 @@
 #include "streaming/scoring.h"
 
 namespace gnnpart::streaming {
+namespace {
 
-std::vector<BlockID> solve_batch_locally(const BatchModel& model, BlockID k, Weight max_weight,
-                                         double alpha, int rounds) {
-  const CsrGraph& graph = model.graph;
-  const NodeID b = model.batch_size;
+// The weight each block already holds: its anchor vertex batch_size + block.
+std::vector<Weight> anchor_loads(const BatchModel& model, BlockID k) {
   std::vector<Weight> loads(k);
   for (BlockID block = 0; block < k; ++block)
-    loads[block] = graph.vertex_weight(b + block);
-  std::vector<BlockID> part(b, kInvalidBlockID);
-  std::vector<double> conn(k, 0.0);
-  std::vector<BlockID> touched;
-  auto block_of = [&](NodeID local) { return local >= b ? local - b : part[local]; };
-  auto gather = [&](NodeID i) {
+    loads[block] = model.graph.vertex_weight(model.batch_size + block);
+  return loads;
+}
+
+// How strongly one batch vertex connects to each block: gather(i) sums the weights of i's edges
+// into conn per block (an anchor counts as its block; a batch vertex not placed yet in part is
+// passed over) and lists the blocks it touched; clear() zeroes them for the next vertex.
+struct BlockConnection {
+  BlockConnection(const BatchModel& model, BlockID k, const std::vector<BlockID>& part)
+      : graph(model.graph), batch_size(model.batch_size), part(part), conn(k, 0.0) {}
+
+  void gather(NodeID i) {
     for (EdgeID e = graph.first_edge(i); e < graph.last_edge(i); ++e) {
-      const BlockID block = block_of(graph.edge_target(e));
+      const NodeID local = graph.edge_target(e);
+      const BlockID block = local >= batch_size ? local - batch_size : part[local];
       if (block == kInvalidBlockID)
         continue;
       if (conn[block] == 0.0)
         touched.push_back(block);
       conn[block] += static_cast<double>(graph.edge_weight(e));
     }
-  };
+  }
+
+  void clear() {
+    for (const BlockID block : touched)
+      conn[block] = 0.0;
+    touched.clear();
+  }
+
+  const CsrGraph& graph;
+  NodeID batch_size;
+  const std::vector<BlockID>& part;
+  std::vector<double> conn;
+  std::vector<BlockID> touched;
+};
+
+} // namespace
+
+std::vector<BlockID> solve_batch_locally(const BatchModel& model, BlockID k, Weight max_weight,
+                                         double alpha, int rounds) {
+  const NodeID b = model.batch_size;
+  std::vector<Weight> loads = anchor_loads(model, k);
+  std::vector<BlockID> part(b, kInvalidBlockID);
+  BlockConnection connection(model, k, part);
+  const std::vector<double>& conn = connection.conn;
   // Fennel over the batch in order.
   for (NodeID i = 0; i < b; ++i) {
-    gather(i);
+    connection.gather(i);
     BlockID best = 0;
     double best_score = -1e300;
     for (BlockID block = 0; block < k; ++block) {
@@ -44,9 +73,7 @@ std::vector<BlockID> solve_batch_locally(const BatchModel& model, BlockID k, Wei
         best_score = s;
       }
     }
-    for (const BlockID block : touched)
-      conn[block] = 0.0;
-    touched.clear();
+    connection.clear();
     part[i] = best;
     ++loads[best];
   }
@@ -56,33 +83,21 @@ std::vector<BlockID> solve_batch_locally(const BatchModel& model, BlockID k, Wei
 
 void refine_batch(const BatchModel& model, BlockID k, Weight max_weight, int rounds,
                   std::vector<BlockID>& part) {
-  const CsrGraph& graph = model.graph;
   const NodeID b = model.batch_size;
-  std::vector<Weight> loads(k);
-  for (BlockID block = 0; block < k; ++block)
-    loads[block] = graph.vertex_weight(b + block);
+  std::vector<Weight> loads = anchor_loads(model, k);
   for (NodeID i = 0; i < b; ++i)
     ++loads[part[i]];
-  std::vector<double> conn(k, 0.0);
-  std::vector<BlockID> touched;
-  auto block_of = [&](NodeID local) { return local >= b ? local - b : part[local]; };
-  auto gather = [&](NodeID i) {
-    for (EdgeID e = graph.first_edge(i); e < graph.last_edge(i); ++e) {
-      const BlockID block = block_of(graph.edge_target(e));
-      if (conn[block] == 0.0)
-        touched.push_back(block);
-      conn[block] += static_cast<double>(graph.edge_weight(e));
-    }
-  };
+  BlockConnection connection(model, k, part);
+  const std::vector<double>& conn = connection.conn;
   // Label propagation: move to the most connected block that has room.
   for (int round = 0; round < rounds; ++round) {
     NodeID moved = 0;
     for (NodeID i = 0; i < b; ++i) {
-      gather(i);
+      connection.gather(i);
       const BlockID current = part[i];
       BlockID best = current;
       double best_conn = conn[current];
-      for (const BlockID block : touched) {
+      for (const BlockID block : connection.touched) {
         if (block == current || loads[block] + 1 > max_weight)
           continue;
         if (conn[block] > best_conn) {
@@ -90,9 +105,7 @@ void refine_batch(const BatchModel& model, BlockID k, Weight max_weight, int rou
           best_conn = conn[block];
         }
       }
-      for (const BlockID block : touched)
-        conn[block] = 0.0;
-      touched.clear();
+      connection.clear();
       if (best != current) {
         --loads[current];
         ++loads[best];

@@ -15,6 +15,8 @@
 #include <utility>
 #include <vector>
 
+#include "../test_files.h"
+
 namespace gnnpart::cli_testing {
 
 namespace fs = std::filesystem;
@@ -54,14 +56,10 @@ struct Result {
 };
 
 inline std::string slurp(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  return test_files::read_text(path);
 }
-
 inline void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
+  test_files::write_text(path, text);
 }
 
 // Runs `program args` through the shell, capturing stdout, stderr and the exit code.

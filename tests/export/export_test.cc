@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../test_files.h"
 #include "core/errors.h"
 #include "export/distdgl_export.h"
 #include "export/export_source.h"
@@ -24,12 +25,7 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-std::string read_text(const fs::path& path) {
-  std::ifstream in(path);
-  std::stringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
+using test_files::read_text;
 
 Partition make_partition(std::vector<BlockID> blocks, BlockID k) {
   Partition p;

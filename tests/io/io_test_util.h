@@ -13,6 +13,7 @@
 
 #include <gtest/gtest.h>
 
+#include "../test_files.h"
 #include "core/errors.h"
 #include "core/graph.h"
 
@@ -52,16 +53,8 @@ private:
   std::filesystem::path path_;
 };
 
-inline std::string read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
-inline void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
+using test_files::read_text;
+using test_files::write_text;
 
 // Runs f, expects InputError whose what() starts with `prefix` and contains `needle`.
 inline void expect_input_error(const std::function<void()>& f, const std::string& prefix,

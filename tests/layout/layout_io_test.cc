@@ -11,6 +11,7 @@
 
 #include <zlib.h>
 
+#include "../test_files.h"
 #include "core/errors.h"
 #include "core/graph_builder.h"
 #include "core/random.h"
@@ -37,8 +38,14 @@ private:
   fs::path path_;
 };
 
-void write_file(const std::string& path, const std::string& text) {
-  std::ofstream(path, std::ios::binary) << text;
+using test_files::write_text;
+
+// Entries of a directory (the layout writer's staging directories would count).
+int count_entries(const fs::path& dir) {
+  int entries = 0;
+  for (const auto& e : fs::directory_iterator(dir))
+    entries += e.exists();
+  return entries;
 }
 
 TEST(Npy, RoundTripsEveryType) {
@@ -80,7 +87,7 @@ TEST(Npy, IdsNarrowWhenTheyFit) {
 
 TEST(Npy, MalformedFilesAreInputErrors) {
   TempDir dir;
-  write_file(dir / "magic.npy", "not numpy at all");
+  write_text(dir / "magic.npy", "not numpy at all");
   EXPECT_THROW(io::read_npy_int64(dir / "magic.npy"), InputError);
   const std::vector<double> values{1, 2, 3, 4};
   io::write_npy(dir / "f.npy", std::span<const double>(values));
@@ -93,7 +100,7 @@ TEST(Npy, MalformedFilesAreInputErrors) {
   const std::string dict = "{'descr': '>i4', 'fortran_order': False, 'shape': (1,), }\n";
   header += static_cast<char>(dict.size());
   header += '\0';
-  write_file(dir / "be.npy", header + dict + "abcd");
+  write_text(dir / "be.npy", header + dict + "abcd");
   EXPECT_THROW(io::read_npy_int64(dir / "be.npy"), InputError); // big-endian
   EXPECT_THROW(io::read_npy_int64(dir / "missing.npy"), InputError);
   const std::vector<std::int32_t> two{1, 2};
@@ -104,7 +111,7 @@ TEST(Npy, MalformedFilesAreInputErrors) {
 TEST(Features, ReadsSparseRowsPlainAndGzip) {
   TempDir dir;
   const std::string text = "# rows: 4\n# cols: 5\n# nnz: 4\n0 1 1\n0 4 0.5\n2 0 2\n3 3 -1.25\n";
-  write_file(dir / "f.txt", text);
+  write_text(dir / "f.txt", text);
   gzFile gz = gzopen((dir / "f.gz").c_str(), "wb");
   gzwrite(gz, text.data(), static_cast<unsigned>(text.size()));
   gzclose(gz);
@@ -134,7 +141,7 @@ TEST(Features, MalformedLinesNameFileAndLine) {
       {"0 1 1 7\n", 1},                     // trailing field
   };
   for (const auto& [text, line] : cases) {
-    write_file(dir / "bad.txt", text);
+    write_text(dir / "bad.txt", text);
     try {
       io::read_features(dir / "bad.txt", 3);
       ADD_FAILURE() << "accepted: " << text;
@@ -143,7 +150,7 @@ TEST(Features, MalformedLinesNameFileAndLine) {
       EXPECT_EQ(e.file(), dir / "bad.txt");
     }
   }
-  write_file(dir / "rows.txt", "# rows: 4\n0 0 1\n");
+  write_text(dir / "rows.txt", "# rows: 4\n0 0 1\n");
   EXPECT_THROW(io::read_features(dir / "rows.txt", 3), InputError); // header disagrees
 }
 
@@ -251,21 +258,15 @@ TEST(LayoutIo, ReplacesLayoutsAtomicallyAndRefusesOtherDirectories) {
   EXPECT_FALSE(io::read_layout_manifest(out).has_features);
   EXPECT_TRUE(io::read_feature_slice(out, 0).offsets.empty());
   // Nothing but the layout is left beside it.
-  int entries = 0;
-  for (const auto& e : fs::directory_iterator(dir.path()))
-    entries += e.exists();
-  EXPECT_EQ(entries, 1);
+  EXPECT_EQ(count_entries(dir.path()), 1);
   // A directory that is not a layout is never replaced.
   fs::create_directory(dir / "precious");
-  write_file(dir / "precious/data.txt", "keep me");
+  write_text(dir / "precious/data.txt", "keep me");
   EXPECT_THROW(
       io::write_layout_directory(dir / "precious", build_layout_plans(graph, two), two, {}, {}),
       InvalidParameter);
   EXPECT_TRUE(fs::exists(dir / "precious/data.txt"));
-  entries = 0;
-  for (const auto& e : fs::directory_iterator(dir.path()))
-    entries += e.exists();
-  EXPECT_EQ(entries, 2); // no DIR.tmp.* left behind
+  EXPECT_EQ(count_entries(dir.path()), 2); // no DIR.tmp.* left behind
 }
 
 TEST(LayoutIo, CorruptLayoutsAreInputErrors) {
@@ -280,9 +281,9 @@ TEST(LayoutIo, CorruptLayoutsAreInputErrors) {
   const std::vector<std::int32_t> bad{0, 1000};
   io::write_npy(out + "/part0/send_local.npy", std::span<const std::int32_t>(bad));
   EXPECT_THROW(io::read_layout_plan(out, 0), InputError);
-  write_file(out + "/layout.json", "{\"format_version\": 1, \"kind\": ");
+  write_text(out + "/layout.json", "{\"format_version\": 1, \"kind\": ");
   EXPECT_THROW(io::read_layout_manifest(out), InputError);
-  write_file(out + "/layout.json", "{\"format_version\": 99}");
+  write_text(out + "/layout.json", "{\"format_version\": 99}");
   EXPECT_THROW(io::read_layout_manifest(out), InputError);
 }
 
@@ -340,8 +341,7 @@ TEST(LayoutCli, CoraLayoutMatchesEvalpart) {
   const std::string eval = std::string(EVALPART_BINARY) + " " + shared + "cora.edges.gz " + part +
                            " > " + (dir / "eval.txt");
   ASSERT_EQ(std::system(eval.c_str()), 0);
-  std::ifstream in(dir / "eval.txt");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string text = test_files::read_text(dir / "eval.txt");
   EXPECT_NE(text.find("\"comm_volume\": " + std::to_string(m.predicted_rows_per_layer) + ","),
             std::string::npos)
       << text;
@@ -352,18 +352,17 @@ TEST(LayoutCli, CoraLayoutMatchesEvalpart) {
 
 TEST(LayoutCli, BadInputFailsWithoutPartialOutput) {
   TempDir dir;
-  write_file(dir / "g.edges", "0 1\n1 2\n2 3\n");
-  write_file(dir / "short.part", "0\n1\n");
-  write_file(dir / "bad.feat", "0 0 1\n9 0 1\n");
-  write_file(dir / "ok.part", "0\n0\n1\n1\n");
+  write_text(dir / "g.edges", "0 1\n1 2\n2 3\n");
+  write_text(dir / "short.part", "0\n1\n");
+  write_text(dir / "bad.feat", "0 0 1\n9 0 1\n");
+  write_text(dir / "ok.part", "0\n0\n1\n1\n");
   const std::string base = std::string(GNNPART_BINARY) + " layout " + (dir / "g.edges") + " ";
   const std::string quiet = " -o " + (dir / "out") + " --quiet 2> " + (dir / "err.txt");
   EXPECT_NE(std::system((base + (dir / "short.part") + quiet).c_str()), 0);
   EXPECT_NE(
       std::system((base + (dir / "ok.part") + " --features " + (dir / "bad.feat") + quiet).c_str()),
       0);
-  std::ifstream err(dir / "err.txt");
-  const std::string text((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  const std::string text = test_files::read_text(dir / "err.txt");
   EXPECT_NE(text.find("bad.feat:2:"), std::string::npos) << text;
   EXPECT_FALSE(fs::exists(dir / "out"));
   for (const auto& e : fs::directory_iterator(dir.path())) {

@@ -13,6 +13,7 @@
 #include "core/options.h"
 #include "core/random.h"
 #include "io/graph_io.h"
+#include "multilevel_test_graphs.h"
 #include "partition/metis_backend.h"
 #include "partition/metis_library.h"
 #include "partition/partitioner.h"
@@ -21,44 +22,7 @@
 namespace gnnpart {
 namespace {
 
-CsrGraph from_edges(NodeID n, const std::vector<std::pair<NodeID, NodeID>>& edges) {
-  EdgeList list;
-  list.n = n;
-  for (const auto& [u, v] : edges) {
-    list.sources.push_back(u);
-    list.targets.push_back(v);
-  }
-  return build_csr(list);
-}
-
-CsrGraph grid(NodeID rows, NodeID cols) {
-  std::vector<std::pair<NodeID, NodeID>> edges;
-  for (NodeID r = 0; r < rows; ++r) {
-    for (NodeID c = 0; c < cols; ++c) {
-      const NodeID u = r * cols + c;
-      if (c + 1 < cols)
-        edges.emplace_back(u, u + 1);
-      if (r + 1 < rows)
-        edges.emplace_back(u, u + cols);
-    }
-  }
-  return from_edges(rows * cols, edges);
-}
-
-CsrGraph random_graph(NodeID n, std::size_t m, std::uint64_t seed) {
-  Rng rng(seed);
-  std::vector<std::pair<NodeID, NodeID>> edges;
-  for (std::size_t i = 0; i < m; ++i)
-    edges.emplace_back(static_cast<NodeID>(rng.below(n)), static_cast<NodeID>(rng.below(n)));
-  return from_edges(n, edges);
-}
-
-CsrGraph star(NodeID n) {
-  std::vector<std::pair<NodeID, NodeID>> edges;
-  for (NodeID u = 1; u < n; ++u)
-    edges.emplace_back(0, u);
-  return from_edges(n, edges);
-}
+using ml_test::random_graph;
 
 // floor((1 + eps) * ceil(total / k)), computed here independently.
 std::int64_t bound(std::int64_t total, std::int64_t k, double eps) {
@@ -105,11 +69,11 @@ PartitionOptions metis_options(BlockID k, double eps, std::uint64_t seed = 1) {
 
 TEST(MetisBackend, BalanceWithinBoundOnSeveralGraphs) {
   std::vector<CsrGraph> graphs;
-  graphs.push_back(grid(20, 25));
+  graphs.push_back(ml_test::grid_graph(20, 25));
   graphs.push_back(random_graph(600, 2400, 7));
   graphs.push_back(random_graph(300, 250, 8)); // sparse: many components and isolated vertices
-  graphs.push_back(star(150));
-  graphs.push_back(grid(1, 97)); // a path
+  graphs.push_back(ml_test::star_graph(150));
+  graphs.push_back(ml_test::grid_graph(1, 97)); // a path
   for (std::size_t i = 0; i < graphs.size(); ++i) {
     for (const BlockID k : {2u, 3u, 8u, 16u}) {
       for (const double eps : {0.0, 0.03, 0.1}) {
@@ -188,7 +152,7 @@ TEST(MetisBackend, SameSeedSamePartition) {
 }
 
 TEST(MetisBackend, OneBlockAndEmptyGraph) {
-  const CsrGraph g = grid(3, 3);
+  const CsrGraph g = ml_test::grid_graph(3, 3);
   const Partition p = partition_graph_metis(g, metis_options(1, 0.03));
   EXPECT_EQ(p.blocks, std::vector<BlockID>(9, 0));
   const CsrGraph empty;
@@ -198,7 +162,7 @@ TEST(MetisBackend, OneBlockAndEmptyGraph) {
 }
 
 TEST(MetisBackend, GraphWithoutEdges) {
-  const CsrGraph g = from_edges(50, {});
+  const CsrGraph g = ml_test::graph_from_edges(50, {});
   const Partition p = partition_graph_metis(g, metis_options(7, 0.0));
   expect_valid(g, p, 7, 0.0);
 }
@@ -210,7 +174,7 @@ TEST(MetisBackend, KAsLargeAsN) {
 }
 
 TEST(MetisBackend, RejectsBadParameters) {
-  const CsrGraph g = grid(4, 4);
+  const CsrGraph g = ml_test::grid_graph(4, 4);
   EXPECT_THROW(partition_graph_metis(g, metis_options(0, 0.03)), InvalidParameter);
   EXPECT_THROW(partition_graph_metis(g, metis_options(17, 0.03)), InvalidParameter);
   EXPECT_THROW(partition_graph_metis(g, metis_options(2, -0.5)), InvalidParameter);
@@ -221,7 +185,7 @@ TEST(MetisBackend, RejectsBadParameters) {
 }
 
 TEST(MetisBackend, HeavyVertexIsInfeasible) {
-  CsrGraph g = grid(4, 4);
+  CsrGraph g = ml_test::grid_graph(4, 4);
   std::vector<Weight> w(16, 1);
   w[5] = 10; // total 25, k = 4: bound floor(1.03 * 7) = 7
   g.set_vertex_weights(1, w);
@@ -238,7 +202,7 @@ TEST(MetisBackend, HeavyVertexIsInfeasible) {
 }
 
 TEST(MetisBackend, HeavyVertexInSecondConstraint) {
-  CsrGraph g = grid(4, 4);
+  CsrGraph g = ml_test::grid_graph(4, 4);
   std::vector<Weight> w(32, 1);
   w[2 * 9 + 1] = 9; // constraint 1 total 24, k = 4: bound 6
   g.set_vertex_weights(2, w);
@@ -253,10 +217,10 @@ TEST(MetisBackend, HeavyVertexInSecondConstraint) {
 }
 
 TEST(MetisBackend, WeightsBeyondIdxTAreRefused) {
-  CsrGraph g = grid(2, 2);
+  CsrGraph g = ml_test::grid_graph(2, 2);
   g.set_vertex_weights(1, {Weight{1} << 31, Weight{1} << 31, Weight{1} << 31, Weight{1} << 31});
   EXPECT_THROW(partition_graph_metis(g, metis_options(2, 0.03)), Unsupported);
-  CsrGraph h = grid(2, 2);
+  CsrGraph h = ml_test::grid_graph(2, 2);
   h.set_vertex_weights(1, {1, -1, 1, 1});
   EXPECT_THROW(partition_graph_metis(h, metis_options(2, 0.03)), InvalidParameter);
 }
@@ -304,7 +268,7 @@ TEST(MetisBackend, RepairFromAllInOneBlock) {
 }
 
 TEST(MetisBackend, RepairFillsEmptyBlocks) {
-  const CsrGraph g = grid(5, 5);
+  const CsrGraph g = ml_test::grid_graph(5, 5);
   Partition p{4, std::vector<BlockID>(25, 0)};
   for (NodeID u = 0; u < 25; ++u)
     p.blocks[u] = u < 13 ? 0 : 1;       // 2 and 3 empty

@@ -114,6 +114,15 @@ inline std::vector<BlockID> round_robin(NodeID n, BlockID k) {
   return blocks;
 }
 
+// Every stride-th vertex fixed to its block in start, the others free (kInvalidBlockID): the
+// fixed vertices of the FM refiners' tests.
+inline std::vector<BlockID> fix_every(std::span<const BlockID> start, NodeID stride) {
+  std::vector<BlockID> fixed(start.size(), kInvalidBlockID);
+  for (NodeID u = 0; u < start.size(); u += stride)
+    fixed[u] = start[u];
+  return fixed;
+}
+
 struct Checked {
   Weight cut = 0;    // weighted edge cut, recomputed
   Weight volume = 0; // sum of lambda - 1, recomputed
@@ -199,6 +208,19 @@ inline PartitionOptions preset_options(Preset preset, BlockID k, std::uint64_t s
   o.epsilon = epsilon;
   o.preset = preset;
   return o;
+}
+
+// A refinement of start with fix_every(start, stride) fixed, which claims gain: within
+// floor((1 + eps) * ceil(W / k)), gain the cut recounted before less after, an improvement, and
+// every fixed vertex where start put it.
+inline void expect_fixed_refinement(const CsrGraph& g, BlockID k, double eps,
+                                    const std::vector<BlockID>& start, NodeID stride,
+                                    const std::vector<BlockID>& blocks, Weight gain) {
+  check_result(g, as_partition(blocks, k), k, eps);
+  EXPECT_EQ(gain, plain_cut(g, start) - plain_cut(g, blocks));
+  EXPECT_GT(gain, 0);
+  for (NodeID u = 0; u < g.num_nodes(); u += stride)
+    EXPECT_EQ(blocks[u], start[u]) << "fixed vertex " << u;
 }
 
 } // namespace gnnpart::ml_test

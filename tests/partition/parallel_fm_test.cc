@@ -93,17 +93,11 @@ TEST(ParallelFm, SameResultForRepeatedRunsAndAnyThreadCount) {
 TEST(ParallelFm, WeightedGraphAndFixedVertices) {
   const CsrGraph g = ml_test::weighted_power_law_graph();
   const BlockID k = 8;
-  std::vector<BlockID> fixed(g.num_nodes(), kInvalidBlockID);
   const std::vector<BlockID> start = round_robin(g.num_nodes(), k);
-  for (NodeID u = 0; u < g.num_nodes(); u += 10)
-    fixed[u] = start[u];
+  const std::vector<BlockID> fixed = ml_test::fix_every(start, 10);
   // Round robin with vertex weights of 1 to 5 is balanced only within a wide bound.
   const Refined r = refine(g, k, 0.5, start, 2, fixed);
-  check_result(g, as_partition(r.blocks, k), k, 0.5);
-  EXPECT_EQ(r.gain, plain_cut(g, start) - plain_cut(g, r.blocks));
-  EXPECT_GT(r.gain, 0);
-  for (NodeID u = 0; u < g.num_nodes(); u += 10)
-    EXPECT_EQ(r.blocks[u], start[u]) << "fixed vertex " << u;
+  ml_test::expect_fixed_refinement(g, k, 0.5, start, 10, r.blocks, r.gain);
   EXPECT_EQ(refine(g, k, 0.5, start, 4, fixed).blocks, r.blocks);
 }
 

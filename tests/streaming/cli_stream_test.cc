@@ -31,8 +31,7 @@ CliRun run_command(const std::string& command_line) {
   while ((got = std::fread(buffer, 1, sizeof(buffer), pipe)) > 0)
     result.out.append(buffer, got);
   result.status = ::pclose(pipe);
-  std::ifstream err(err_path);
-  result.err.assign(std::istreambuf_iterator<char>(err), {});
+  result.err = test_files::read_text(err_path);
   return result;
 }
 

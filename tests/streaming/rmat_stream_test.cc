@@ -15,11 +15,16 @@ namespace {
 
 using namespace testing;
 
-std::string file_bytes(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::ostringstream bytes;
-  bytes << in.rdbuf();
-  return bytes.str();
+using test_files::read_text;
+
+// The bytes of generate_to_file (binary format, no comments) with that much memory; the file is
+// removed.
+std::string streamed_bytes(const GeneratorOptions& options, std::size_t memory_bytes) {
+  const std::string path = temp_path("streamed.bin");
+  generate_to_file(options, path, GeneratedFormat::kBinary, {}, memory_bytes, "");
+  std::string bytes = read_text(path);
+  std::filesystem::remove(path);
+  return bytes;
 }
 
 struct Case {
@@ -56,9 +61,9 @@ TEST(RmatStream, SameFileAsInMemoryGenerator) {
           generate_to_file(options, stream_path, format, comments, c.memory_bytes, "");
       EXPECT_EQ(streamed.m, c.m);
       EXPECT_GE(streamed.draws, c.m);
-      const std::string expected = file_bytes(memory_path);
+      const std::string expected = read_text(memory_path);
       EXPECT_GT(expected.size(), c.m);
-      EXPECT_EQ(file_bytes(stream_path), expected);
+      EXPECT_EQ(read_text(stream_path), expected);
       if (c.memory_bytes == (1 << 16)) {
         EXPECT_GT(streamed.buckets, 4u);
         EXPECT_GT(streamed.rounds, 1u);
@@ -84,12 +89,9 @@ TEST(RmatStream, LabelCycleAboveNIsDrawnAgain) {
   for (const std::uint64_t key : graph.edges)
     ASSERT_LT(key & 0xffffffffULL, options.n);
   const std::string memory_path = temp_path("memory.bin");
-  const std::string stream_path = temp_path("stream.bin");
   write_generated(graph, memory_path, GeneratedFormat::kBinary);
-  generate_to_file(options, stream_path, GeneratedFormat::kBinary, {}, 1 << 20, "");
-  EXPECT_EQ(file_bytes(stream_path), file_bytes(memory_path));
+  EXPECT_EQ(streamed_bytes(options, 1 << 20), read_text(memory_path));
   std::filesystem::remove(memory_path);
-  std::filesystem::remove(stream_path);
 }
 
 TEST(RmatStream, DeterministicAcrossThreadsAndMemory) {
@@ -102,20 +104,14 @@ TEST(RmatStream, DeterministicAcrossThreadsAndMemory) {
   for (const int threads : {1, 2, 4}) {
     for (const std::size_t memory : {std::size_t{1} << 16, std::size_t{1} << 24}) {
       options.threads = threads;
-      const std::string path = temp_path("out.bin");
-      generate_to_file(options, path, GeneratedFormat::kBinary, {}, memory, "");
-      const std::string bytes = file_bytes(path);
-      std::filesystem::remove(path);
+      const std::string bytes = streamed_bytes(options, memory);
       if (first.empty())
         first = bytes;
       EXPECT_EQ(bytes, first) << threads << " threads, " << memory << " B";
     }
   }
   options.seed = 4;
-  const std::string path = temp_path("other.bin");
-  generate_to_file(options, path, GeneratedFormat::kBinary, {}, 1 << 20, "");
-  EXPECT_NE(file_bytes(path), first);
-  std::filesystem::remove(path);
+  EXPECT_NE(streamed_bytes(options, 1 << 20), first);
 }
 
 TEST(RmatStream, RejectsWhatCannotStreamAndLeavesNoFile) {

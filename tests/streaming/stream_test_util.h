@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "../test_files.h"
 #include "core/random.h"
 #include "core/types.h"
 #include "streaming/generator.h"
@@ -25,10 +26,7 @@ inline std::string temp_path(const std::string& name) {
          "_" + name;
 }
 
-inline void write_text(const std::string& path, const std::string& text) {
-  std::ofstream out(path, std::ios::binary);
-  out << text;
-}
+using test_files::write_text;
 
 inline std::string edge_list_text(NodeID n, const Edges& edges) {
   std::string text = "# vertices: " + std::to_string(n) + "\n";

@@ -22,6 +22,15 @@ idx_t recount_cut(const Graph& g, const std::vector<idx_t>& part, idx_t base) {
   return cut / 2;
 }
 
+// METIS_PartGraphKway as a METIS caller writes it: g with unit weights into nparts blocks (tpwgts
+// and options may be null); the cut and the blocks land in cut and part.
+int part_graph_kway(Graph& g, idx_t nparts, idx_t* options, idx_t& cut, std::vector<idx_t>& part,
+                    real_t* tpwgts = nullptr) {
+  idx_t n = static_cast<idx_t>(g.xadj.size()) - 1, ncon = 1;
+  return METIS_PartGraphKway(&n, &ncon, g.xadj.data(), g.adjncy.data(), nullptr, nullptr, nullptr,
+                             &nparts, tpwgts, nullptr, options, &cut, part.data());
+}
+
 TEST(MetisShim, SetDefaultOptionsFillsTheDefaultSentinel) {
   std::vector<idx_t> options(METIS_NOPTIONS, 5);
   ASSERT_EQ(METIS_SetDefaultOptions(options.data()), METIS_OK);
@@ -32,16 +41,13 @@ TEST(MetisShim, SetDefaultOptionsFillsTheDefaultSentinel) {
 TEST(MetisShim, PartitionsLikeMetisWithoutTouchingInputs) {
   Graph g;
   const Graph original;
-  idx_t n = 8, ncon = 1, nparts = 2, cut = -1;
+  idx_t cut = -1;
   std::vector<idx_t> options(METIS_NOPTIONS);
   METIS_SetDefaultOptions(options.data());
   options[METIS_OPTION_SEED] = 3;
   options[METIS_OPTION_UFACTOR] = 1;
   std::vector<idx_t> part(8, -1);
-  ASSERT_EQ(METIS_PartGraphKway(&n, &ncon, g.xadj.data(), g.adjncy.data(), nullptr, nullptr,
-                                nullptr, &nparts, nullptr, nullptr, options.data(), &cut,
-                                part.data()),
-            METIS_OK)
+  ASSERT_EQ(part_graph_kway(g, 2, options.data(), cut, part), METIS_OK)
       << gnnpart_metis_last_error();
   EXPECT_EQ(g.xadj, original.xadj);
   EXPECT_EQ(g.adjncy, original.adjncy);
@@ -61,15 +67,12 @@ TEST(MetisShim, OneBasedNumberingInAndOut) {
     ++v;
   for (idx_t& v : g.adjncy)
     ++v;
-  idx_t n = 8, ncon = 1, nparts = 2, cut = -1;
+  idx_t cut = -1;
   std::vector<idx_t> options(METIS_NOPTIONS);
   METIS_SetDefaultOptions(options.data());
   options[METIS_OPTION_NUMBERING] = 1;
   std::vector<idx_t> part(8, -1);
-  ASSERT_EQ(METIS_PartGraphKway(&n, &ncon, g.xadj.data(), g.adjncy.data(), nullptr, nullptr,
-                                nullptr, &nparts, nullptr, nullptr, options.data(), &cut,
-                                part.data()),
-            METIS_OK)
+  ASSERT_EQ(part_graph_kway(g, 2, options.data(), cut, part), METIS_OK)
       << gnnpart_metis_last_error();
   for (idx_t b : part)
     ASSERT_TRUE(b == 1 || b == 2);
@@ -79,22 +82,15 @@ TEST(MetisShim, OneBasedNumberingInAndOut) {
 
 TEST(MetisShim, BadInputReturnsMetisErrorInput) {
   Graph g;
-  idx_t n = 8, ncon = 1, nparts = 9, cut = 0;
+  idx_t cut = 0;
   std::vector<idx_t> part(8);
-  EXPECT_EQ(METIS_PartGraphKway(&n, &ncon, g.xadj.data(), g.adjncy.data(), nullptr, nullptr,
-                                nullptr, &nparts, nullptr, nullptr, nullptr, &cut, part.data()),
-            METIS_ERROR_INPUT);
+  EXPECT_EQ(part_graph_kway(g, 9, nullptr, cut, part), METIS_ERROR_INPUT); // k > n
   EXPECT_STRNE(gnnpart_metis_last_error(), "");
-  nparts = 2;
   g.adjncy[0] = 5; // 0 -> 5 without 5 -> 0
-  EXPECT_EQ(METIS_PartGraphKway(&n, &ncon, g.xadj.data(), g.adjncy.data(), nullptr, nullptr,
-                                nullptr, &nparts, nullptr, nullptr, nullptr, &cut, part.data()),
-            METIS_ERROR_INPUT);
+  EXPECT_EQ(part_graph_kway(g, 2, nullptr, cut, part), METIS_ERROR_INPUT);
   real_t tpwgts[2] = {0.9f, 0.1f};
   Graph ok;
-  EXPECT_EQ(METIS_PartGraphKway(&n, &ncon, ok.xadj.data(), ok.adjncy.data(), nullptr, nullptr,
-                                nullptr, &nparts, tpwgts, nullptr, nullptr, &cut, part.data()),
-            METIS_ERROR_INPUT);
+  EXPECT_EQ(part_graph_kway(ok, 2, nullptr, cut, part, tpwgts), METIS_ERROR_INPUT);
 }
 
 } // namespace
