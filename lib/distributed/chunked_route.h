@@ -52,6 +52,48 @@ template <typename T> void place_entry(DistGraph& g, NodeID first, const T& e) {
     g.edge_weights32[at] = e.w;
 }
 
+// Rows in blocks for placing a round's entries: a round brings entries of rows all over the
+// rank's range, and placing them in arrival order touched offsets (8 B per row) and adjacency
+// (4 B per entry) at random, one cache and TLB miss each: at P = 1 the entries' placement took
+// 1.148 / 0.936 s of CPU for R-MAT 10^7 and 27.49 / 30.97 s for 10^8 (28.1x for 10x; 6.94 /
+// 6.96 s with the blocks). Ordered by blocks of
+// 2^shift rows (at most kRowBlocks blocks), the placements sweep both arrays upwards.
+class RowBlocks {
+public:
+  static constexpr std::size_t kRowBlocks = std::size_t{1} << 14;
+  explicit RowBlocks(NodeID rows) {
+    while ((static_cast<std::size_t>(rows) >> shift_) >= kRowBlocks)
+      ++shift_;
+    counts_.resize((static_cast<std::size_t>(rows) >> shift_) + 2);
+  }
+  // Calls f(item) for every item, by increasing block of row(item) (local row ids), in arrival
+  // order within a block (a stable counting sort through a scratch copy of the items): so every
+  // row receives its entries in the same order as without the blocks. A round with fewer items
+  // than blocks (small --chunk-items) is taken in arrival order: the counts would cost more.
+  template <typename T, typename Row, typename F>
+  void for_each(std::span<const T> items, std::vector<T>& scratch, Row&& row, F&& f) {
+    if (items.size() < counts_.size()) {
+      for (const T& item : items)
+        f(item);
+      return;
+    }
+    std::fill(counts_.begin(), counts_.end(), 0);
+    for (const T& item : items)
+      ++counts_[(static_cast<std::size_t>(row(item)) >> shift_) + 1];
+    for (std::size_t b = 1; b < counts_.size(); ++b)
+      counts_[b] += counts_[b - 1];
+    scratch.resize(items.size());
+    for (const T& item : items)
+      scratch[counts_[static_cast<std::size_t>(row(item)) >> shift_]++] = item;
+    for (const T& item : scratch)
+      f(item);
+  }
+
+private:
+  unsigned shift_ = 0;
+  std::vector<std::uint32_t> counts_; // a round brings fewer than 2^31 items
+};
+
 // Builds this rank's part of the graph whose entries (T = Entry or Entry32 with weights, Edge
 // without; global ids, any order, self loops and parallel entries allowed) every rank emits by
 // chunks as route_rounds' emit does, each entry to the owner of its source under vtxdist. Two
@@ -64,6 +106,8 @@ DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t>
                                     std::vector<Weight> vertex_weights, Merge merge) {
   DistGraph g = empty_rows(comm, std::move(vtxdist));
   const NodeID first = g.first();
+  RowBlocks blocks(g.n_local);
+  std::vector<NodeID> sources_in_blocks;
   route_rounds<NodeID>(
       comm, chunks,
       [&](std::uint64_t c, auto&& send, RoutePass pass) {
@@ -71,14 +115,18 @@ DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t>
             c, [&](int rank, const T& e) { send(rank, e.u); }, pass);
       },
       [&](std::span<const NodeID> sources) {
-        for (const NodeID u : sources)
-          ++g.offsets[u - first + 1];
+        blocks.for_each(
+            sources, sources_in_blocks, [&](NodeID u) { return u - first; },
+            [&](NodeID u) { ++g.offsets[u - first + 1]; });
       },
       RoutePass::kCount);
   start_rows<T>(g);
+  std::vector<NodeID>().swap(sources_in_blocks);
+  std::vector<T> entries_in_blocks;
   route_rounds<T>(comm, chunks, emit, [&](std::span<const T> entries) {
-    for (const T& e : entries)
-      place_entry(g, first, e);
+    blocks.for_each(
+        entries, entries_in_blocks, [&](const T& e) { return e.u - first; },
+        [&](const T& e) { place_entry(g, first, e); });
   });
   g.vertex_weights = std::move(vertex_weights);
   finish_dist_graph(comm, g, merge);

@@ -6,6 +6,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "distributed/ghost_ids.h"
+
 namespace gnnpart::distributed {
 
 namespace {
@@ -79,35 +81,14 @@ void merge_rows(DistGraph& g, std::vector<W>* weights, NodeID first, Merge merge
     truncate_in_place(*weights, kept);
 }
 
-// Ghosts: the off-range ids of the adjacency, sorted and unique, collected in a buffer that is
-// sorted and deduplicated whenever it is full and grows only when that leaves it more than
-// half full: so it holds at most about 2x the ghosts (or kFirstBatch ids), never a copy of the
-// adjacency. (A fixed batch of 2^20 ids above twice the ghosts, as before, doubled the vector
-// past 2^20 and held up to 8 MiB beside the adjacency: the peak of the first contraction and
-// recontraction on R-MAT 10^7.) Then every entry becomes a local id.
+// Ghosts: the off-range ids of the adjacency, sorted and unique (collect_ghosts); then every
+// entry becomes a local id through a GhostIndex (ghost_ids.h: both in cache-sized pieces).
 void localize(DistGraph& g, NodeID first) {
-  constexpr std::size_t kFirstBatch = std::size_t{1} << 16;
   const NodeID last = first + g.n_local;
-  std::vector<NodeID>& ghosts = g.ghost_global;
-  ghosts.reserve(std::min(g.adjacency.size(), kFirstBatch));
-  const auto compact = [&] {
-    std::sort(ghosts.begin(), ghosts.end());
-    ghosts.erase(std::unique(ghosts.begin(), ghosts.end()), ghosts.end());
-  };
-  for (const NodeID v : g.adjacency) {
-    if (v >= first && v < last)
-      continue;
-    if (ghosts.size() == ghosts.capacity()) {
-      compact();
-      if (2 * ghosts.size() > ghosts.capacity())
-        ghosts.reserve(2 * ghosts.capacity());
-    }
-    ghosts.push_back(v);
-  }
-  compact();
-  ghosts.shrink_to_fit();
+  g.ghost_global = collect_ghosts(g.adjacency, first, last, g.vtxdist.back());
+  const GhostIndex index(g.ghost_global, g.vtxdist.back());
   for (NodeID& v : g.adjacency)
-    v = local_id(g, v);
+    v = v >= first && v < last ? v - first : g.n_local + index.position(v);
 }
 
 } // namespace
