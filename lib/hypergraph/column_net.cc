@@ -1,6 +1,7 @@
 #include "hypergraph/column_net.h"
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #include <tbb/parallel_for.h>
@@ -54,6 +55,31 @@ CsrGraph graph_with_model_weights(const CsrGraph& graph, const Hypergraph& model
   const auto weights = model.vertex_weights();
   return CsrGraph({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()}, {},
                   model.ncon(), {weights.begin(), weights.end()});
+}
+
+CsrGraph graph_with_km1_prices(const CsrGraph& graph) {
+  const NodeID n = graph.num_nodes();
+  const auto offsets = graph.offsets();
+  const auto adjacency = graph.adjacency();
+  const auto vertex_weights = graph.vertex_weights();
+  std::vector<Weight> prices(adjacency.size());
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u) {
+      const double share_u = 1.0 / static_cast<double>(graph.degree(u));
+      for (EdgeID e = graph.first_edge(u); e != graph.last_edge(u); ++e) {
+        const double share_v = 1.0 / static_cast<double>(graph.degree(graph.edge_target(e)));
+        prices[e] = std::max<Weight>(1, std::llround(32.0 * (share_u + share_v)));
+      }
+    }
+  });
+  return CsrGraph({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
+                  std::move(prices), graph.ncon(), {vertex_weights.begin(), vertex_weights.end()});
+}
+
+std::size_t km1_priced_copy_bytes(const CsrGraph& graph) {
+  return graph.offsets().size() * sizeof(EdgeID) +
+         graph.adjacency().size() * (sizeof(NodeID) + sizeof(Weight)) +
+         graph.vertex_weights().size() * sizeof(Weight);
 }
 
 } // namespace gnnpart

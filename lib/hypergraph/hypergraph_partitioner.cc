@@ -17,6 +17,7 @@
 #include "hypergraph/block_limits.h"
 #include "hypergraph/block_volumes.h"
 #include "hypergraph/bottleneck_refiner.h"
+#include "hypergraph/column_net.h"
 #include "hypergraph/column_net_in_place.h"
 #include "hypergraph/context.h"
 #include "hypergraph/multilevel.h"
@@ -181,20 +182,25 @@ Partition graph_start(const CsrGraph& graph, const PartitionOptions& options) {
 }
 
 // The start at small k (k <= HgContext::graph_start_tries_max_k): edge-cut partitions from
-// different seeds, side by side on the run's threads, and the one whose column-net km1 (the
-// graph's comm volume) is lowest, the first among equals. A bisection's one cut depends on
+// different seeds, side by side on the run's threads, the last with edges priced for km1
+// (HgContext::graph_start_priced_try), and the one whose column-net km1 (the graph's comm
+// volume) is lowest, the first among equals. A bisection's one cut depends on
 // where its multilevel run starts, and the V-cycle keeps the start's cut region: the start's km1
 // picked the better final volume in most of the shared graphs' k = 2 runs (docs/hypergraph.md).
 // Each try is a graph run of its own with threads / tries threads, so the partition depends on
 // the seed and the thread count only. Larger k: the one start.
-Partition best_graph_start(const CsrGraph& graph, const PartitionOptions& options) {
-  const HgContext ctx = make_context(options);
+} // namespace
+
+Partition hg::best_graph_start(const CsrGraph& graph, const PartitionOptions& options,
+                               const HgContext& ctx) {
   const int tries =
       options.k <= ctx.graph_start_tries_max_k ? std::max(1, ctx.graph_start_tries) : 1;
   if (tries == 1)
     return graph_start(graph, options);
   PartitionOptions each = options;
   each.threads = std::max(1, resolve_threads(options.threads) / tries);
+  const bool priced = ctx.graph_start_priced_try &&
+                      km1_priced_copy_bytes(graph) <= ctx.graph_start_priced_max_bytes;
   std::vector<Partition> starts(static_cast<std::size_t>(tries));
   std::vector<Weight> volumes(starts.size());
   run_with_threads(options.threads, [&] {
@@ -205,7 +211,10 @@ Partition best_graph_start(const CsrGraph& graph, const PartitionOptions& option
             PartitionOptions try_options = each;
             if (t > 0)
               try_options.seed = derive_seed(options.seed, 0x47, static_cast<std::uint64_t>(t));
-            starts[t] = graph_start(graph, try_options);
+            if (t == tries - 1 && priced) // the copy lives for this try only
+              starts[t] = graph_start(graph_with_km1_prices(graph), try_options);
+            else
+              starts[t] = graph_start(graph, try_options);
             volumes[t] = compute_graph_metrics_sequential(graph, starts[t]).comm_volume;
           }
         },
@@ -214,6 +223,8 @@ Partition best_graph_start(const CsrGraph& graph, const PartitionOptions& option
   const auto best = std::min_element(volumes.begin(), volumes.end()) - volumes.begin();
   return std::move(starts[best]);
 }
+
+namespace {
 
 // Net e of a column-net model belongs to vertex e.
 std::vector<NodeID> column_net_owners(const Hypergraph& column_net) {
@@ -268,7 +279,8 @@ Partition partition_column_net(const CsrGraph& graph, const Hypergraph& column_n
     return partition_hypergraph(column_net, options);
   check_feasible(column_net, uniform_limits(column_net, options.k, options.epsilon));
   // The weighted copy of the graph is gone before the hypergraph levels are built.
-  Partition start = best_graph_start(graph_with_model_weights(graph, column_net), options);
+  Partition start =
+      best_graph_start(graph_with_model_weights(graph, column_net), options, make_context(options));
   return partition_from(column_net, options, std::move(start.blocks));
 }
 
@@ -290,7 +302,7 @@ Partition partition_column_net(CsrGraph& graph, ColumnNetWeights weights,
   if (uses_graph_start(graph, options)) {
     const ModelWeightedGraph weighted(graph, weights);
     check_feasible(weighted.graph(), uniform_limits(weighted.graph(), options.k, options.epsilon));
-    start = best_graph_start(weighted.graph(), options);
+    start = best_graph_start(weighted.graph(), options, make_context(options));
   }
   ColumnNetInPlace in_place(graph, weights);
   return finish(in_place.model(),

@@ -21,7 +21,15 @@ namespace gnnpart {
 
 namespace hg {
 struct EpochInput; // bottleneck_refiner.h
-}
+struct HgContext;  // context.h
+
+// The edge-cut partition that starts the column-net model's V-cycles, of `graph` (unit edge
+// weights, the model's vertex weights): at k <= ctx.graph_start_tries_max_k the lowest-volume of
+// ctx.graph_start_tries tries, side by side (the last one priced for km1 where
+// ctx.graph_start_priced_try and the copy fits ctx.graph_start_priced_max_bytes), else one.
+Partition best_graph_start(const CsrGraph& graph, const PartitionOptions& options,
+                           const HgContext& ctx);
+} // namespace hg
 
 // options.objective is taken as given: kKm1 (or kVolume, its graph-side name) = connectivity - 1,
 // kCut = cut-net, kSoed = sum of external degrees. PartitionOptions defaults to kCut (the graph

@@ -4,6 +4,7 @@
 // start it came from.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <utility>
@@ -11,6 +12,7 @@
 #include "core/errors.h"
 #include "core/metrics.h"
 #include "core/parallel.h"
+#include "core/random.h"
 #include "hypergraph/block_limits.h"
 #include "hypergraph/context.h"
 #include "hypergraph/hypergraph_partitioner.h"
@@ -75,6 +77,74 @@ TEST(ColumnNetPartitioner, BisectionStartTriesSameForOneToThreeThreads) {
   for (int threads : {2, 3})
     EXPECT_EQ(partition_column_net(graph, model, options(2, 3, threads)).blocks, one.blocks)
         << threads << " threads";
+}
+
+// Edge {u, v} of the priced copy weighs max(1, round(32 (1 / d(u) + 1 / d(v)))); the structure
+// and the vertex weights are the graph's.
+TEST(ColumnNetPartitioner, Km1PricedCopyOfTheGraph) {
+  // A star of centre 0 with leaves 1-4, and leaf 4 joined to 5: d = 4, 1, 1, 1, 2, 1.
+  const CsrGraph graph({0, 4, 5, 6, 7, 9, 10}, {1, 2, 3, 4, 0, 0, 0, 0, 5, 4}, {}, 1,
+                       {3, 1, 1, 1, 2, 1});
+  const CsrGraph priced = graph_with_km1_prices(graph);
+  ASSERT_EQ(priced.num_nodes(), 6u);
+  EXPECT_EQ(std::vector<NodeID>(priced.adjacency().begin(), priced.adjacency().end()),
+            std::vector<NodeID>(graph.adjacency().begin(), graph.adjacency().end()));
+  EXPECT_EQ(std::vector<Weight>(priced.vertex_weights().begin(), priced.vertex_weights().end()),
+            (std::vector<Weight>{3, 1, 1, 1, 2, 1}));
+  // 32 (1/4 + 1) = 40, 32 (1/4 + 1/2) = 24, 32 (1/2 + 1) = 48.
+  EXPECT_EQ(std::vector<Weight>(priced.edge_weights().begin(), priced.edge_weights().end()),
+            (std::vector<Weight>{40, 40, 40, 24, 40, 40, 40, 24, 48, 48}));
+  EXPECT_TRUE(is_symmetric(priced));
+  // The complete graph on 130 vertices: 32 (1/129 + 1/129) rounds to 0, and an edge weighs 1.
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> adjacency;
+  for (NodeID u = 0; u < 130; ++u) {
+    for (NodeID v = 0; v < 130; ++v)
+      if (v != u)
+        adjacency.push_back(v);
+    offsets.push_back(adjacency.size());
+  }
+  const CsrGraph clique = graph_with_km1_prices(CsrGraph(std::move(offsets), std::move(adjacency)));
+  EXPECT_TRUE(std::all_of(clique.edge_weights().begin(), clique.edge_weights().end(),
+                          [](Weight w) { return w == 1; }));
+}
+
+// At k = 2 the last start try partitions the graph priced for km1 (with the try's own seed), and
+// the V-cycles start from the lower-volume try, the first among equals; where the copy would pass
+// graph_start_priced_max_bytes, the try keeps unit edges.
+TEST(ColumnNetPartitioner, BisectionStartTriesIncludeTheKm1PricedGraph) {
+  const CsrGraph plain = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  const Hypergraph model = build_column_net(plain, ColumnNetWeights::kUnit);
+  const CsrGraph graph = graph_with_model_weights(plain, model);
+  const CsrGraph priced = graph_with_km1_prices(graph);
+  int priced_won = 0;
+  for (std::uint64_t seed : {0u, 1u, 2u, 3u}) {
+    SCOPED_TRACE(seed);
+    const PartitionOptions o = options(2, seed, 2);
+    HgContext ctx = make_context(o);
+    ASSERT_TRUE(ctx.graph_start_priced_try);
+    ASSERT_EQ(ctx.graph_start_tries, 2);
+    // Each try by itself: one thread (threads / tries), the second with the derived seed.
+    HgContext one = ctx;
+    one.graph_start_tries = 1;
+    PartitionOptions first = o, second = o;
+    first.threads = second.threads = 1;
+    second.seed = derive_seed(seed, 0x47, 1);
+    const Partition unit0 = best_graph_start(graph, first, one);
+    const Partition unit1 = best_graph_start(graph, second, one);
+    const Partition priced1 = best_graph_start(priced, second, one);
+    const auto volume = [&](const Partition& p) {
+      return compute_graph_metrics(plain, p).comm_volume;
+    };
+    const Partition both = best_graph_start(graph, o, ctx);
+    const bool priced_wins = volume(priced1) < volume(unit0);
+    EXPECT_EQ(both.blocks, (priced_wins ? priced1 : unit0).blocks);
+    priced_won += priced_wins ? 1 : 0;
+    ctx.graph_start_priced_max_bytes = km1_priced_copy_bytes(graph) - 1;
+    EXPECT_EQ(best_graph_start(graph, o, ctx).blocks,
+              (volume(unit1) < volume(unit0) ? unit1 : unit0).blocks);
+  }
+  EXPECT_GT(priced_won, 0); // the priced try is a start that wins somewhere
 }
 
 // Flows on a graph start: the default preset runs them at k <= graph_start_flows_max_k on the
