@@ -333,11 +333,14 @@ struct HgContext {
   // Unit edge weights make the edge cut avoid cutting many edges of one vertex, which km1
   // charges once. 21 shared graphs at k = 2, seed 0, 2 threads: 0.9706x the volume
   // (dblp-2010 16329 -> 15918, ca-astroph 7675 -> 6876), docs/hypergraph.md (`hgbest8`). The
-  // priced copy of the graph lives while the tries run; where it would take more than
-  // graph_start_priced_max_bytes (cnr-2000 and uk-2007-05-100k: about 68 MB, their runs' peak
-  // is at issue #20's memory bound) the try keeps unit edges.
+  // priced copy of the graph lives while the tries run: 12 B per directed edge, about 3x the
+  // column-net model's pin array, which is the whole of issue #20's memory bound for a run. So
+  // it is made only while it is small in absolute terms, at most graph_start_priced_max_bytes
+  // (16 MiB, about 1.3M directed edges); above, the try keeps unit edges (cornell5 and
+  // dblp-2010 would peak 1.68x / 1.59x higher at k = 2 with it, for 0.9966x / 0.9748x the
+  // volume; cnr-2000 and uk-2007-05-100k's copies take about 68 MB).
   bool graph_start_priced_try = true;
-  std::size_t graph_start_priced_max_bytes = std::size_t{32} << 20;
+  std::size_t graph_start_priced_max_bytes = std::size_t{16} << 20;
   CoarseningContext coarsening;
   InitialContext initial;
   RefinementContext refinement;
