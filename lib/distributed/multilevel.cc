@@ -270,8 +270,8 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   // order (RowReader), so its adjacency may stay on disk through them (restored, it was the
   // peak of R-MAT 10^7 at P = 4 under Jet's per-vertex state); but they read every row some 80
   // times, each a copy out of the page cache (R-MAT 10^7 at P = 1: +6.5 s of system time),
-  // so a rank takes it back where that leaves its peak as it is (P = 1 there: the
-  // recontractions are larger). The result is the same either way.
+  // so a rank takes it back where that leaves its peak as it is (the first contraction's, or
+  // the engine's). The result is the same either way.
   run_phase(comm, [&] {
     if (graph.spilled && restoring_keeps_peak(graph))
       restore_adjacency(graph);

@@ -84,9 +84,9 @@ private:
 // array of the graph (offsets, adjacency, edge and vertex weights, ghost ids) is written in
 // order and freed; take() reads them back, one sequential read straight into each array, so the
 // level comes back array for array as it went (until session 25 such a level was contracted
-// again from its finer level instead: on R-MAT 10^9 at P = 4, 1033.3 s of wall time for the
-// first coarse level alone). The graph must not be spilled (the finest graph's adjacency has
-// SpilledAdjacency and ParkedIndex).
+// again from its finer level instead: on R-MAT 10^9 at P = 4, the first coarse level's two
+// recontractions took 1033.3 s of wall time). The graph must not be spilled (the finest graph's
+// adjacency has SpilledAdjacency and ParkedIndex).
 class SpilledLevel {
 public:
   // Writes graph's arrays to a new file in dir and leaves graph empty. Throws SystemError.
