@@ -250,14 +250,15 @@ int run(const Comm& comm, int argc, char** argv) {
       ->capture_default_str()
       ->check(CLI::Range(0.0, 1.0));
   cmd->add_flag("--keep-levels", args.keep_levels,
-                "keep the coarse levels during the initial partitioning instead of freeing and "
-                "contracting them again, and the finest graph in memory throughout (faster, "
-                "more memory; the same result)");
+                "keep the coarse levels in memory during the initial partitioning instead of "
+                "writing them to --temp-dir and reading them back, and the finest graph in "
+                "memory throughout (faster, more memory; the same result)");
   cmd->add_option("--temp-dir", args.temp_dir,
-                  "directory for the finest graph's adjacency until it is partitioned, and its "
+                  "directory for the finest graph's adjacency until it is partitioned, its "
                   "offsets and ghost ids while the coarser levels are worked on (per rank 4 "
-                  "bytes per local entry, 8 per local vertex and 4 per ghost; default: $TMPDIR "
-                  "or /tmp)");
+                  "bytes per local entry, 8 per local vertex and 4 per ghost), and the coarse "
+                  "levels during the initial partitioning (8 bytes per coarse entry; default: "
+                  "$TMPDIR or /tmp)");
   app::add_input_flags(*cmd, args.input, true);
   cmd->get_option("--threads")->description("threads per rank for the shared-memory engine");
   if (const std::string error =

@@ -106,8 +106,10 @@ DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t>
                                     std::vector<Weight> vertex_weights, Merge merge) {
   DistGraph g = empty_rows(comm, std::move(vtxdist));
   const NodeID first = g.first();
-  RowBlocks blocks(g.n_local);
-  std::vector<NodeID> sources_in_blocks;
+  // The degrees are counted in arrival order: ordering the sources by row block first (as the
+  // entries are below) cost more than the misses it saved (session 25: 7.18 to 7.27 against
+  // 3.89 to 4.74 ns per entry at R-MAT 10^7, P = 4; 8.33 / 8.69 against 5.28 / 5.26 at 3*10^7;
+  // an 8 B counter per row is a smaller target than a row's entries).
   route_rounds<NodeID>(
       comm, chunks,
       [&](std::uint64_t c, auto&& send, RoutePass pass) {
@@ -115,13 +117,12 @@ DistGraph build_dist_graph_streamed(const Comm& comm, std::vector<std::uint64_t>
             c, [&](int rank, const T& e) { send(rank, e.u); }, pass);
       },
       [&](std::span<const NodeID> sources) {
-        blocks.for_each(
-            sources, sources_in_blocks, [&](NodeID u) { return u - first; },
-            [&](NodeID u) { ++g.offsets[u - first + 1]; });
+        for (const NodeID u : sources)
+          ++g.offsets[u - first + 1];
       },
       RoutePass::kCount);
   start_rows<T>(g);
-  std::vector<NodeID>().swap(sources_in_blocks);
+  RowBlocks blocks(g.n_local);
   std::vector<T> entries_in_blocks;
   route_rounds<T>(comm, chunks, emit, [&](std::span<const T> entries) {
     blocks.for_each(

@@ -43,12 +43,13 @@ struct DistContext {
   // over the bound for the refinement and the balancer (--initial-epsilon, a test knob).
   double initial_epsilon = -1;
   // Keep every coarse level while the shared-memory engine partitions the coarsest graph's
-  // copy; false: free them and contract them again after (the same graphs, less memory at the
-  // initial partitioning, one more contraction per level; --keep-levels).
+  // copy; false: write them to scratch files in temp_dir and read them back after (the same
+  // graphs, less memory at the initial partitioning and around levels refined as copies;
+  // --keep-levels).
   bool keep_levels = false;
   // Scratch directory (empty: $TMPDIR, else /tmp) for the finest graph's adjacency, which waits
-  // on disk from its first clustering to its refinement unless keep_levels (--temp-dir; 4 B per
-  // local entry of disk per rank).
+  // on disk from its first clustering to its refinement unless keep_levels, and for the coarse
+  // levels freed (--temp-dir; 4 B per local entry and 8 B per coarse entry of disk per rank).
   std::string temp_dir;
 };
 

@@ -1,7 +1,6 @@
 #include "distributed/contraction.h"
 
 #include <algorithm>
-#include <functional>
 #include <limits>
 #include <numeric>
 
@@ -12,10 +11,6 @@
 namespace gnnpart::distributed {
 
 namespace {
-
-// The coarse vertex weights, asked for once the rows are built (a recontraction reads them
-// back from their scratch file only then, so that they do not sit under the rows).
-using CoarseWeights = std::function<std::vector<Weight>()>;
 
 // Coarse vertices: the non-empty clusters named after owned vertices, numbered rank by rank.
 // Sets vtxdist and the weights of this rank's coarse vertices; overwrites clustering.labels
@@ -66,7 +61,7 @@ void number_coarse_vertices(const Comm& comm, const DistGraph& graph, Clustering
 template <typename T>
 DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
                        const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
-                       const CoarseWeights& coarse_weights, std::uint64_t chunk_items) {
+                       std::vector<Weight>& coarse_weights, std::uint64_t chunk_items) {
   const NodeID n_local = graph.n_local;
   const std::size_t p = static_cast<std::size_t>(comm.size);
   const std::uint64_t budget =
@@ -177,7 +172,7 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
   std::vector<T>().swap(entries);
   std::vector<T>().swap(arrived);
   std::vector<NodeID>().swap(order);
-  g.vertex_weights = coarse_weights();
+  g.vertex_weights = std::move(coarse_weights);
   finish_dist_graph(comm, g, Merge::kSum); // the rows are merged: it finds the ghosts
   return g;
 }
@@ -187,7 +182,7 @@ DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
 // 32-bit when that fits.
 DistGraph build_coarse(const Comm& comm, const DistGraph& graph,
                        const std::vector<NodeID>& coarse_label, std::vector<std::uint64_t> vtxdist,
-                       const CoarseWeights& coarse_weights, std::uint64_t chunk_items) {
+                       std::vector<Weight>& coarse_weights, std::uint64_t chunk_items) {
   Weight local_weight = 0;
   for (EdgeID e = 0; e < graph.local_entries(); ++e)
     local_weight += graph.edge_weight(e);
@@ -208,34 +203,11 @@ Contraction contract(const Comm& comm, const DistGraph& graph, Clustering cluste
   number_coarse_vertices(comm, graph, clustering, vtxdist, coarse_weights);
   const std::vector<NodeID>& coarse_label = clustering.labels;
   Contraction result;
-  result.coarse = build_coarse(
-      comm, graph, coarse_label, std::move(vtxdist), [&] { return std::move(coarse_weights); },
-      chunk_items);
+  result.coarse =
+      build_coarse(comm, graph, coarse_label, std::move(vtxdist), coarse_weights, chunk_items);
   result.coarse_of.assign(coarse_label.begin(), coarse_label.begin() + graph.n_local);
   mark_memory_phase("contract");
   return result;
-}
-
-FreedLevel free_level(DistGraph& coarse, const std::string& dir) {
-  FreedLevel freed{std::move(coarse.vtxdist), ParkedVector<Weight>(coarse.vertex_weights, dir)};
-  coarse = DistGraph{};
-  return freed;
-}
-
-void label_ghosts(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of) {
-  coarse_of.resize(graph.n_total());
-  update_all_ghosts<NodeID>(comm, graph, coarse_of);
-}
-
-DistGraph recontract(const Comm& comm, const DistGraph& graph, std::vector<NodeID>& coarse_of,
-                     FreedLevel freed, std::uint64_t chunk_items) {
-  DistGraph coarse = build_coarse(
-      comm, graph, coarse_of, std::move(freed.vtxdist), [&] { return freed.vertex_weights.take(); },
-      chunk_items);
-  coarse_of.resize(graph.n_local);
-  coarse_of.shrink_to_fit();
-  mark_memory_phase("recontract");
-  return coarse;
 }
 
 } // namespace gnnpart::distributed

@@ -54,7 +54,8 @@ void check_vertex_weights(const Comm& comm, const DistGraph& graph, const DistCo
 }
 
 // Gives the heap's free pages back to the system (the shared-memory engine's many small
-// allocations leave free pages between live ones, which the recontraction would sit on top of).
+// allocations leave free pages between live ones, which the levels read back would sit on top
+// of).
 void release_free_heap() {
 #ifdef __GLIBC__
   malloc_trim(0);
@@ -63,8 +64,7 @@ void release_free_heap() {
 
 // The finest graph, and its offsets and ghost ids in a scratch file while they wait there
 // (spilled_adjacency.h: the ghost ids from its first clustering on, the offsets from its first
-// contraction on; both taken back for the recontractions of the first coarse level and for the
-// projection onto it).
+// contraction on; both taken back for the projection onto it).
 struct Finest {
   DistGraph& graph;
   std::optional<ParkedIndex> parked;
@@ -82,66 +82,54 @@ struct Finest {
   }
 };
 
-// Contracts the freed levels (levels[i] for i < freed.size()) again from the finest up. The
-// coarse_of maps of the levels above the one being contracted wait in scratch files meanwhile
-// (each is read by its own level's recontraction only), as the freed levels' vertex weights do.
-void recontract_levels(const Comm& comm, Finest& finest, std::vector<Level>& levels,
-                       std::vector<FreedLevel>& freed, const DistContext& ctx) {
-  std::vector<ParkedVector<NodeID>> maps;
-  run_phase(comm, [&] {
-    for (std::size_t i = 1; i < freed.size(); ++i)
-      maps.emplace_back(levels[i].coarse_of, ctx.temp_dir);
-  });
-  for (std::size_t i = 0; i < freed.size(); ++i) {
-    if (i > 0)
-      levels[i].coarse_of = run_phase(comm, [&] { return maps[i - 1].take(); });
-    const DistGraph& fine = i == 0 ? finest.graph : levels[i - 1].graph;
-    if (i == 0)
-      finest.unpark(comm);
-    label_ghosts(comm, fine, levels[i].coarse_of);
-    if (i == 0)
-      finest.park_ghosts();
-    levels[i].graph =
-        recontract(comm, fine, levels[i].coarse_of, std::move(freed[i]), ctx.chunk_items);
-    if (i == 0)
-      finest.park();
+// Frees a coarse level into a scratch file in ctx.temp_dir (spilled_adjacency.h).
+void spill_level(const Comm& comm, Level& level, const DistContext& ctx,
+                 std::vector<SpilledLevel>& spilled) {
+  run_phase(comm, [&] { spilled.emplace_back(level.graph, ctx.temp_dir); });
+}
+
+// Reads the spilled levels (levels[i] for i < spilled.size()) back from their scratch files, from
+// the finest up, and closes the files. Each read is the level as it was spilled, so the
+// partition is that of --keep-levels.
+void restore_levels(const Comm& comm, std::vector<Level>& levels,
+                    std::vector<SpilledLevel>& spilled) {
+  for (std::size_t i = 0; i < spilled.size(); ++i) {
+    levels[i].graph = run_phase(comm, [&] { return spilled[i].take(); });
+    mark_memory_phase("restore");
   }
+  spilled.clear();
 }
 
 // The initial partition of the coarsest level (the blocks of its owned vertices): the level is
-// copied onto every rank for the shared-memory engine. Meanwhile the contracted levels are
-// freed (the finest graph, the coarse_of maps and the copy hold all they are made of; the finer
-// ones before the copy is made, the coarsest once it is made) and afterwards contracted again:
-// the same graphs, so the engine's memory comes on top of the finest level only. With
+// copied onto every rank for the shared-memory engine. Meanwhile the contracted levels wait in
+// scratch files (the finer ones from before the copy is made, the coarsest once it is made) and
+// are read back afterwards, so the engine's memory comes on top of the finest level only. With
 // keep_coarsest (the coarsest level is refined as a copy next, which frees the finer levels
-// again) the coarsest level stays and the finer ones stay freed, in `freed`: contracting them
-// again here would only be undone (on R-MAT 10^7 at P = 2 these recontractions were 11% of the
-// run's CPU time).
-std::vector<BlockID> partition_coarsest(const Comm& comm, Finest& finest,
+// again) the coarsest level stays and the finer ones stay on disk, in `spilled`, until that
+// refinement is done.
+std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& finest,
                                         std::vector<Level>& levels, const DistContext& ctx,
-                                        bool keep_coarsest, std::vector<FreedLevel>& freed) {
+                                        bool keep_coarsest, std::vector<SpilledLevel>& spilled) {
   const auto current = [&]() -> const DistGraph& {
-    return levels.empty() ? finest.graph : levels.back().graph;
+    return levels.empty() ? finest : levels.back().graph;
   };
   std::vector<BlockID> owned;
   {
     const bool free_levels = !ctx.keep_levels && !levels.empty();
     for (std::size_t i = 0; free_levels && i + 1 < levels.size(); ++i)
-      run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
+      spill_level(comm, levels[i], ctx, spilled);
     const std::uint64_t first = current().first();
     const NodeID n_local = current().n_local;
     const CsrGraph copy = replicate(comm, current());
     if (free_levels && !keep_coarsest)
-      run_phase(comm, [&] { freed.push_back(free_level(levels.back().graph, ctx.temp_dir)); });
+      spill_level(comm, levels.back(), ctx, spilled);
     mark_memory_phase("replicate");
     owned = initial_partition(comm, copy, first, n_local, ctx);
   }
   release_free_heap();
   mark_memory_phase("initial");
-  if (!keep_coarsest) {
-    recontract_levels(comm, finest, levels, freed, ctx);
-    freed.clear();
-  }
+  if (!keep_coarsest)
+    restore_levels(comm, levels, spilled);
   return owned;
 }
 
@@ -213,11 +201,11 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
   const auto gather_limit = static_cast<std::uint64_t>(
       ctx.gather_fraction * 2.0 * static_cast<double>(graph.global_m) / comm.size);
-  // The finer levels still freed after the initial partitioning (when the coarsest is gathered).
-  std::vector<FreedLevel> freed_below;
+  // The finer levels still on disk after the initial partitioning (when the coarsest is gathered).
+  std::vector<SpilledLevel> spilled_below;
   const bool gather_coarsest = !levels.empty() && gathers(levels.back().graph, ctx, gather_limit);
   const std::vector<BlockID> owned =
-      partition_coarsest(comm, finest, levels, ctx, gather_coarsest, freed_below);
+      partition_coarsest(comm, graph, levels, ctx, gather_coarsest, spilled_below);
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
   std::copy(owned.begin(), owned.end(), blocks.begin());
@@ -229,25 +217,26 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     // What the projection asks of the coarse level: its ranges and its owned blocks.
     std::vector<std::uint64_t> coarse_ranges;
     if (gathers(coarse, ctx, gather_limit)) {
-      // The copy and the engine's refiners would come on top of every finer level: those are
-      // freed meanwhile and contracted again afterwards, as around the initial partitioning.
-      std::vector<FreedLevel> freed = std::move(freed_below);
-      freed_below.clear();
-      for (std::size_t i = freed.size(); !ctx.keep_levels && i < level; ++i)
-        run_phase(comm, [&] { freed.push_back(free_level(levels[i].graph, ctx.temp_dir)); });
+      // The copy and the engine's refiners would come on top of every finer level: those wait
+      // on disk meanwhile and are read back afterwards, as around the initial partitioning.
+      std::vector<SpilledLevel> spilled = std::move(spilled_below);
+      spilled_below.clear();
+      for (std::size_t i = spilled.size(); !ctx.keep_levels && i < level; ++i)
+        spill_level(comm, levels[i], ctx, spilled);
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
       release_free_heap();
       mark_memory_phase("gathered");
       // The level is done before the finer levels come back: it goes but for what the
-      // projection asks, so that their recontractions do not hold it too (with the coarsest
-      // level refined as a copy, its rows and ghosts were under the first coarse level's
-      // recontraction, the peak of R-MAT 10^7 at P = 4 with --gather-fraction 0.5).
-      if (!freed.empty()) {
+      // projection asks, so that they do not come back on top of it (with the coarsest level
+      // refined as a copy, its rows and ghosts were under the first coarse level's
+      // recontraction, the peak of R-MAT 10^7 at P = 4 with --gather-fraction 0.5, until the
+      // levels were read back instead of contracted again).
+      if (!spilled.empty()) {
         blocks = std::vector<BlockID>(blocks.begin(), blocks.begin() + coarse.n_local);
         coarse_ranges = free_but_ranges(levels[level].graph);
       }
-      recontract_levels(comm, finest, levels, freed, ctx);
+      restore_levels(comm, levels, spilled);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
@@ -281,8 +270,8 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   // order (RowReader), so its adjacency may stay on disk through them (restored, it was the
   // peak of R-MAT 10^7 at P = 4 under Jet's per-vertex state); but they read every row some 80
   // times, each a copy out of the page cache (R-MAT 10^7 at P = 1: +6.5 s of system time),
-  // so a rank takes it back where that leaves its peak as it is (P = 1 there: the
-  // recontractions are larger). The result is the same either way.
+  // so a rank takes it back where that leaves its peak as it is (the first contraction's, or
+  // the engine's). The result is the same either way.
   run_phase(comm, [&] {
     if (graph.spilled && restoring_keeps_peak(graph))
       restore_adjacency(graph);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <stdexcept>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -99,6 +100,55 @@ void ParkedIndex::unpark(DistGraph& graph) const {
     graph.ghost_global.resize(ghosts_);
     file_.read(offsets_ * sizeof(EdgeID), graph.ghost_global.data(), ghosts_ * sizeof(NodeID));
   }
+}
+
+namespace {
+
+// Appends values to file and frees them; returns their count.
+template <typename T> std::size_t append_array(ScratchFile& file, std::vector<T>& values) {
+  const std::size_t size = values.size();
+  file.append(values.data(), size * sizeof(T));
+  std::vector<T>().swap(values);
+  return size;
+}
+
+// Reads the next size values of file from offset (advanced past them) into values.
+template <typename T>
+void read_array(const ScratchFile& file, std::uint64_t& offset, std::size_t size,
+                std::vector<T>& values) {
+  values.resize(size);
+  file.read(offset, values.data(), size * sizeof(T));
+  offset += size * sizeof(T);
+}
+
+} // namespace
+
+SpilledLevel::SpilledLevel(DistGraph& graph, const std::string& dir) : file_(dir) {
+  if (graph.spilled)
+    throw std::logic_error("SpilledLevel: the graph's adjacency is spilled already");
+  offsets_ = append_array(file_, graph.offsets);
+  adjacency_ = append_array(file_, graph.adjacency);
+  edge_weights_ = append_array(file_, graph.edge_weights);
+  edge_weights32_ = append_array(file_, graph.edge_weights32);
+  vertex_weights_ = append_array(file_, graph.vertex_weights);
+  ghosts_ = append_array(file_, graph.ghost_global);
+  shape_ = std::make_unique<DistGraph>(std::move(graph));
+  graph = DistGraph{};
+}
+
+SpilledLevel::SpilledLevel(SpilledLevel&&) noexcept = default;
+SpilledLevel::~SpilledLevel() = default;
+
+DistGraph SpilledLevel::take() const {
+  DistGraph graph = *shape_;
+  std::uint64_t offset = 0;
+  read_array(file_, offset, offsets_, graph.offsets);
+  read_array(file_, offset, adjacency_, graph.adjacency);
+  read_array(file_, offset, edge_weights_, graph.edge_weights);
+  read_array(file_, offset, edge_weights32_, graph.edge_weights32);
+  read_array(file_, offset, vertex_weights_, graph.vertex_weights);
+  read_array(file_, offset, ghosts_, graph.ghost_global);
+  return graph;
 }
 
 void spill_adjacency(DistGraph& graph, const std::string& dir) {

@@ -61,10 +61,10 @@ void restore_adjacency(DistGraph& graph);
 // The offsets and ghost ids of a graph, also kept in a scratch file while the graph is not read
 // at all, or read without them: the finest graph from its first contraction to the projection
 // onto it (8 B per owned vertex and 4 B per ghost under the coarser levels' clusterings,
-// contractions, the initial partitioning and the coarse refinements) but for the
-// recontractions of the first coarse level, and its ghost ids in the contractions of that
-// level, which read the finest graph's rows and the coarse ids of its ghosts but not the
-// ghosts' global ids (4 B per ghost under the contraction's merged rows). Written once;
+// contractions, the initial partitioning and the coarse refinements; until session 25 they were
+// taken back for the recontractions of the first coarse level), and its ghost ids in the
+// contraction of that level, which reads the finest graph's rows and the coarse ids of its
+// ghosts but not the ghosts' global ids (4 B per ghost under the merged rows). Written once;
 // park() and park_ghosts() free the arrays, unpark() reads back what is parked. While parked
 // the graph has no offsets (no rows) or no ghosts: nothing may read them.
 class ParkedIndex {
@@ -79,25 +79,27 @@ private:
   std::size_t offsets_ = 0, ghosts_ = 0;
 };
 
-// An array that waits unread between two phases, in a scratch file (the coarse vertex weights of
-// a freed level until its recontraction has built its rows; the coarse_of maps of the levels
-// above the one being contracted again).
-template <typename T> class ParkedVector {
+// A coarse level that waits whole in a scratch file while it is not read: the levels freed
+// during the initial partitioning and around a level refined as a copy (multilevel.cc). Every
+// array of the graph (offsets, adjacency, edge and vertex weights, ghost ids) is written in
+// order and freed; take() reads them back, one sequential read straight into each array, so the
+// level comes back array for array as it went (until session 25 such a level was contracted
+// again from its finer level instead: on R-MAT 10^9 at P = 4, the first coarse level's two
+// recontractions took 1033.3 s of wall time). The graph must not be spilled (the finest graph's
+// adjacency has SpilledAdjacency and ParkedIndex).
+class SpilledLevel {
 public:
-  // Writes values to a new scratch file in dir and frees them. Throws SystemError.
-  ParkedVector(std::vector<T>& values, const std::string& dir) : file_(dir), size_(values.size()) {
-    file_.append(values.data(), size_ * sizeof(T));
-    std::vector<T>().swap(values);
-  }
-  std::vector<T> take() const { // throws SystemError
-    std::vector<T> values(size_);
-    file_.read(0, values.data(), size_ * sizeof(T));
-    return values;
-  }
+  // Writes graph's arrays to a new file in dir and leaves graph empty. Throws SystemError.
+  SpilledLevel(DistGraph& graph, const std::string& dir);
+  SpilledLevel(SpilledLevel&&) noexcept;
+  ~SpilledLevel();
+  DistGraph take() const; // throws SystemError
 
 private:
   ScratchFile file_;
-  std::size_t size_ = 0;
+  std::unique_ptr<DistGraph> shape_; // the level's ranges and counts; its arrays sized 0
+  std::size_t offsets_ = 0, adjacency_ = 0, edge_weights_ = 0, edge_weights32_ = 0,
+              vertex_weights_ = 0, ghosts_ = 0;
 };
 
 // The rows of a graph whose adjacency is in memory (returned in place) or spilled (read into a

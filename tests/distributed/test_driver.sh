@@ -23,10 +23,10 @@
 #   test_driver.sh chunks NAME K FORMAT P...   tiny chunks (--chunk-items 300: text pieces of
 #       4800 bytes, binary blocks of 300 records, coarse edges routed 300 fine edges at a time)
 #       give the same partition file as the default chunks, in many exchange rounds
-#   test_driver.sh keeplevels NAME K FORMAT P...   the coarse levels freed during the initial
-#       partitioning (and, with --gather-fraction 1, around every gathered refinement) and
-#       contracted again (the default) give the partition file of --keep-levels, on a graph
-#       with several levels
+#   test_driver.sh keeplevels NAME K FORMAT P...   the coarse levels spilled to scratch files
+#       during the initial partitioning (and, with --gather-fraction 1, around every gathered
+#       refinement) and read back (the default) give the partition file of --keep-levels, on a
+#       graph with several levels, and leave no file in --temp-dir
 #   test_driver.sh spill NAME K FORMAT P...   the finest graph's adjacency in a scratch file
 #       (--temp-dir) gives the partition of --keep-levels (in memory) and leaves no file; a
 #       missing --temp-dir gives one error line, every rank fails and no output is left; a graph
@@ -213,19 +213,22 @@ keeplevels)
   graph=$(input "$name" "$format")
   for p in "$@"; do
     base="$WORK/$name.keeplevels.$format.$k.$p"
-    run=("$graph" -k "$k" --seed 5 --coarse-per-block 20 --coarse-min 200)
+    rm -rf "$base.tmp" && mkdir -p "$base.tmp"
+    run=("$graph" -k "$k" --seed 5 --coarse-per-block 20 --coarse-min 200 --temp-dir "$base.tmp")
     same_result "$p" "$base" "keeping the levels" --keep-levels
     levels=$("$PYTHON" -c 'import json, sys
-print(sum(p["phase"] == "recontract" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.json")
-    [ "$levels" -ge 2 ] || { echo "P=$p: $levels levels contracted again, expected >= 2" >&2; exit 1; }
-    echo "P=$p: the same partition with $levels levels freed and contracted again"
+print(sum(p["phase"] == "restore" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.json")
+    [ "$levels" -ge 2 ] || { echo "P=$p: $levels levels read back, expected >= 2" >&2; exit 1; }
+    [ -z "$(ls -A "$base.tmp")" ] || { echo "P=$p: scratch files left in --temp-dir" >&2; exit 1; }
+    echo "P=$p: the same partition with $levels levels spilled and read back"
     # Every coarse level refined as a copy, the finer levels freed meanwhile.
     run+=(--gather-fraction 1)
     same_result "$p" "$base.gathered" "keeping the levels (gathered refinement)" --keep-levels
     gathered=$("$PYTHON" -c 'import json, sys
 print(sum(p["phase"] == "gathered" for p in json.load(open(sys.argv[1]))["memory_trace"]))' "$base.gathered.json")
     [ "$gathered" -ge 2 ] || { echo "P=$p: $gathered levels gathered, expected >= 2" >&2; exit 1; }
-    echo "P=$p: the same partition with the finer levels freed around $gathered gathered levels"
+    [ -z "$(ls -A "$base.tmp")" ] || { echo "P=$p: scratch files left in --temp-dir" >&2; exit 1; }
+    echo "P=$p: the same partition with the finer levels spilled around $gathered gathered levels"
   done
   ;;
 spill)

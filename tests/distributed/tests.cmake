@@ -28,7 +28,7 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(pubmed.chunks.plain chunks pubmed 8 plain 1 3)  # many pieces and rounds
   distributed_test(citeseer.chunks.metis chunks citeseer 4 metis 2)
   distributed_test(rmat.chunks.bin chunks rmat-small 8 bin 4)
-  distributed_test(pubmed.keeplevels keeplevels pubmed 16 plain 1 3)  # levels contracted again
+  distributed_test(pubmed.keeplevels keeplevels pubmed 16 plain 1 3)  # levels spilled and read back
   distributed_test(rmat.keeplevels keeplevels rmat 8 bin 4)
   distributed_test(pubmed.spill spill pubmed 16 plain 1 4)  # adjacency in a scratch file
   distributed_test(citeseer.spill.metis spill citeseer 8 metis 3)
@@ -41,3 +41,13 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(textrules.gz textrules gz 1 2)
   distributed_test(usage usage 1 3)  # a mistyped command or flag, named once
 endif()
+
+# SpilledLevel on coarse levels made on 3 ranks: a level read back from its scratch file must be
+# the level (tests/distributed/mpi: MPI programs, so not in the glob of distributed_test).
+find_package(GTest REQUIRED)
+add_executable(distributed_mpi_test ${PROJECT_SOURCE_DIR}/tests/distributed/mpi/spilled_level_test.cc)
+target_link_libraries(distributed_mpi_test PRIVATE gnnpart::distributed GTest::gtest)
+add_test(NAME distributed.spilled_level
+         COMMAND ${MPIEXEC_EXECUTABLE} -np 3 --oversubscribe $<TARGET_FILE:distributed_mpi_test>)
+set_tests_properties(distributed.spilled_level PROPERTIES TIMEOUT 120 ENVIRONMENT
+  "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1")
