@@ -322,6 +322,30 @@ TEST(MultilevelRebalancer, VertexWithoutRoomNextToItGoesToTheLightestBlockWithRo
   EXPECT_EQ(p.block_weight(2), 1);
 }
 
+// With a gain cache the rebalancer makes the same moves and leaves the cache describing the
+// partition it made (relaxed FM's greedy pass reads it afterwards).
+TEST(MultilevelRebalancer, KeepsAGivenGainCacheCurrent) {
+  const CsrGraph g = ml_test::random_graph(600, 3000, 11);
+  const BlockID k = 8;
+  std::vector<BlockID> blocks = ml_test::round_robin(g.num_nodes(), k);
+  for (NodeID u = 0; u < g.num_nodes(); u += 5)
+    blocks[u] = 0; // block 0 far over its limit
+  const BlockLimits limits = uniform_limits(g, k, 0.03);
+  PartitionedGraph plain(g, k, blocks);
+  PartitionedGraph cached(g, k, blocks);
+  ASSERT_FALSE(cached.balanced(limits));
+  GainCache cache(g, cached.blocks(), k);
+  Weight loss_plain = 0, loss_cached = 0;
+  EXPECT_TRUE(rebalance(plain, limits, &loss_plain));
+  EXPECT_TRUE(rebalance(cached, limits, &loss_cached, &cache));
+  EXPECT_EQ(loss_plain, loss_cached);
+  ASSERT_TRUE(std::equal(plain.blocks().begin(), plain.blocks().end(), cached.blocks().begin()));
+  const GainCache fresh(g, cached.blocks(), k);
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (BlockID b = 0; b < k; ++b)
+      ASSERT_EQ(cache.conn(u, b), fresh.conn(u, b)) << "vertex " << u << " block " << b;
+}
+
 TEST(MultilevelPartitionedGraph, TryMoveKeepsTheLimit) {
   const CsrGraph g = ml_test::grid_graph(4, 4);
   BlockLimits limits = uniform_limits(g, 2, 0.0); // 8 per block

@@ -4,8 +4,8 @@
 #include <cstddef>
 #include <numeric>
 #include <span>
-#include <utility>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -16,6 +16,7 @@
 #include "core/errors.h"
 #include "core/multilevel_steps.h"
 #include "partition/multilevel/rating_map.h"
+#include "partition/multilevel/refinement/gain_cache.h"
 
 namespace gnnpart::ml {
 namespace {
@@ -107,7 +108,8 @@ Weight internal_weight(const PartitionedGraph& p, NodeID u) {
 
 } // namespace
 
-bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase) {
+bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase,
+               GainCache* cache) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   if (p.balanced(limits))
@@ -172,6 +174,8 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
         const Weight delta = cut_increase != nullptr ? cut_increase_of(p, u, target) : 0;
         if (!p.try_move(u, target, limits))
           return false;
+        if (cache != nullptr)
+          cache->moved(g, u, from, target);
         if (cut_increase != nullptr)
           *cut_increase += delta;
         return true;
