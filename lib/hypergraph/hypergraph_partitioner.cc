@@ -176,6 +176,7 @@ Partition graph_start(const CsrGraph& graph, const PartitionOptions& options) {
   // for the edge cut only, so the model's start stays the one its volumes were measured from.
   ctx.refinement.fm_balance_ties = false;
   std::erase(ctx.refinement.algorithms, ml::Refiner::kGreedy);
+  ctx.refinement.relaxed_fm_greedy = false; // nor session 25's greedy pass after relaxed FM
   // Nor the fast preset's deep multilevel from k = 64 (session 18, measured for the edge cut).
   ctx.initial.deep_min_k = 0;
   return partition_graph_multilevel(graph, graph_options, std::move(ctx));

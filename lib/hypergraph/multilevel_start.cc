@@ -127,7 +127,8 @@ std::vector<BlockID> one_thread_graph_partition(const CsrGraph& graph, BlockID k
   options.objective = Objective::kCut;
   options.preset = Preset::kDefault;
   ml::MultilevelContext graph_ctx = ml::create_context(options);
-  graph_ctx.initial.peripheral_sweeps = 0; // as the km1 run's graph start
+  graph_ctx.initial.peripheral_sweeps = 0;        // as the km1 run's graph start
+  graph_ctx.refinement.relaxed_fm_greedy = false; // measured for the edge cut only (session 25)
   return partition_graph_multilevel(graph, options, std::move(graph_ctx)).blocks;
 }
 

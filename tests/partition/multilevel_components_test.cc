@@ -298,6 +298,54 @@ TEST(MultilevelRebalancer, RemovesOverloadOfEveryConstraint) {
       EXPECT_LE(p.block_weight(b, c), limits.max(b, c));
 }
 
+// A vertex with no neighbour in another block with room goes to the lightest block with room,
+// the lower id among equally light ones (the rebalancer rates from a list of the blocks ordered
+// by weight and id, which must pick what a scan over every block picks).
+TEST(MultilevelRebalancer, VertexWithoutRoomNextToItGoesToTheLightestBlockWithRoom) {
+  // Block 0: the path 0-1-2-3-4, limit 3 (2 over); block 1: 5-6-7, full, joined to vertex 4;
+  // block 2: vertex 8 alone, the lightest block but full (limit 1); blocks 3 and 4: two
+  // vertices each, limit 3.
+  const CsrGraph g = ml_test::graph_from_edges(
+      13, {{0, 1}, {1, 2}, {2, 3}, {3, 4}, {4, 5}, {5, 6}, {6, 7}, {9, 10}, {11, 12}});
+  BlockLimits limits = uniform_limits(g, 5, 0.0);
+  for (BlockID b = 0; b < 5; ++b)
+    limits.max_weight[b] = b == 2 ? 1 : 3;
+  PartitionedGraph p(g, 5, {0, 0, 0, 0, 0, 1, 1, 1, 2, 3, 3, 4, 4});
+  // The path's ends lose least (one internal edge each; block 1 has no room for vertex 4), both
+  // towards block 3: of the blocks with room, 3 and 4 are the lightest, 3 the lower id. Vertex 0
+  // (the lower id) goes first and fills block 3; vertex 4 then goes to block 4.
+  EXPECT_TRUE(rebalance(p, limits));
+  EXPECT_EQ(p.block(0), 3u);
+  EXPECT_EQ(p.block(4), 4u);
+  for (BlockID b = 0; b < 5; ++b)
+    EXPECT_LE(p.block_weight(b), limits.max(b, 0));
+  EXPECT_EQ(p.block_weight(2), 1);
+}
+
+// With a gain cache the rebalancer makes the same moves and leaves the cache describing the
+// partition it made (relaxed FM's greedy pass reads it afterwards).
+TEST(MultilevelRebalancer, KeepsAGivenGainCacheCurrent) {
+  const CsrGraph g = ml_test::random_graph(600, 3000, 11);
+  const BlockID k = 8;
+  std::vector<BlockID> blocks = ml_test::round_robin(g.num_nodes(), k);
+  for (NodeID u = 0; u < g.num_nodes(); u += 5)
+    blocks[u] = 0; // block 0 far over its limit
+  const BlockLimits limits = uniform_limits(g, k, 0.03);
+  PartitionedGraph plain(g, k, blocks);
+  PartitionedGraph cached(g, k, blocks);
+  ASSERT_FALSE(cached.balanced(limits));
+  GainCache cache(g, cached.blocks(), k);
+  Weight loss_plain = 0, loss_cached = 0;
+  EXPECT_TRUE(rebalance(plain, limits, &loss_plain));
+  EXPECT_TRUE(rebalance(cached, limits, &loss_cached, &cache));
+  EXPECT_EQ(loss_plain, loss_cached);
+  ASSERT_TRUE(std::equal(plain.blocks().begin(), plain.blocks().end(), cached.blocks().begin()));
+  const GainCache fresh(g, cached.blocks(), k);
+  for (NodeID u = 0; u < g.num_nodes(); ++u)
+    for (BlockID b = 0; b < k; ++b)
+      ASSERT_EQ(cache.conn(u, b), fresh.conn(u, b)) << "vertex " << u << " block " << b;
+}
+
 TEST(MultilevelPartitionedGraph, TryMoveKeepsTheLimit) {
   const CsrGraph g = ml_test::grid_graph(4, 4);
   BlockLimits limits = uniform_limits(g, 2, 0.0); // 8 per block

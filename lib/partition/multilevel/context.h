@@ -116,12 +116,17 @@ struct RefinementContext {
   // (group_fm_refiner.h), t groups of consecutive block ids refined at once, then the searches
   // between groups. Deterministic per thread count; 1 thread runs sequential FM.
   bool fm_block_groups = false;
-  int volume_passes = 4;     // greedy volume passes on the finest level (objective volume)
-  int greedy_passes = 1;     // passes of Refiner::kGreedy (each stops the list once it moves none)
+  int volume_passes = 4; // greedy volume passes on the finest level (objective volume)
+  int greedy_passes = 1; // passes of Refiner::kGreedy (each stops the list once it moves none)
   // After strict FM, FM under limits raised by this fraction, then rebalancing; kept only if
   // balanced and better (0: off).
   double relaxed_fm_slack = 0;
   int relaxed_fm_passes = 1;
+  // After relaxed FM is kept: greedy_passes passes of Refiner::kGreedy on the level's gain cache,
+  // which the rebalancing kept current. Relaxed FM ends with the rebalancer's forced moves (the
+  // cheapest loss per unit of overload), and no refiner of the level looks at the moves they
+  // open; on the input level nothing after them does (docs/generalisation.md).
+  bool relaxed_fm_greedy = false;
 };
 
 struct MultilevelContext {

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <numeric>
+#include <span>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -13,6 +16,7 @@
 #include "core/errors.h"
 #include "core/multilevel_steps.h"
 #include "partition/multilevel/rating_map.h"
+#include "partition/multilevel/refinement/gain_cache.h"
 
 namespace gnnpart::ml {
 namespace {
@@ -28,9 +32,20 @@ Weight relief(const PartitionedGraph& p, const BlockLimits& limits, NodeID u) {
 }
 
 // Best block for u other than its own: most connected among those with room, else the block
-// with room that has the lowest weight in constraint 0. Returns (connection, block).
-std::pair<Weight, BlockID> best_target(const PartitionedGraph& p, const BlockLimits& limits,
-                                       NodeID u, RatingMap<BlockID>& map) {
+// with room that has the lowest weight in constraint 0.
+struct Target {
+  Weight conn;     // u's connection to `block`
+  BlockID block;   // kInvalidBlockID: no other block has room
+  Weight internal; // u's connection to its own block (read in the same scan of its row)
+};
+
+// `lightest`, when given, lists every block by (weight in constraint 0, id) for the partition as
+// it is: the fallback is then its first block with room, the block the scan over all k would
+// pick (the lightest, the lowest id among equals). An interior vertex (no other block among its
+// neighbours) and one whose neighbouring blocks are full all take the fallback, so the scan
+// over k blocks per vertex was most of the rating of an overloaded block's vertices.
+Target best_target(const PartitionedGraph& p, const BlockLimits& limits, NodeID u,
+                   RatingMap<BlockID>& map, std::span<const BlockID> lightest = {}) {
   const CsrGraph& g = p.graph();
   const BlockID own = p.block(u);
   for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
@@ -46,16 +61,23 @@ std::pair<Weight, BlockID> best_target(const PartitionedGraph& p, const BlockLim
       best_conn = conn;
     }
   }
+  const Weight internal = map.get(own);
   map.clear();
   if (best != kInvalidBlockID)
-    return {best_conn, best};
+    return {best_conn, best, internal};
+  if (!lightest.empty()) {
+    for (const BlockID b : lightest)
+      if (b != own && p.fits(u, b, limits))
+        return {0, b, internal};
+    return {0, kInvalidBlockID, internal};
+  }
   for (BlockID b = 0; b < p.k(); ++b) {
     if (b == own || !p.fits(u, b, limits))
       continue;
     if (best == kInvalidBlockID || p.block_weight(b) < p.block_weight(best))
       best = b;
   }
-  return {0, best};
+  return {0, best, internal};
 }
 
 // How much moving u to `to` would raise the cut: its edges into its own block minus those into
@@ -86,7 +108,8 @@ Weight internal_weight(const PartitionedGraph& p, NodeID u) {
 
 } // namespace
 
-bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase) {
+bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase,
+               GainCache* cache) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   if (p.balanced(limits))
@@ -107,6 +130,12 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
     // in parallel; the vertex makes every candidate distinct, so the heap below pops them in
     // one order whatever order they were collected in.
     using Candidate = std::tuple<double, NodeID, BlockID>;
+    // The rating below reads the partition only; nothing moves until it is done.
+    std::vector<BlockID> lightest(p.k());
+    std::iota(lightest.begin(), lightest.end(), BlockID{0});
+    std::sort(lightest.begin(), lightest.end(), [&p](BlockID a, BlockID b) {
+      return std::pair(p.block_weight(a), a) < std::pair(p.block_weight(b), b);
+    });
     tbb::enumerable_thread_specific<std::vector<Candidate>> found;
     tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& range) {
       auto& mine = found.local();
@@ -117,10 +146,10 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
         const Weight r = relief(p, limits, u);
         if (r <= 0)
           continue;
-        auto [conn, to] = best_target(p, limits, u, rating);
+        const auto [conn, to, internal] = best_target(p, limits, u, rating, lightest);
         if (to == kInvalidBlockID)
           continue;
-        const double loss = static_cast<double>(internal_weight(p, u) - conn);
+        const double loss = static_cast<double>(internal - conn);
         mine.emplace_back(loss >= 0 ? loss / r : loss * r, u, to);
       }
     });
@@ -145,13 +174,15 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
         const Weight delta = cut_increase != nullptr ? cut_increase_of(p, u, target) : 0;
         if (!p.try_move(u, target, limits))
           return false;
+        if (cache != nullptr)
+          cache->moved(g, u, from, target);
         if (cut_increase != nullptr)
           *cut_increase += delta;
         return true;
       };
       bool done = try_move(to);
       if (!done) {
-        const BlockID other = best_target(p, limits, u, map).second;
+        const BlockID other = best_target(p, limits, u, map).block;
         done = other != kInvalidBlockID && try_move(other);
       }
       if (done) {

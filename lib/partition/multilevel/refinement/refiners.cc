@@ -31,11 +31,24 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   relaxed_ctx.fm_passes = ctx.refinement.relaxed_fm_passes;
   // Both report exact cut changes (tested), so the cut itself need not be recomputed.
   const Weight fm_gain = fm_refine(p, relaxed, relaxed_ctx, seed, kept);
-  if (kept) // the rebalancing that follows needs memory and usually moves vertices
+  const bool greedy_after = ctx.refinement.relaxed_fm_greedy && ctx.refinement.greedy_passes > 0 &&
+                            kept && GainCache::supports(p.graph());
+  // Without the greedy pass the cache is freed: the rebalancing needs memory, and its moves would
+  // leave the cache stale. With it, the rebalancer keeps the cache current for the pass.
+  GainCache* cache = greedy_after ? &kept->of(p) : nullptr;
+  if (kept && !greedy_after)
     kept->release();
   Weight rebalance_loss = 0;
-  if (rebalance(p, limits, &rebalance_loss) && fm_gain > rebalance_loss)
-    return fm_gain - rebalance_loss;
+  if (rebalance(p, limits, &rebalance_loss, cache) && fm_gain > rebalance_loss) {
+    if (cache == nullptr)
+      return fm_gain - rebalance_loss;
+    const Weight greedy_gain = greedy_refine(p, limits, ctx.refinement.greedy_passes,
+                                             derive_seed(seed, 45), *cache, nullptr);
+    kept->matched(p);
+    return fm_gain - rebalance_loss + greedy_gain;
+  }
+  if (cache != nullptr)
+    kept->release(); // the rollback below moves behind its back
   for (NodeID u = 0; u < p.graph().num_nodes(); ++u)
     if (p.block(u) != saved[u])
       p.move(u, saved[u]);
