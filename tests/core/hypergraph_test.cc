@@ -114,13 +114,16 @@ TEST(Hypergraph, SymmetricPinMatrixSharesTheIncidence) {
     adjacency[u].insert(v);
     adjacency[v].insert(u);
   }
-  auto make = [&](bool drop_one_pin, bool extra_net) {
+  // Variant 1 drops a pin above its net (its mirror below is then missing), variant 3 one below
+  // its net (every pin below keeps its mirror, but one pin above has none).
+  auto make = [&](bool drop_one_pin, bool extra_net, bool drop_one_below = false) {
     std::vector<EdgeID> offsets{0};
     std::vector<NodeID> pins;
     for (NodeID u = 0; u < n; ++u) {
       pins.push_back(u);
       for (NodeID v : adjacency[u])
-        if (!(drop_one_pin && u == 0 && v == *adjacency[0].rbegin()) && v != u)
+        if (!(drop_one_pin && u == 0 && v == *adjacency[0].rbegin()) &&
+            !(drop_one_below && u == n - 1 && v == *adjacency[n - 1].begin()) && v != u)
           pins.push_back(v);
       offsets.push_back(pins.size());
     }
@@ -131,8 +134,10 @@ TEST(Hypergraph, SymmetricPinMatrixSharesTheIncidence) {
     return run_with_threads(2, [&] { return Hypergraph(n, offsets, pins); });
   };
   ASSERT_FALSE(adjacency[0].empty());
-  for (int variant = 0; variant < 3; ++variant) {
-    const Hypergraph h = make(variant == 1, variant == 2);
+  ASSERT_FALSE(adjacency[n - 1].empty());
+  ASSERT_LT(*adjacency[n - 1].begin(), n - 1);
+  for (int variant = 0; variant < 4; ++variant) {
+    const Hypergraph h = make(variant == 1, variant == 2, variant == 3);
     EXPECT_EQ(h.shares_incidence(), variant == 0) << "variant " << variant;
     std::vector<std::vector<NetID>> incident(n);
     for (NetID e = 0; e < h.num_nets(); ++e)
@@ -149,6 +154,45 @@ TEST(Hypergraph, SymmetricPinMatrixSharesTheIncidence) {
   }
 }
 
+// Large enough for the incidence to be built from several chunks of nets (2^16 pins each at
+// least), with nets given sorted, unsorted and with repeats: the same arrays as the reference at
+// 1, 2, 3 and 4 threads.
+TEST(Hypergraph, IncidenceFromChunksMatchesReference) {
+  Rng rng(derive_seed(47));
+  const NodeID n = 5000;
+  const NetID m = 120000;
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> pins;
+  for (NetID e = 0; e < m; ++e) {
+    const std::size_t size = rng.below(9);
+    const std::size_t first = pins.size();
+    for (std::size_t i = 0; i < size; ++i)
+      pins.push_back(static_cast<NodeID>(rng.below(n)));
+    if (e % 3 == 0) { // sorted, without repeats
+      std::sort(pins.begin() + first, pins.end());
+      pins.erase(std::unique(pins.begin() + first, pins.end()), pins.end());
+    }
+    offsets.push_back(pins.size());
+  }
+  ASSERT_GT(pins.size(), (std::size_t{4} << 16));
+  std::vector<std::vector<NodeID>> nets(m);
+  std::vector<std::vector<NetID>> incident(n);
+  for (NetID e = 0; e < m; ++e) {
+    const std::set<NodeID> unique(pins.begin() + offsets[e], pins.begin() + offsets[e + 1]);
+    nets[e].assign(unique.begin(), unique.end());
+    for (NodeID u : unique)
+      incident[u].push_back(e);
+  }
+  for (int threads = 1; threads <= 4; ++threads) {
+    const Hypergraph h = run_with_threads(threads, [&] { return Hypergraph(n, offsets, pins); });
+    EXPECT_FALSE(h.shares_incidence());
+    for (NetID e = 0; e < m; ++e)
+      ASSERT_EQ(to_vector(h.pins(e)), nets[e]) << threads << " threads, net " << e;
+    for (NodeID u = 0; u < n; ++u)
+      ASSERT_EQ(to_vector(h.incident_nets(u)), incident[u]) << threads << " threads, vertex " << u;
+  }
+}
+
 // The nets taken out and put back (the multilevel cycle's packed input): the count of nets
 // stays readable meanwhile, and only arrays of the taken shape are accepted back.
 TEST(Hypergraph, NetsTakenOutAndPutBack) {
@@ -162,7 +206,7 @@ TEST(Hypergraph, NetsTakenOutAndPutBack) {
   EXPECT_EQ(h.num_pins(), 0u);
   EXPECT_TRUE(h.net_offsets().empty()) << "the offsets are out too";
   EXPECT_EQ(h.net_weight(2), 2);
-  EXPECT_THROW(h.put_nets({{0, 2, 4}, {0, 2, 1, 3}}), InvalidParameter); // one net short
+  EXPECT_THROW(h.put_nets({{0, 2, 4}, {0, 2, 1, 3}}), InvalidParameter);    // one net short
   EXPECT_THROW(h.put_nets({{0, 2, 4, 7}, {0, 2, 1, 3}}), InvalidParameter); // pins short
   h.put_nets(std::move(nets));
   EXPECT_EQ(h.num_nets(), 3u);
