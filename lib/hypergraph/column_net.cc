@@ -62,16 +62,25 @@ CsrGraph graph_with_km1_prices(const CsrGraph& graph) {
   const auto offsets = graph.offsets();
   const auto adjacency = graph.adjacency();
   const auto vertex_weights = graph.vertex_weights();
+  // 32 / d(v) once a vertex: 32 (1 / d(u) + 1 / d(v)) = 32 / d(u) + 32 / d(v) in doubles too (a
+  // power of two scales without rounding), so the prices are those of the formula.
+  std::vector<double> share(n);
+  tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
+    for (NodeID u = r.begin(); u != r.end(); ++u)
+      share[u] = graph.degree(u) == 0 ? 0.0 : 32.0 * (1.0 / static_cast<double>(graph.degree(u)));
+  });
   std::vector<Weight> prices(adjacency.size());
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 1024), [&](const auto& r) {
-    for (NodeID u = r.begin(); u != r.end(); ++u) {
-      const double share_u = 1.0 / static_cast<double>(graph.degree(u));
+    for (NodeID u = r.begin(); u != r.end(); ++u)
       for (EdgeID e = graph.first_edge(u); e != graph.last_edge(u); ++e) {
-        const double share_v = 1.0 / static_cast<double>(graph.degree(graph.edge_target(e)));
-        prices[e] = std::max<Weight>(1, std::llround(32.0 * (share_u + share_v)));
+        // Rounded half away from zero, as std::llround (x >= 0; x - trunc(x) is exact).
+        const double x = share[u] + share[adjacency[e]];
+        const double whole = std::trunc(x);
+        const auto rounded = static_cast<Weight>(whole) + (x - whole >= 0.5 ? 1 : 0);
+        prices[e] = std::max<Weight>(1, rounded);
       }
-    }
   });
+  std::vector<double>().swap(share);
   return CsrGraph({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
                   std::move(prices), graph.ncon(), {vertex_weights.begin(), vertex_weights.end()});
 }

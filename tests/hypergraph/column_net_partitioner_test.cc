@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <set>
 #include <utility>
 
 #include "core/errors.h"
@@ -107,6 +108,44 @@ TEST(ColumnNetPartitioner, Km1PricedCopyOfTheGraph) {
   const CsrGraph clique = graph_with_km1_prices(CsrGraph(std::move(offsets), std::move(adjacency)));
   EXPECT_TRUE(std::all_of(clique.edge_weights().begin(), clique.edge_weights().end(),
                           [](Weight w) { return w == 1; }));
+  // A star of 64 leaves: 32 (1/64 + 1) = 32.5 rounds away from zero, to 33.
+  std::vector<EdgeID> star_offsets{0, 64};
+  std::vector<NodeID> star_adjacency;
+  for (NodeID v = 1; v <= 64; ++v)
+    star_adjacency.push_back(v);
+  for (NodeID v = 1; v <= 64; ++v) {
+    star_adjacency.push_back(0);
+    star_offsets.push_back(star_adjacency.size());
+  }
+  const CsrGraph star =
+      graph_with_km1_prices(CsrGraph(std::move(star_offsets), std::move(star_adjacency)));
+  EXPECT_TRUE(std::all_of(star.edge_weights().begin(), star.edge_weights().end(),
+                          [](Weight w) { return w == 33; }));
+  // A random graph: every price as the formula gives it, with std::llround.
+  Rng rng(derive_seed(83));
+  std::vector<std::set<NodeID>> neighbours(400);
+  for (int i = 0; i < 6000; ++i) {
+    const auto u = static_cast<NodeID>(rng.below(400)), v = static_cast<NodeID>(rng.below(400));
+    if (u != v) {
+      neighbours[u].insert(v);
+      neighbours[v].insert(u);
+    }
+  }
+  std::vector<EdgeID> random_offsets{0};
+  std::vector<NodeID> random_adjacency;
+  for (const auto& list : neighbours) {
+    random_adjacency.insert(random_adjacency.end(), list.begin(), list.end());
+    random_offsets.push_back(random_adjacency.size());
+  }
+  const CsrGraph random(std::move(random_offsets), std::move(random_adjacency));
+  const CsrGraph random_priced = graph_with_km1_prices(random);
+  for (NodeID u = 0; u < random.num_nodes(); ++u)
+    for (EdgeID e = random.first_edge(u); e != random.last_edge(u); ++e) {
+      const double share_u = 1.0 / static_cast<double>(random.degree(u));
+      const double share_v = 1.0 / static_cast<double>(random.degree(random.edge_target(e)));
+      ASSERT_EQ(random_priced.edge_weight(e),
+                std::max<Weight>(1, std::llround(32.0 * (share_u + share_v))));
+    }
 }
 
 // At k = 2 the last start try partitions the graph priced for km1 (with the try's own seed), and
