@@ -75,37 +75,55 @@ Hypergraph::Hypergraph(NodeID num_nodes, std::vector<EdgeID> net_offsets, std::v
 }
 
 // Net e holds v exactly when net v holds e: then the sorted nets of every vertex u are the
-// sorted pins of net u. Only the pins below their net (v < e) are looked up in the other net, a
-// binary search each, stopping at the first miss: the pins found there are distinct pins above
-// their nets, so when there are as many pins above their nets as below, every pin above is such
-// a mirror too, and the matrix is symmetric.
+// sorted pins of net u. For each vertex v, the nets e > v holding v, met in increasing order, must
+// be the pins of net v above v, in order: a cursor into net v follows them, one step a pin (a
+// binary search a pin before, which missed the cache on every step of rows of random vertices).
+// The vertices are cut into ranges, one task each; a task reads the nets from its range's first
+// vertex on, and only their pins in its range.
 bool Hypergraph::pin_matrix_symmetric() const {
+  constexpr std::size_t kMaxRanges = 8;
+  constexpr NodeID kMinRangeNodes = 4096;
   if (num_nets() != num_nodes_)
     return false;
+  const NodeID n = num_nodes_;
+  const std::size_t ranges = std::clamp<std::size_t>(
+      std::min<std::size_t>(static_cast<std::size_t>(tbb::this_task_arena::max_concurrency()),
+                            n / kMinRangeNodes),
+      1, kMaxRanges);
+  std::vector<NodeID> next(n); // net v's pins above v matched so far
   std::atomic<bool> symmetric = true;
-  // Pins below their net minus pins above it.
-  const std::int64_t balance = tbb::parallel_reduce(
-      tbb::blocked_range<NetID>(0, num_nets(), 1024), std::int64_t{0},
-      [&](const tbb::blocked_range<NetID>& r, std::int64_t sum) {
-        for (NetID e = r.begin(); e != r.end(); ++e) {
-          if (!symmetric.load(std::memory_order_relaxed))
-            return sum;
-          const auto net = pins(e);
-          const auto below = std::lower_bound(net.begin(), net.end(), e);
-          const bool diagonal = below != net.end() && *below == e;
-          sum += (below - net.begin()) - (net.end() - below - (diagonal ? 1 : 0));
-          for (auto v = net.begin(); v != below; ++v) {
-            const auto other = pins(*v);
-            if (!std::binary_search(other.begin(), other.end(), e)) {
-              symmetric.store(false, std::memory_order_relaxed);
-              return sum;
+  tbb::parallel_for(
+      tbb::blocked_range<std::size_t>(0, ranges, 1),
+      [&](const tbb::blocked_range<std::size_t>& r) {
+        for (std::size_t range = r.begin(); range != r.end(); ++range) {
+          const auto lo = static_cast<NodeID>(range * n / ranges);
+          const auto hi = static_cast<NodeID>((range + 1) * n / ranges);
+          for (NetID e = lo; e < n; ++e) {
+            if (!symmetric.load(std::memory_order_relaxed))
+              return;
+            const auto net = pins(e);
+            if (e < hi)
+              next[e] =
+                  static_cast<NodeID>(std::upper_bound(net.begin(), net.end(), e) - net.begin());
+            const NodeID end = std::min<NodeID>(hi, e); // the pins v in [lo, end) of net e
+            for (auto v = lo == 0 ? net.begin() : std::lower_bound(net.begin(), net.end(), lo);
+                 v != net.end() && *v < end; ++v) {
+              const EdgeID at = net_offsets_[*v] + next[*v]++;
+              if (at == net_offsets_[*v + 1] || pins_[at] != e) {
+                symmetric.store(false, std::memory_order_relaxed);
+                return;
+              }
             }
           }
+          for (NodeID v = lo; v < hi; ++v) // every pin above its net matched
+            if (net_offsets_[v] + next[v] != net_offsets_[v + 1]) {
+              symmetric.store(false, std::memory_order_relaxed);
+              return;
+            }
         }
-        return sum;
       },
-      std::plus<>());
-  return symmetric.load() && balance == 0;
+      tbb::simple_partitioner());
+  return symmetric.load();
 }
 
 // Vertex -> nets from chunks of consecutive nets, each counted and then scattered by one task in

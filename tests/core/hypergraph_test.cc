@@ -154,6 +154,52 @@ TEST(Hypergraph, SymmetricPinMatrixSharesTheIncidence) {
   }
 }
 
+// The symmetry test over several vertex ranges (4096 vertices each at least) at 1-4 threads: a
+// column-net model shares its incidence, and one pin missing above or below its net, or one pin
+// added without its mirror, in any range, makes the matrix asymmetric.
+TEST(Hypergraph, SymmetryFoundOverSeveralRanges) {
+  Rng rng(derive_seed(53));
+  const NodeID n = 20000;
+  std::vector<std::set<NodeID>> adjacency(n);
+  for (int i = 0; i < 100000; ++i) {
+    const auto u = static_cast<NodeID>(rng.below(n)), v = static_cast<NodeID>(rng.below(n));
+    if (u != v) {
+      adjacency[u].insert(v);
+      adjacency[v].insert(u);
+    }
+  }
+  // (net, pin) changed: erased if present, else added.
+  auto make = [&](int threads, NodeID net, NodeID pin) {
+    std::vector<EdgeID> offsets{0};
+    std::vector<NodeID> pins;
+    for (NodeID u = 0; u < n; ++u) {
+      std::set<NodeID> list = adjacency[u];
+      list.insert(u);
+      if (u == net && !list.erase(pin))
+        list.insert(pin);
+      pins.insert(pins.end(), list.begin(), list.end());
+      offsets.push_back(pins.size());
+    }
+    return run_with_threads(threads, [&] { return Hypergraph(n, offsets, pins); });
+  };
+  for (int threads = 1; threads <= 4; ++threads) {
+    EXPECT_TRUE(make(threads, n, 0).shares_incidence()) << threads << " threads";
+    for (NodeID u : {NodeID{7000}, NodeID{13000}, NodeID{18500}}) {
+      while (adjacency[u].empty() || *adjacency[u].begin() > u || *adjacency[u].rbegin() < u)
+        ++u; // a vertex with neighbours below and above it
+      const NodeID below = *adjacency[u].begin(), above = *adjacency[u].rbegin();
+      for (const NodeID pin : {below, above, NodeID{u - 3}, NodeID{(u + 5000) % n}}) {
+        if (pin != below && pin != above && adjacency[u].count(pin) != 0)
+          continue;
+        const Hypergraph h = make(threads, u, pin);
+        EXPECT_FALSE(h.shares_incidence()) << threads << " threads, net " << u << " pin " << pin;
+        for (NodeID v : h.pins(u))
+          EXPECT_TRUE(std::ranges::binary_search(h.incident_nets(v), u));
+      }
+    }
+  }
+}
+
 // Large enough for the incidence to be built from several chunks of nets (2^16 pins each at
 // least), with nets given sorted, unsorted and with repeats: the same arrays as the reference at
 // 1, 2, 3 and 4 threads.
