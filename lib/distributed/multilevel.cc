@@ -176,11 +176,19 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       finest.parked.emplace(graph, ctx.temp_dir);
     });
   while (current().global_n > limit) {
+    // The finest level's ghost updates take the ranks of a vertex's ghost copies from a byte
+    // per owned vertex (found in one pass over its rows, freed after the clustering) instead
+    // of reading its row from the scratch file twice per update.
+    if (levels.empty())
+      find_ghost_ranks(graph);
     const DistGraph& fine = current();
     Clustering clustering =
         cluster(comm, fine, ctx, static_cast<int>(levels.size()), max_cluster_weight(fine, ctx));
-    if (levels.empty())
+    if (levels.empty()) {
+      std::vector<std::uint8_t>().swap(graph.ghost_ranks);
+      release_free_heap();  // below the mmap threshold (n_l < 256 Ki) it was on the heap
       finest.park_ghosts(); // the contraction reads the rows and the ghosts' labels
+    }
     Contraction contraction = contract(comm, fine, std::move(clustering), ctx.chunk_items);
     const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
     if (contraction.coarse.global_n < ctx.partition.k)
@@ -260,6 +268,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     if (level == 0) {
       finest.unpark(comm);
       finest.parked.reset();
+      find_ghost_ranks(graph); // as in its clustering, until the end
     }
     fine_blocks.resize(fine.n_total());
     update_all_ghosts<BlockID>(comm, fine, fine_blocks);
@@ -285,6 +294,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     volume_gain = volume_refine(comm, graph, ctx, blocks);
   }
   const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
+  std::vector<std::uint8_t>().swap(graph.ghost_ranks);
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
                             "bound");
