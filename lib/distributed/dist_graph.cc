@@ -28,6 +28,33 @@ template <typename T> void truncate_in_place(std::vector<T>& v, std::size_t size
 
 } // namespace
 
+std::vector<NodeID> ghost_rank_ends(const DistGraph& graph) {
+  const std::size_t p = graph.vtxdist.size() - 1;
+  std::vector<NodeID> ends(p);
+  for (std::size_t r = 0; r < p; ++r)
+    ends[r] = graph.n_local +
+              static_cast<NodeID>(std::lower_bound(graph.ghost_global.begin(),
+                                                   graph.ghost_global.end(), graph.vtxdist[r + 1]) -
+                                  graph.ghost_global.begin());
+  return ends;
+}
+
+void find_ghost_ranks(DistGraph& graph) {
+  if (graph.vtxdist.size() - 1 > 8)
+    return;
+  const std::vector<NodeID> ends = ghost_rank_ends(graph);
+  graph.ghost_ranks.assign(graph.n_local, 0);
+  RowReader row(graph, true);
+  for (NodeID u = 0; u < graph.n_local; ++u) {
+    std::uint8_t mask = 0;
+    for (const NodeID v : row(u))
+      if (v >= graph.n_local)
+        mask |= static_cast<std::uint8_t>(
+            1U << (std::upper_bound(ends.begin(), ends.end(), v) - ends.begin()));
+    graph.ghost_ranks[u] = mask;
+  }
+}
+
 NodeID local_id(const DistGraph& graph, NodeID global) {
   if (global >= graph.vtxdist[graph.rank] && global < graph.vtxdist[graph.rank + 1])
     return global - graph.first();

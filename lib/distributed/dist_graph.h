@@ -30,6 +30,10 @@ struct DistGraph {
   std::vector<std::uint32_t> edge_weights32;
   std::vector<Weight> vertex_weights; // owned only; empty: unit (the same on every rank)
   std::vector<NodeID> ghost_global;   // global id of ghost n_local + i, increasing
+  // While set (find_ghost_ranks): per owned vertex, bit r of byte u is set when rank r holds u
+  // as a ghost, so that ghost updates need not read its row (on the finest level, from the
+  // scratch file). Empty: the rows are read.
+  std::vector<std::uint8_t> ghost_ranks;
   std::uint64_t global_n = 0;
   std::uint64_t global_m = 0; // undirected edges
   Weight total_weight = 0;    // sum of vertex weights over all ranks
@@ -96,6 +100,15 @@ enum class Merge { kMax, kSum }; // parallel entries: largest weight (input) or 
 // ghosts and turns the adjacency into local ids; sets the global counts. vtxdist, rank,
 // n_local and vertex_weights (owned, in order, or empty for unit) are set already. Collective.
 void finish_dist_graph(const Comm& comm, DistGraph& g, Merge merge);
+
+// The ranks holding each owned vertex as a ghost (DistGraph::ghost_ranks, 1 B per owned
+// vertex), from one pass over the rows; only for P <= 8 (else left empty). Local.
+void find_ghost_ranks(DistGraph& graph);
+
+// Per rank r, the end of the local ids of the ghosts owned by ranks <= r (ghosts are in
+// increasing global id, so each rank's are consecutive): a ghost's owner without reading its
+// global id.
+std::vector<NodeID> ghost_rank_ends(const DistGraph& graph);
 
 // For each owned vertex in `changed`, sends value[u] to every rank holding u as a ghost; there
 // value[ghost] is set. value spans n_total. Collective.

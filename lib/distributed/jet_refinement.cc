@@ -33,17 +33,9 @@ struct Score {
   }
 };
 
-Score score(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks, BlockID k,
-            Weight bound) {
-  std::vector<std::int64_t> values(static_cast<std::size_t>(k) + 1, 0);
-  RowReader row(graph, true);
-  for (NodeID u = 0; u < graph.n_local; ++u) {
-    values[blocks[u]] += graph.vertex_weight(u);
-    const std::span<const NodeID> neighbours = row(u);
-    for (std::size_t j = 0; j < neighbours.size(); ++j)
-      if (blocks[neighbours[j]] != blocks[u])
-        values[k] += graph.edge_weight(graph.first_edge(u) + j);
-  }
+// The score from this rank's block weights (values[0..k)) and cut weight (values[k]), summed
+// over the ranks. Collective.
+Score global_score(const Comm& comm, std::vector<std::int64_t>& values, BlockID k, Weight bound) {
   sum_all_in_place(comm, values);
   Score s;
   for (BlockID b = 0; b < k; ++b)
@@ -64,24 +56,36 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
   std::vector<Move> move(graph.n_total());
   std::vector<std::uint8_t> locked(graph.n_local, 0);
   std::vector<BlockID> best(blocks.begin(), blocks.begin() + graph.n_local);
-  Score best_score = score(comm, graph, blocks, k, bound);
-  const Weight start_cut = best_score.cut;
+  Score best_score;
+  Weight start_cut = 0;
   bool at_best = true; // blocks hold the best partition
   std::vector<Weight> conn(k, 0);
   std::vector<BlockID> touched;
   std::vector<NodeID> announced; // owned vertices whose ghost copies hold a candidate
   std::vector<std::int64_t> taken(k);
+  std::vector<std::int64_t> values(static_cast<std::size_t>(k) + 1);
   RowReader row(graph, true); // candidates and movers are visited in increasing order
   int idle = 0;
-  for (int round = 0; round < ctx.jet_rounds && idle < ctx.jet_patience; ++round) {
-    // 1. Candidates.
+  for (int round = 0;; ++round) {
+    // 1. Candidates, and the score of the partition the last iteration left (its block weights
+    // and cut), in one pass over the rows: the score had a pass of its own, one of the three
+    // row passes of an iteration (candidates, afterburner, score) once the ghost updates took
+    // the ranks from DistGraph::ghost_ranks. After the last iteration only the score is needed.
+    const bool last = round == ctx.jet_rounds;
+    std::fill(values.begin(), values.end(), 0);
     std::vector<NodeID> candidates;
     for (NodeID u = 0; u < graph.n_local; ++u) {
       move[u] = Move{};
-      if (locked[u])
-        continue;
       const BlockID from = blocks[u];
-      connections(graph, blocks, u, row(u), conn, touched);
+      values[from] += graph.vertex_weight(u);
+      if (last || locked[u]) {
+        const std::span<const NodeID> neighbours = row(u);
+        for (std::size_t j = 0; j < neighbours.size(); ++j)
+          if (blocks[neighbours[j]] != from)
+            values[k] += graph.edge_weight(graph.first_edge(u) + j);
+        continue;
+      }
+      values[k] += connections(graph, blocks, u, row(u), conn, touched) - conn[from];
       BlockID to = kInvalidBlockID;
       std::uint64_t to_tie = 0;
       for (const BlockID b : touched) {
@@ -105,6 +109,27 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
       for (const BlockID b : touched)
         conn[b] = 0;
     }
+    // 5. (of the last iteration) Keep the best.
+    const Score current = global_score(comm, values, k, bound);
+    if (round == 0) {
+      best_score = current;
+      start_cut = current.cut;
+    } else {
+      at_best = current < best_score;
+      if (at_best) {
+        idle = current.overload == best_score.overload &&
+                       static_cast<double>(best_score.cut - current.cut) <
+                           ctx.jet_min_improvement * static_cast<double>(best_score.cut)
+                   ? idle + 1
+                   : 0;
+        best_score = current;
+        std::copy(blocks.begin(), blocks.begin() + graph.n_local, best.begin());
+      } else {
+        ++idle;
+      }
+    }
+    if (last || idle >= ctx.jet_patience)
+      break;
     // 2. Announce them, and withdraw the last iteration's that are not candidates again, to
     // the ghost copies (both lists are sorted; the withdrawn ones are kept in place, so no
     // list of both is made).
@@ -151,21 +176,8 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
     }
     update_ghosts<BlockID>(comm, graph, moved, blocks);
     announced = std::move(candidates);
-    // 4. Balance, 5. keep the best.
+    // 4. Balance (5. in the next pass).
     result.balance_moves += rebalance(comm, graph, ctx, blocks).moves;
-    const Score current = score(comm, graph, blocks, k, bound);
-    at_best = current < best_score;
-    if (at_best) {
-      idle = current.overload == best_score.overload &&
-                     static_cast<double>(best_score.cut - current.cut) <
-                         ctx.jet_min_improvement * static_cast<double>(best_score.cut)
-                 ? idle + 1
-                 : 0;
-      best_score = current;
-      std::copy(blocks.begin(), blocks.begin() + graph.n_local, best.begin());
-    } else {
-      ++idle;
-    }
   }
   if (!at_best) {
     std::copy(best.begin(), best.end(), blocks.begin());

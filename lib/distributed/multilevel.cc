@@ -28,6 +28,11 @@ namespace {
 struct Level {
   DistGraph graph;               // the coarser graph
   std::vector<NodeID> coarse_of; // per owned vertex of the finer graph: its coarse vertex
+  // The level's scratch file once it has been freed (spill_level), kept until the level is
+  // done: the graph does not change after its contraction, so a level freed again (after the
+  // initial partitioning, around a coarser level refined as a copy) is not written again.
+  std::optional<SpilledLevel> disk;
+  bool on_disk = false; // graph freed, to be read back from disk
 };
 
 // KaMinPar's bound: clusters stay below epsilon * W / k', k' = clamp(n / C, 2, k), so that the
@@ -82,22 +87,31 @@ struct Finest {
   }
 };
 
-// Frees a coarse level into a scratch file in ctx.temp_dir (spilled_adjacency.h).
-void spill_level(const Comm& comm, Level& level, const DistContext& ctx,
-                 std::vector<SpilledLevel>& spilled) {
-  run_phase(comm, [&] { spilled.emplace_back(level.graph, ctx.temp_dir); });
+// Frees a coarse level into a scratch file in ctx.temp_dir (spilled_adjacency.h), written the
+// first time only.
+void spill_level(const Comm& comm, Level& level, const DistContext& ctx) {
+  if (level.on_disk)
+    return;
+  run_phase(comm, [&] {
+    if (level.disk)
+      level.graph = DistGraph{};
+    else
+      level.disk.emplace(level.graph, ctx.temp_dir);
+  });
+  level.on_disk = true;
 }
 
-// Reads the spilled levels (levels[i] for i < spilled.size()) back from their scratch files, from
-// the finest up, and closes the files. Each read is the level as it was spilled, so the
-// partition is that of --keep-levels.
-void restore_levels(const Comm& comm, std::vector<Level>& levels,
-                    std::vector<SpilledLevel>& spilled) {
-  for (std::size_t i = 0; i < spilled.size(); ++i) {
-    levels[i].graph = run_phase(comm, [&] { return spilled[i].take(); });
+// Reads the levels on disk back from their scratch files, from the finest up (the files stay
+// until the level is done). Each read is the level as it was spilled, so the partition is that
+// of --keep-levels.
+void restore_levels(const Comm& comm, std::vector<Level>& levels) {
+  for (Level& level : levels) {
+    if (!level.on_disk)
+      continue;
+    level.graph = run_phase(comm, [&] { return level.disk->take(); });
+    level.on_disk = false;
     mark_memory_phase("restore");
   }
-  spilled.clear();
 }
 
 // The initial partition of the coarsest level (the blocks of its owned vertices): the level is
@@ -105,11 +119,11 @@ void restore_levels(const Comm& comm, std::vector<Level>& levels,
 // scratch files (the finer ones from before the copy is made, the coarsest once it is made) and
 // are read back afterwards, so the engine's memory comes on top of the finest level only. With
 // keep_coarsest (the coarsest level is refined as a copy next, which frees the finer levels
-// again) the coarsest level stays and the finer ones stay on disk, in `spilled`, until that
+// again) the coarsest level stays and the finer ones stay on disk (Level::on_disk) until that
 // refinement is done.
 std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& finest,
                                         std::vector<Level>& levels, const DistContext& ctx,
-                                        bool keep_coarsest, std::vector<SpilledLevel>& spilled) {
+                                        bool keep_coarsest) {
   const auto current = [&]() -> const DistGraph& {
     return levels.empty() ? finest : levels.back().graph;
   };
@@ -117,19 +131,19 @@ std::vector<BlockID> partition_coarsest(const Comm& comm, const DistGraph& fines
   {
     const bool free_levels = !ctx.keep_levels && !levels.empty();
     for (std::size_t i = 0; free_levels && i + 1 < levels.size(); ++i)
-      spill_level(comm, levels[i], ctx, spilled);
+      spill_level(comm, levels[i], ctx);
     const std::uint64_t first = current().first();
     const NodeID n_local = current().n_local;
     const CsrGraph copy = replicate(comm, current());
     if (free_levels && !keep_coarsest)
-      spill_level(comm, levels.back(), ctx, spilled);
+      spill_level(comm, levels.back(), ctx);
     mark_memory_phase("replicate");
     owned = initial_partition(comm, copy, first, n_local, ctx);
   }
   release_free_heap();
   mark_memory_phase("initial");
   if (!keep_coarsest)
-    restore_levels(comm, levels, spilled);
+    restore_levels(comm, levels);
   return owned;
 }
 
@@ -201,11 +215,10 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   // Coarse levels up to this many entries are refined as copies by the shared-memory engine.
   const auto gather_limit = static_cast<std::uint64_t>(
       ctx.gather_fraction * 2.0 * static_cast<double>(graph.global_m) / comm.size);
-  // The finer levels still on disk after the initial partitioning (when the coarsest is gathered).
-  std::vector<SpilledLevel> spilled_below;
+  // (When the coarsest level is gathered, the finer ones stay on disk after the initial
+  // partitioning, until its refinement is done.)
   const bool gather_coarsest = !levels.empty() && gathers(levels.back().graph, ctx, gather_limit);
-  const std::vector<BlockID> owned =
-      partition_coarsest(comm, graph, levels, ctx, gather_coarsest, spilled_below);
+  const std::vector<BlockID> owned = partition_coarsest(comm, graph, levels, ctx, gather_coarsest);
   const DistGraph& coarsest = current();
   std::vector<BlockID> blocks(coarsest.n_total());
   std::copy(owned.begin(), owned.end(), blocks.begin());
@@ -219,10 +232,9 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     if (gathers(coarse, ctx, gather_limit)) {
       // The copy and the engine's refiners would come on top of every finer level: those wait
       // on disk meanwhile and are read back afterwards, as around the initial partitioning.
-      std::vector<SpilledLevel> spilled = std::move(spilled_below);
-      spilled_below.clear();
-      for (std::size_t i = spilled.size(); !ctx.keep_levels && i < level; ++i)
-        spill_level(comm, levels[i], ctx, spilled);
+      for (std::size_t i = 0; !ctx.keep_levels && i < level; ++i)
+        spill_level(comm, levels[i], ctx);
+      const bool below_on_disk = level > 0 && levels[level - 1].on_disk;
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
       release_free_heap();
@@ -232,11 +244,11 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       // refined as a copy, its rows and ghosts were under the first coarse level's
       // recontraction, the peak of R-MAT 10^7 at P = 4 with --gather-fraction 0.5, until the
       // levels were read back instead of contracted again).
-      if (!spilled.empty()) {
+      if (below_on_disk) {
         blocks = std::vector<BlockID>(blocks.begin(), blocks.begin() + coarse.n_local);
         coarse_ranges = free_but_ranges(levels[level].graph);
       }
-      restore_levels(comm, levels, spilled);
+      restore_levels(comm, levels);
       ++gathered_levels;
     } else {
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
@@ -257,9 +269,16 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
                                                       [&](NodeID local) { return blocks[local]; });
     std::vector<BlockID>().swap(blocks);
     std::vector<NodeID>().swap(levels[level].coarse_of);
+    levels[level].disk.reset();
     if (level == 0) {
       finest.unpark(comm);
       finest.parked.reset();
+      // Its ghost updates (label propagation, Jet, balancer) take the ranks of a vertex's ghost
+      // copies from a byte per owned vertex, found in one pass over its rows, instead of
+      // reading its row from the scratch file twice per update (kept to the end). Not in its
+      // clustering: there it saved little and its n_l bytes raised the clustering's peak and
+      // the first contraction's, the run's (R-MAT 10^7, P = 4).
+      find_ghost_ranks(graph);
     }
     fine_blocks.resize(fine.n_total());
     update_all_ghosts<BlockID>(comm, fine, fine_blocks);
@@ -285,6 +304,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     volume_gain = volume_refine(comm, graph, ctx, blocks);
   }
   const RebalanceResult balance = rebalance(comm, graph, ctx, blocks);
+  std::vector<std::uint8_t>().swap(graph.ghost_ranks);
   if (!balance.balanced)
     throw InfeasibleBalance("the distributed balancer could not bring every block within the "
                             "bound");

@@ -8,17 +8,21 @@
 
 namespace gnnpart::distributed {
 
-void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
-                 std::span<const NodeID> row, std::vector<Weight>& conn,
-                 std::vector<BlockID>& touched) {
+Weight connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
+                   std::span<const NodeID> row, std::vector<Weight>& conn,
+                   std::vector<BlockID>& touched) {
   touched.clear();
   const EdgeID first = graph.first_edge(u);
+  Weight degree = 0;
   for (std::size_t j = 0; j < row.size(); ++j) {
     const BlockID b = blocks[row[j]];
+    const Weight w = graph.edge_weight(first + j);
     if (conn[b] == 0)
       touched.push_back(b);
-    conn[b] += graph.edge_weight(first + j);
+    conn[b] += w;
+    degree += w;
   }
+  return degree;
 }
 
 BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vector<BlockID>& blocks,

@@ -62,8 +62,9 @@ private:
 // Connection of owned vertex u to every block among its neighbours: conn[b] += edge weight
 // (conn all zero on entry; touched lists the blocks seen, whose entries the caller resets).
 // row: u's neighbours (a RowReader's, so that a spilled adjacency works as one in memory).
-void connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
-                 std::span<const NodeID> row, std::vector<Weight>& conn,
-                 std::vector<BlockID>& touched);
+// Returns u's weighted degree.
+Weight connections(const DistGraph& graph, const std::vector<BlockID>& blocks, NodeID u,
+                   std::span<const NodeID> row, std::vector<Weight>& conn,
+                   std::vector<BlockID>& touched);
 
 } // namespace gnnpart::distributed
