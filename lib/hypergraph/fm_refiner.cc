@@ -231,7 +231,8 @@ Weight fm_refine(PartitionedHypergraph& phg, const HgContext& ctx,
     return 0;
   // With two blocks, km1 = cut and soed = 2 cut: the km1 cache serves every objective.
   if (ctx.objective == Objective::kKm1 || phg.k() == 2) {
-    if (cache.rebuild(phg)) {
+    // Not rebuilt where it is still phg's (after FM or the km1 rebalancer on this level).
+    if (cache.built_for(phg) || cache.rebuild(phg)) {
       if (tbb::this_task_arena::max_concurrency() >=
           std::max(2, ctx.refinement.fm_parallel_min_threads))
         return parallel_fm_refine(phg, ctx, max_weights, seed, cache);

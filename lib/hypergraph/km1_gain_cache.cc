@@ -12,10 +12,13 @@ namespace gnnpart::hg {
 bool Km1GainCache::rebuild(const PartitionedHypergraph& phg) {
   k_ = phg.k();
   phg_ = &phg;
+  built_ = false;
   if (phg.num_nodes() >= kMaxNodes ||
       compute_weights(phg) >= std::numeric_limits<std::int32_t>::max())
     return false;
   compute_connections(phg);
+  built_ = true;
+  state_ = phg.state();
   return true;
 }
 
@@ -28,6 +31,8 @@ void Km1GainCache::release() {
 Km1GainCache::Km1GainCache(const PartitionedHypergraph& phg) : k_(phg.k()), phg_(&phg) {
   compute_weights(phg);
   compute_connections(phg);
+  built_ = true;
+  state_ = phg.state();
 }
 
 // At least `entries` entries, uninitialised: the caller zeroes them row by row in parallel, so
@@ -196,13 +201,13 @@ MoveCandidate Km1GainCache::counted_best_move(const PartitionedHypergraph& phg, 
   return best.result(*this);
 }
 
-MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
-                                    std::span<const BlockID> candidates,
-                                    std::span<const Weight> max_weights) const {
-  // Without a row, the few candidates' connections are counted in one pass over u's nets.
+MoveCandidate Km1GainCache::counted_best_of(const PartitionedHypergraph& phg, NodeID u,
+                                            std::span<const BlockID> candidates,
+                                            std::span<const Weight> max_weights) const {
+  // The few candidates' connections are counted in one pass over u's nets.
   constexpr std::size_t kFused = 4;
   Weight counted[kFused] = {};
-  const bool fused = !has_row(u) && candidates.size() <= kFused;
+  const bool fused = candidates.size() <= kFused;
   if (fused) {
     const Hypergraph& hg = phg.hypergraph();
     for (NetID e : hg.incident_nets(u)) {
@@ -230,7 +235,7 @@ MoveCandidate Km1GainCache::best_of(const PartitionedHypergraph& phg, NodeID u,
     const BlockID t = candidates[i];
     if (t >= k_ || t == from || t == best.to)
       continue;
-    const Weight ct = fused ? counted[i] : conn(u, t);
+    const Weight ct = fused ? counted[i] : counted_conn(u, t);
     if (ct == 0 || !phg.fits(u, t, max_weights))
       continue;
     const Weight g = base + ct;
@@ -272,6 +277,7 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
                           std::vector<NetID>& touched_nets) {
   const Hypergraph& hg = phg.hypergraph();
   const BlockID from = phg.block(u);
+  const bool in_step = state_ == phg.state(); // else phg changed behind the cache's back
   Weight base = 0; // u's in `to`: minus the weight of its nets with another pin there
   const Weight delta =
       phg.move(u, to, Objective::kKm1, [&](NetID e, std::uint32_t pf, std::uint32_t pt) {
@@ -305,6 +311,8 @@ Weight Km1GainCache::move(PartitionedHypergraph& phg, NodeID u, BlockID to, Node
           base -= w;
       });
   base_[u] = static_cast<std::int32_t>(base);
+  if (in_step)
+    state_ = phg.state();
   return delta;
 }
 

@@ -1,6 +1,7 @@
 #include "hypergraph/partitioned_hypergraph.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 
 #include <tbb/blocked_range.h>
@@ -11,6 +12,13 @@
 
 namespace gnnpart::hg {
 
+namespace {
+
+// The epochs of every partition's assignments (PartitionedHypergraph::state).
+std::atomic<std::uint64_t> next_epoch{1};
+
+} // namespace
+
 PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, BlockID k)
     : hg_(&hypergraph), k_(k), ncon_(hypergraph.ncon()), words_((k + 63) / 64),
       blocks_(hypergraph.num_nodes(), 0),
@@ -18,6 +26,7 @@ PartitionedHypergraph::PartitionedHypergraph(const Hypergraph& hypergraph, Block
       dense_size_(std::max<std::uint32_t>(1, k / 4)), all_dense_(k < 16) {
   if (k < 1)
     throw InvalidParameter("k must be at least 1");
+  state_ = {next_epoch.fetch_add(1, std::memory_order_relaxed), 0};
   const NetID m = hypergraph.num_nets();
   std::size_t entries[3] = {0, 0, 0};
   if (all_dense_) {
@@ -75,6 +84,7 @@ void PartitionedHypergraph::assign(std::span<const BlockID> blocks) {
 }
 
 void PartitionedHypergraph::recount() {
+  state_ = {next_epoch.fetch_add(1, std::memory_order_relaxed), 0};
   const NodeID n = hg_->num_nodes();
   std::fill(block_weights_.begin(), block_weights_.end(), 0);
   for (NodeID u = 0; u < n; ++u) {

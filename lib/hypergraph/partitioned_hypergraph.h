@@ -268,6 +268,17 @@ public:
     return false;
   }
 
+  // The assignment's identity, for a gain cache to tell whether it still describes this
+  // partition (Km1GainCache::built_for): `epoch` is new at every assign / recount, unique among
+  // all partitions of the process (a partition made later at the same address never repeats
+  // an older one's), and `moves` counts the moves since.
+  struct State {
+    std::uint64_t epoch = 0;
+    std::uint64_t moves = 0;
+    bool operator==(const State&) const = default;
+  };
+  State state() const { return state_; }
+
   // Moves u to block `to`; returns the decrease of the objective (positive = better).
   Weight move(NodeID u, BlockID to, Objective objective);
   // Calls on_net(e, pin count of from after, pin count of to after) for every incident net.
@@ -311,7 +322,7 @@ private:
     else
       scan(pin_data32_.data() + first);
   }
-  void recount(); // block weights, pin counts and connectivity sets from blocks_
+  void recount(); // block weights, pin counts and connectivity sets from blocks_ (a new epoch)
   bool dense(NetID e) const {
     return all_dense_ || hg_->net_size(e) >= dense_size_;
   }
@@ -395,6 +406,7 @@ private:
   std::vector<SetRank> set_rank_;   // none when all_dense_
   int setless_width_ = 0;           // width_of every setless net
   std::vector<std::uint64_t> conn_; // words_ per net with a set, none when all_dense_
+  State state_;
 };
 
 // Objective of one net with connectivity lambda, size and weight w.
@@ -445,6 +457,7 @@ Weight PartitionedHypergraph::move(NodeID u, BlockID to, Objective objective, F&
     }
     on_net(e, pf, pt);
   }
+  ++state_.moves;
   blocks_[u] = to;
   for (int c = 0; c < ncon_; ++c) {
     const Weight w = hg_->vertex_weight(u, c);

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <utility>
+#include <vector>
 
 #include "hypergraph/gain_computer.h"
 #include "core/indexed_heap.h"
@@ -34,13 +35,16 @@ Weight priority(Weight gain, Weight relief) {
 
 } // namespace
 
-bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
-               std::span<const Weight> max_weights) {
+namespace {
+
+// The rebalancer; best(u) gives u's best move to any block it fits (ties: lighter block, then
+// lower id), move(u, to) makes it.
+template <typename Best, typename Move>
+bool rebalance_with(PartitionedHypergraph& phg, std::span<const Weight> max_weights, Best&& best,
+                    Move&& move) {
   const NodeID n = phg.num_nodes();
-  const BlockID k = phg.k();
   if (is_balanced(phg, max_weights))
     return true;
-  GainComputer gc(k);
   IndexedMaxHeap heap(n);
   // u's best move out of an overloaded block and its priority (to == kInvalidBlockID: none).
   auto scored_move = [&](NodeID u) -> std::pair<MoveCandidate, Weight> {
@@ -49,7 +53,7 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
     const Weight r = relief(phg, u, max_weights);
     if (r == 0)
       return {{kInvalidBlockID, 0}, 0};
-    const MoveCandidate mc = gc.best_move(phg, u, ctx.objective, max_weights, true);
+    const MoveCandidate mc = best(u);
     return {mc, priority(mc.gain, r)};
   };
   for (int pass = 0; pass < 8; ++pass) {
@@ -69,7 +73,7 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
         heap.push(u, p);
         continue;
       }
-      phg.move(u, mc.to, ctx.objective);
+      move(u, mc.to);
       progress = true;
       if (is_balanced(phg, max_weights))
         return true;
@@ -78,6 +82,51 @@ bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
       break;
   }
   return is_balanced(phg, max_weights);
+}
+
+} // namespace
+
+bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
+               std::span<const Weight> max_weights) {
+  if (is_balanced(phg, max_weights))
+    return true;
+  GainComputer gc(phg.k());
+  return rebalance_with(
+      phg, max_weights,
+      [&](NodeID u) { return gc.best_move(phg, u, ctx.objective, max_weights, true); },
+      [&](NodeID u, BlockID to) { phg.move(u, to, ctx.objective); });
+}
+
+bool rebalance(PartitionedHypergraph& phg, std::span<const Weight> max_weights,
+               Km1GainCache& cache) {
+  if (is_balanced(phg, max_weights))
+    return true;
+  // GainComputer::best_move over every block, with km1 gains read from the cache: the same
+  // gains, blocks in the same order, the same ties, so the same moves.
+  const auto best = [&](NodeID u) {
+    const BlockID from = phg.block(u);
+    const Weight base = cache.base(u);
+    MoveCandidate mc;
+    Weight best_weight = 0;
+    cache.for_each_conn(u, [&](BlockID t, Weight ct) {
+      if (t == from || !phg.fits(u, t, max_weights))
+        return;
+      const Weight g = base + ct;
+      const Weight bw = phg.block_weight(t);
+      if (mc.to == kInvalidBlockID || g > mc.gain ||
+          (g == mc.gain && (bw < best_weight || (bw == best_weight && t < mc.to)))) {
+        mc = {t, g};
+        best_weight = bw;
+      }
+    });
+    return mc;
+  };
+  const std::uint64_t work = cache.work(); // these moves are not refinement work
+  std::vector<NetID> touched;              // stays empty: no net is re-rated
+  const bool balanced = rebalance_with(
+      phg, max_weights, best, [&](NodeID u, BlockID to) { cache.move(phg, u, to, 0, touched); });
+  cache.reset_work(work);
+  return balanced;
 }
 
 void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,

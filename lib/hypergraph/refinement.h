@@ -37,6 +37,11 @@ inline bool fm_next_round(Weight round_gain, Weight objective, const RefinementC
 // when no block is over its limit afterwards.
 bool rebalance(PartitionedHypergraph& phg, const HgContext& ctx,
                std::span<const Weight> max_weights);
+// The same for km1, with gains read from `cache`, which must be phg's (built_for) and is kept
+// so: the same moves as the rebalancer above, without recounting every candidate's nets
+// (GainComputer). Its work count is left as it was.
+bool rebalance(PartitionedHypergraph& phg, std::span<const Weight> max_weights,
+               Km1GainCache& cache);
 
 // Gives every empty block one vertex (best gain, from a block with more than one vertex).
 void fill_empty_blocks(PartitionedHypergraph& phg, const HgContext& ctx,

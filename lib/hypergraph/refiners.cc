@@ -36,7 +36,11 @@ void relaxed_fm(PartitionedHypergraph& phg, const HgContext& ctx, const BlockLim
     local.refinement.fm_deciding_round = false;
     fm_refine(phg, local, relaxed, seed, cache);
   }
-  if (!rebalance(phg, ctx, limits.max_weight) || phg.objective(ctx.objective) >= before)
+  // The km1 rebalancer reads FM's cache (exact after FM) instead of recounting gains.
+  const bool balanced = ctx.objective == Objective::kKm1 && cache.built_for(phg)
+                            ? rebalance(phg, limits.max_weight, cache)
+                            : rebalance(phg, ctx, limits.max_weight);
+  if (!balanced || phg.objective(ctx.objective) >= before)
     saved.restore(phg);
 }
 

@@ -11,6 +11,7 @@
 #include "hypergraph/gain_computer.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/partitioned_hypergraph.h"
+#include "hypergraph/refinement.h"
 #include "hypergraph_test_util.h"
 
 namespace gnnpart::hg {
@@ -380,6 +381,109 @@ TEST(Km1GainCache, EveryWidthAtItsLimits) {
             << "k " << k << " vertex " << v;
       }
     }
+  }
+}
+
+// The km1 rebalancer that reads the gain cache makes the moves of the one that recounts gains
+// (GainComputer), from overloaded random partitions, rows and rowless vertices alike; it leaves
+// the cache exact and its work count unchanged.
+TEST(Km1GainCache, RebalancerReadingTheCacheMakesTheSameMoves) {
+  int moved_runs = 0;
+  for (BlockID k : {2u, 8u, 32u, 130u}) {
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+      SCOPED_TRACE(::testing::Message() << "k " << k << ", seed " << seed);
+      Rng rng(seed * 1000 + k);
+      const NodeID n = 400;
+      const Hypergraph hg = testing::random_hypergraph(n, 500, 6, 40, 3, 1, rng);
+      std::vector<BlockID> blocks = testing::random_blocks(n, k, rng);
+      for (NodeID u = 0; u < n; u += 3) // block 0 overloaded
+        blocks[u] = 0;
+      PartitionedHypergraph recounting(hg, k), cached(hg, k);
+      recounting.assign(blocks);
+      cached.assign(blocks);
+      const Weight perfect = (n + k - 1) / k;
+      const std::vector<Weight> limits(k, perfect + perfect / 10 + 1);
+      HgContext ctx;
+      ctx.objective = Objective::kKm1;
+      Km1GainCache cache;
+      ASSERT_TRUE(cache.rebuild(cached));
+      ASSERT_TRUE(cache.built_for(cached));
+      cache.add_work(12345);
+      const std::uint64_t work = cache.work();
+      const bool a = rebalance(recounting, ctx, limits);
+      const bool b = rebalance(cached, limits, cache);
+      EXPECT_EQ(a, b);
+      EXPECT_TRUE(a);
+      EXPECT_EQ(std::vector<BlockID>(recounting.blocks().begin(), recounting.blocks().end()),
+                std::vector<BlockID>(cached.blocks().begin(), cached.blocks().end()));
+      moved_runs += !std::equal(blocks.begin(), blocks.end(), cached.blocks().begin());
+      EXPECT_EQ(cache.work(), work);
+      const Km1GainCache fresh(cached);
+      for (NodeID v = 0; v < n; ++v) {
+        ASSERT_EQ(cache.base(v), fresh.base(v)) << "vertex " << v;
+        for (BlockID t = 0; t < k; ++t)
+          ASSERT_EQ(cache.conn(v, t), fresh.conn(v, t)) << "vertex " << v << ", block " << t;
+      }
+    }
+  }
+  EXPECT_EQ(moved_runs, 12); // every start was overloaded
+}
+
+// built_for: true from a rebuild through moves made by the cache, false once the partition
+// changes otherwise (a move of its own, an assignment, a restore), also after later cache
+// moves, and for another partition of the same hypergraph.
+TEST(Km1GainCache, BuiltForFollowsThePartitionsChanges) {
+  const Hypergraph hg = tiny();
+  PartitionedHypergraph phg(hg, 3), other(hg, 3);
+  const std::vector<BlockID> start{0, 0, 1, 1, 2};
+  phg.assign(start);
+  other.assign(start);
+  Km1GainCache cache;
+  EXPECT_FALSE(cache.built_for(phg));
+  ASSERT_TRUE(cache.rebuild(phg));
+  EXPECT_TRUE(cache.built_for(phg));
+  EXPECT_FALSE(cache.built_for(other));
+  std::vector<NetID> touched;
+  cache.move(phg, 1, 2, 1000, touched);
+  EXPECT_TRUE(cache.built_for(phg));
+  phg.move(1, 0, Objective::kKm1); // behind the cache's back
+  EXPECT_FALSE(cache.built_for(phg));
+  cache.move(phg, 3, 0, 1000, touched);
+  EXPECT_FALSE(cache.built_for(phg)); // still missing the move before
+  ASSERT_TRUE(cache.rebuild(phg));
+  EXPECT_TRUE(cache.built_for(phg));
+  phg.assign(start); // the same blocks again: still a new assignment
+  EXPECT_FALSE(cache.built_for(phg));
+  ASSERT_TRUE(cache.rebuild(phg));
+  cache.release();
+  EXPECT_FALSE(cache.built_for(phg));
+}
+
+// FM that finds the cache still built for its partition (after FM on the same level) skips the
+// rebuild: the same moves, gains and work as FM given a released cache.
+TEST(Km1GainCache, FmOnACacheStillBuiltMatchesARebuild) {
+  for (BlockID k : {2u, 8u, 64u}) {
+    SCOPED_TRACE(::testing::Message() << "k " << k);
+    Rng rng(k + 5);
+    const NodeID n = 300;
+    const Hypergraph hg = testing::random_hypergraph(n, 400, 6, 30, 3, 1, rng);
+    const std::vector<BlockID> blocks = testing::random_blocks(n, k, rng);
+    PartitionedHypergraph kept(hg, k), rebuilt(hg, k);
+    kept.assign(blocks);
+    rebuilt.assign(blocks);
+    HgContext ctx;
+    ctx.k = k;
+    const Weight perfect = (n + k - 1) / k;
+    const std::vector<Weight> strict(k, perfect + perfect / 2 + 2), relaxed(k, 2 * perfect + 2);
+    Km1GainCache a, b;
+    EXPECT_EQ(fm_refine(kept, ctx, strict, 1, a), fm_refine(rebuilt, ctx, strict, 1, b));
+    EXPECT_TRUE(a.built_for(kept));
+    b.release();
+    const Weight gain = fm_refine(kept, ctx, relaxed, 2, a);
+    EXPECT_EQ(gain, fm_refine(rebuilt, ctx, relaxed, 2, b));
+    EXPECT_GT(gain, 0);
+    EXPECT_EQ(a.work(), b.work());
+    EXPECT_TRUE(std::equal(kept.blocks().begin(), kept.blocks().end(), rebuilt.blocks().begin()));
   }
 }
 
