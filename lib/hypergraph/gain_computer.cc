@@ -46,17 +46,10 @@ MoveCandidate GainComputer::best_move(const PartitionedHypergraph& phg, NodeID u
                                       bool any_block) {
   const Weight base = accumulate(phg, u, objective);
   const BlockID from = phg.block(u);
-  MoveCandidate best;
-  Weight best_weight = 0;
+  BestMove best;
   auto consider = [&](BlockID t, Weight g) {
-    if (t == from || !phg.fits(u, t, max_weights))
-      return;
-    const Weight bw = phg.block_weight(t);
-    if (best.to == kInvalidBlockID || g > best.gain ||
-        (g == best.gain && (bw < best_weight || (bw == best_weight && t < best.to)))) {
-      best = {t, g};
-      best_weight = bw;
-    }
+    if (t != from && phg.fits(u, t, max_weights))
+      best.offer(t, g, phg.block_weight(t));
   };
   if (any_block) {
     for (BlockID t = 0; t < phg.k(); ++t)
@@ -70,7 +63,7 @@ MoveCandidate GainComputer::best_move(const PartitionedHypergraph& phg, NodeID u
     marked_[t] = 0;
   }
   touched_.clear();
-  return best;
+  return best.move;
 }
 
 Weight GainComputer::gain(const PartitionedHypergraph& phg, NodeID u, BlockID to,

@@ -16,6 +16,22 @@ struct MoveCandidate {
   Weight gain = 0;
 };
 
+// The engine's order of moves: the higher gain, then the lighter target block, then the lower
+// block id. Every rating (exact gains, the gain cache, parallel FM's view, the rebalancer) offers
+// its blocks here, so the same gains give the same move everywhere.
+struct BestMove {
+  MoveCandidate move;
+  Weight block_weight = 0; // of move.to
+
+  void offer(BlockID t, Weight gain, Weight weight) {
+    if (move.to == kInvalidBlockID || gain > move.gain ||
+        (gain == move.gain && (weight < block_weight || (weight == block_weight && t < move.to)))) {
+      move = {t, gain};
+      block_weight = weight;
+    }
+  }
+};
+
 class GainComputer {
 public:
   explicit GainComputer(BlockID k) : score_(k, 0), marked_(k, 0) {}

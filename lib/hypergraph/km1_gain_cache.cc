@@ -229,24 +229,17 @@ MoveCandidate Km1GainCache::counted_best_of(const PartitionedHypergraph& phg, No
   }
   const BlockID from = phg.block(u);
   const Weight base = base_[u];
-  MoveCandidate best;
-  Weight best_weight = 0;
+  BestMove best;
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     const BlockID t = candidates[i];
-    if (t >= k_ || t == from || t == best.to)
+    if (t >= k_ || t == from || t == best.move.to)
       continue;
     const Weight ct = fused ? counted[i] : counted_conn(u, t);
     if (ct == 0 || !phg.fits(u, t, max_weights))
       continue;
-    const Weight g = base + ct;
-    const Weight bw = phg.block_weight(t);
-    if (best.to == kInvalidBlockID || g > best.gain ||
-        (g == best.gain && (bw < best_weight || (bw == best_weight && t < best.to)))) {
-      best = {t, g};
-      best_weight = bw;
-    }
+    best.offer(t, base + ct, phg.block_weight(t));
   }
-  return best;
+  return best.move;
 }
 
 void Km1GainCache::add_to_pins(std::span<const NodeID> pins, BlockID b, std::int32_t w) {

@@ -124,24 +124,17 @@ public:
     std::uint8_t* row = c.base + r.row * c.row_bytes;
     const BlockID from = phg.block(u);
     const Weight base = base_[u];
-    MoveCandidate best;
-    Weight best_weight = 0;
+    BestMove best;
     for (const BlockID t : candidates) {
-      if (t >= k_ || t == from || t == best.to)
+      if (t >= k_ || t == from || t == best.move.to)
         continue;
       const std::size_t bit = static_cast<std::size_t>(t) * c.bits;
       const Weight ct = load({row + bit / 8, static_cast<unsigned>(bit % 8), c.mask});
       if (ct == 0 || !phg.fits(u, t, max_weights))
         continue;
-      const Weight g = base + ct;
-      const Weight bw = phg.block_weight(t);
-      if (best.to == kInvalidBlockID || g > best.gain ||
-          (g == best.gain && (bw < best_weight || (bw == best_weight && t < best.to)))) {
-        best = {t, g};
-        best_weight = bw;
-      }
+      best.offer(t, base + ct, phg.block_weight(t));
     }
-    return best;
+    return best.move;
   }
 
   // Moves u to `to` in phg, keeps the cache exact, and appends to `touched` the pins of updated

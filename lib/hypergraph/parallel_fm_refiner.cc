@@ -210,23 +210,16 @@ private:
   MoveCandidate best_of(NodeID u, std::span<const BlockID> candidates) const {
     const BlockID from = block(u);
     const Weight base = cache_.base(u) + gains_.get(u, k_);
-    MoveCandidate best;
-    Weight best_weight = 0;
+    BestMove best;
     for (BlockID t : candidates) {
-      if (t >= k_ || t == from || t == best.to)
+      if (t >= k_ || t == from || t == best.move.to)
         continue;
       const Weight ct = cache_.conn(u, t) + gains_.get(u, t);
       if (ct == 0 || !fits(u, t))
         continue;
-      const Weight g = base + ct;
-      const Weight bw = block_weight(t);
-      if (best.to == kInvalidBlockID || g > best.gain ||
-          (g == best.gain && (bw < best_weight || (bw == best_weight && t < best.to)))) {
-        best = {t, g};
-        best_weight = bw;
-      }
+      best.offer(t, base + ct, block_weight(t));
     }
-    return best;
+    return best.move;
   }
   // benefit(v) += w for the pin v != u of e in block b (the only one there).
   void add_to_other_pin(NetID e, NodeID u, BlockID b, Weight w) {

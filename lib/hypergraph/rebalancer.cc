@@ -106,20 +106,12 @@ bool rebalance(PartitionedHypergraph& phg, std::span<const Weight> max_weights,
   const auto best = [&](NodeID u) {
     const BlockID from = phg.block(u);
     const Weight base = cache.base(u);
-    MoveCandidate mc;
-    Weight best_weight = 0;
+    BestMove best;
     cache.for_each_conn(u, [&](BlockID t, Weight ct) {
-      if (t == from || !phg.fits(u, t, max_weights))
-        return;
-      const Weight g = base + ct;
-      const Weight bw = phg.block_weight(t);
-      if (mc.to == kInvalidBlockID || g > mc.gain ||
-          (g == mc.gain && (bw < best_weight || (bw == best_weight && t < mc.to)))) {
-        mc = {t, g};
-        best_weight = bw;
-      }
+      if (t != from && phg.fits(u, t, max_weights))
+        best.offer(t, base + ct, phg.block_weight(t));
     });
-    return mc;
+    return best.move;
   };
   const std::uint64_t work = cache.work(); // these moves are not refinement work
   std::vector<NetID> touched;              // stays empty: no net is re-rated
