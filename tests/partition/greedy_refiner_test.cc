@@ -6,6 +6,7 @@
 #include <vector>
 
 #include <gtest/gtest.h>
+#include <tbb/task_arena.h>
 
 #include "multilevel_test_graphs.h"
 #include "partition/multilevel/objectives.h"
@@ -92,6 +93,68 @@ TEST(GreedyRefiner, ZeroGainMovesOnlyEvenTheBlocks) {
   expected = heavy1;
   expected[2] = 0;
   EXPECT_EQ(into0.blocks, expected);
+}
+
+// The passes as the header states them, every boundary vertex's row read in the list's order
+// (the refiner first reads the rows in parallel and then skips those that cannot gain): the
+// sequential twin.
+Greedy reference_greedy(const CsrGraph& g, BlockID k, std::vector<BlockID> start, double epsilon,
+                        int passes, std::uint64_t seed) {
+  const BlockLimits limits = uniform_limits(g, k, epsilon);
+  ml::PartitionedGraph p(g, k, std::move(start));
+  ml::GainCache cache(g, p.blocks(), k);
+  Greedy out;
+  for (int pass = 0; pass < passes; ++pass) {
+    std::size_t moved = 0;
+    for (const NodeID u : ml::fm_pass_seeds(p, seed, pass, &cache)) {
+      const BlockID own = p.block(u);
+      Weight internal = 0, best_conn = 0;
+      BlockID best = kInvalidBlockID;
+      cache.for_each(u, [&](BlockID b, Weight conn) {
+        if (b == own) {
+          internal = conn;
+          return;
+        }
+        const bool better = best == kInvalidBlockID || conn > best_conn ||
+                            (conn == best_conn && p.block_weight(b) < p.block_weight(best));
+        if (better && p.fits(u, b, limits)) {
+          best = b;
+          best_conn = conn;
+        }
+      });
+      const Weight gain = best_conn - internal;
+      if (best == kInvalidBlockID || gain < 0 ||
+          (gain == 0 && p.block_weight(best) + g.vertex_weight(u, 0) >= p.block_weight(own)))
+        continue;
+      p.move(u, best);
+      cache.moved(g, u, own, best);
+      out.gain += gain;
+      ++moved;
+    }
+    if (moved == 0)
+      break;
+  }
+  out.blocks.assign(p.blocks().begin(), p.blocks().end());
+  return out;
+}
+
+// The same moves as the twin that reads every row in order, from starts where many vertices
+// gain only after a neighbour moved (shuffled round robin), on 1 and 2 threads.
+TEST(GreedyRefiner, SameMovesAsReadingEveryRow) {
+  for (const CsrGraph& g : ml_test::refinement_test_graphs())
+    for (BlockID k : {2u, 8u, 32u})
+      for (int threads : {1, 2}) {
+        SCOPED_TRACE(testing::Message() << "n " << g.num_nodes() << " k " << k << " threads "
+                                        << threads);
+        std::vector<BlockID> start = ml_test::round_robin(g.num_nodes(), k);
+        std::shuffle(start.begin(), start.end(), std::mt19937(k + 5));
+        const Greedy expected = reference_greedy(g, k, start, 0.03, 3, 9);
+        Greedy r;
+        tbb::task_arena(threads).execute([&] { r = run_greedy(g, k, start, 0.03, 3, 9); });
+        EXPECT_EQ(r.blocks, expected.blocks);
+        EXPECT_EQ(r.gain, expected.gain);
+        EXPECT_GT(r.gain, 0);
+      }
 }
 
 // No negative move: a vertex whose every neighbour is in its own block stays.

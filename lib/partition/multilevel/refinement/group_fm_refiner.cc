@@ -8,6 +8,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include "partition/multilevel/refinement/fm_search.h"
 #include "partition/multilevel/refinement/gain_cache.h"
@@ -141,16 +142,12 @@ GroupStarts merge_pairs(const GroupStarts& starts) {
 
 // A sampled seed's block and the lowest and highest of the blocks that its best move may take
 // (those of most connection outside its block): with two groups split at block s it leaves its
-// group when one of them lies on the other side of s.
+// group when one of them lies on the other side of s (s in (own, highest] or in (lowest, own]).
 struct BestMoveRange {
   BlockID own;
   BlockID lowest;
   BlockID highest;
 };
-
-bool leaves_split(const BestMoveRange& r, BlockID s) {
-  return r.own < s ? r.highest >= s : r.lowest < s;
-}
 
 // The estimated time of a pass's group phases as a share of sequential FM's: the busiest
 // thread's share of the first phase's work (`work` per group, taken heaviest first by the
@@ -202,33 +199,50 @@ GroupStarts first_phase_groups(const PartitionedGraph& p, const GainCache& cache
       break;
     }
   }
+  // The sample's best-move ranges, read in parallel (each seed reads its own row).
   const std::size_t sample = std::min<std::size_t>(boundary.size(), kShareSample);
-  std::vector<BestMoveRange> ranges;
-  ranges.reserve(sample);
-  for (std::size_t i = 0; i < sample; ++i) {
-    const NodeID u = boundary[i];
-    BestMoveRange r{p.block(u), k, 0};
-    Weight most_conn = 0;
-    cache.for_each(u, [&](BlockID b, Weight conn) {
-      if (b == r.own || conn < most_conn)
-        return;
-      if (conn > most_conn) {
-        most_conn = conn;
-        r.lowest = r.highest = b;
-      } else {
-        r.lowest = std::min(r.lowest, b);
-        r.highest = std::max(r.highest, b);
-      }
-    });
-    if (most_conn > 0)
-      ranges.push_back(r);
+  std::vector<BestMoveRange> ranges(sample);
+  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sample, 512), [&](const auto& rs) {
+    for (std::size_t i = rs.begin(); i != rs.end(); ++i) {
+      const NodeID u = boundary[i];
+      BestMoveRange r{p.block(u), k, 0};
+      Weight most_conn = 0;
+      cache.for_each(u, [&](BlockID b, Weight conn) {
+        if (b == r.own || conn < most_conn)
+          return;
+        if (conn > most_conn) {
+          most_conn = conn;
+          r.lowest = r.highest = b;
+        } else {
+          r.lowest = std::min(r.lowest, b);
+          r.highest = std::max(r.highest, b);
+        }
+      });
+      ranges[i] = most_conn > 0 ? r : BestMoveRange{k, k, 0}; // {k, k, 0}: no move
+    }
+  });
+  // Seeds leaving their group for each split s in [1, k): it leaves at s in (own, highest] and in
+  // (lowest, own], so one difference array counts every s at once.
+  std::vector<std::int64_t> leaving_at(static_cast<std::size_t>(k) + 1, 0);
+  bool any = false;
+  for (const BestMoveRange& r : ranges) {
+    if (r.own == k)
+      continue;
+    any = true;
+    if (r.highest > r.own) {
+      ++leaving_at[r.own + 1];
+      --leaving_at[r.highest + 1];
+    }
+    if (r.lowest < r.own) {
+      ++leaving_at[r.lowest + 1];
+      --leaving_at[r.own + 1];
+    }
   }
-  if (ranges.empty())
+  if (!any)
     return best;
+  std::int64_t leaving = 0;
   for (BlockID s = 1; s < k; ++s) {
-    std::size_t leaving = 0;
-    for (const BestMoveRange& r : ranges)
-      leaving += leaves_split(r, s);
+    leaving += leaving_at[s];
     const double share = static_cast<double>(leaving) / static_cast<double>(sample);
     if (share > max_leaving_share)
       continue;
@@ -256,9 +270,15 @@ double leaving_share(const PartitionedGraph& p, const GainCache& cache,
   if (sample == 0)
     return 0;
   const std::vector<std::uint16_t> group_of = groups_of_blocks(aligned_starts(p.k(), groups));
-  std::size_t leaving = 0;
-  for (std::size_t i = 0; i < sample; ++i)
-    leaving += best_move_leaves_group(p, cache, boundary[i], group_of);
+  // Rated in parallel (each seed reads its own row); an integer sum, so the same in any order.
+  const std::size_t leaving = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, sample, 512), std::size_t{0},
+      [&](const auto& r, std::size_t sum) {
+        for (std::size_t i = r.begin(); i != r.end(); ++i)
+          sum += best_move_leaves_group(p, cache, boundary[i], group_of);
+        return sum;
+      },
+      std::plus<>());
   return static_cast<double>(leaving) / static_cast<double>(sample);
 }
 
