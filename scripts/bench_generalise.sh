@@ -9,6 +9,7 @@
 #   GEN_SEEDS="1 2"       generator seeds (one graph each)   SEED=0 partitioner seed
 #   SCALE=1               multiplies every family's vertex and edge counts
 #   THREADS=1 (gnnpart)   EPS=0.03   PRESET=default|fast|strong   HYPERGRAPH=0 skips that model
+#   GRAPH=0 skips the graph engine's runs (gpmetis and the hypergraph model only)
 #   BUILD_DIR (default build)   SHARED_DIR   CSV (default BUILD_DIR/bench_generalise.csv)
 # Suite (name: generate arguments; sizes give 10^4-10^5 edges at SCALE=1):
 #   mesh    triangulated 2D grid, 40000 vertices            (structured mesh, max degree 6)
@@ -39,6 +40,7 @@ THREADS="${THREADS:-1}"
 EPS="${EPS:-0.03}"
 PRESET="${PRESET:-default}"
 HYPERGRAPH="${HYPERGRAPH:-1}"
+GRAPH="${GRAPH:-1}"
 CSV="${CSV:-$BUILD_DIR/bench_generalise.csv}"
 FAMILIES="${FAMILIES:-mesh grid3d hubmesh rgg ba rmat web webrmat}"
 
@@ -90,10 +92,12 @@ for family in $FAMILIES; do
       read -r wall rss < <(bench_gpmetis "$graph" "$k" "$SEED" "$EPS")
       read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/in.graph.part.$k" "$k")
       emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,1,gpmetis,graph,$cut,$vol,$imb,$wall,$rss,$CORES"
-      read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \
-        --preset "$PRESET" -e "$EPS" --seed "$SEED" -t "$THREADS" -o "$WORK/out.part")
-      read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/out.part" "$k")
-      emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,$THREADS,gnnpart,graph,$cut,$vol,$imb,$wall,$rss,$CORES"
+      if [ "$GRAPH" = 1 ]; then
+        read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model graph \
+          --preset "$PRESET" -e "$EPS" --seed "$SEED" -t "$THREADS" -o "$WORK/out.part")
+        read -r cut vol imb < <(bench_evaluate "$graph" "$WORK/out.part" "$k")
+        emit "$COMMIT,$family,$name,$n,$m,$k,$SEED,$THREADS,gnnpart,graph,$cut,$vol,$imb,$wall,$rss,$CORES"
+      fi
       [ "$HYPERGRAPH" = 1 ] || continue
       read -r wall rss < <(timed "$GNNPART" partition "$graph" -k "$k" --model hypergraph \
         --vertex-weights unit --preset "$PRESET" -e "$EPS" --seed "$SEED" -t "$THREADS" \

@@ -17,7 +17,9 @@ const HgContext kFast{
     .refinement = {.graph_start_vcycles = 0,
                    .fm_rounds = 3,
                    .relaxed_fm_slack = 0,
-                   .flows = {.enabled = false, .graph_start_flows_max_k = 0}},
+                   .flows = {.enabled = false,
+                             .graph_start_flows_max_k = 0,
+                             .graph_start_flows_max_volume_per_vertex = 0}},
     .bottleneck = {.degree_graph_epsilons = {}}, // the km1 start's chain alone
 };
 
@@ -49,8 +51,10 @@ HgContext make_context(const PartitionOptions& options) {
   if (options.flows != FlowRefinement::kPreset) {
     FlowContext& flows = ctx.refinement.flows;
     flows.enabled = flows.on_graph_start = options.flows == FlowRefinement::kOn;
-    if (options.flows == FlowRefinement::kOff)
+    if (options.flows == FlowRefinement::kOff) {
       flows.graph_start_flows_max_k = 0;
+      flows.graph_start_flows_max_volume_per_vertex = 0;
+    }
   }
   return ctx;
 }

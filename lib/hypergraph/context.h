@@ -92,6 +92,21 @@ struct FlowContext {
   // network over a k = 2 region holds several times the column-net pins, far past issue #20's
   // 3x-the-pins bound. Set to 2 to use it; next: a flow network bounded in memory.
   BlockID graph_start_flows_max_k = 0;
+  // At k > 2, the same input-level round when the start's km1 is at most this many per vertex
+  // (0: never): the cut is then a thin separator between block interiors (meshes, geometric
+  // graphs), a pair's region reaches past the boundary band on both sides, and a min cut
+  // re-routes the separator where FM's single moves cannot (a column net's connectivity drops
+  // only once all its pins on one side have moved). Where the volume is about one per vertex or
+  // more (Barabasi-Albert 3.5-6.9, web-like 1.4-2.7, social graphs at k >= 8), most vertices sit
+  // on the boundary, a region is the boundary band itself, and a round costs 1.2-2.8x the run's
+  // CPU for at most 0.5% (generated suite, docs/generalisation.md, session 27 `hgmesh`).
+  double graph_start_flows_max_volume_per_vertex = 0.5;
+  // ... and only where the nets have about even sizes: the pin-weighted mean net size at most
+  // this many times the mean (net_size_skew). A pair's region takes every net of its vertices,
+  // so around hubs its network holds the hubs' pins: 2 threads, k = 8, cnr-2000 (skew 152)
+  // peaked at 331144 KB against 48692 KB without the round, dblp-2010 (2.66) at 93192 against
+  // 31180, for 0.24% / 0.15% of volume; the meshes, rgg and power-grid have 1.00-1.24.
+  double graph_start_flows_max_net_size_skew = 2;
   int graph_start_flow_rounds = 1;
   bool input_level_only = false; // flows only on a cycle's input level (set for the above)
   // Region of a pair: b0's side takes at most what b1 could hold at (1 + alpha * eps) times its

@@ -85,7 +85,7 @@ Partition partition_from(const Hypergraph& hypergraph, const PartitionOptions& o
   ctx.parkable_input = parkable;
   const bool from_start = !start.empty();
   if (from_start)
-    use_graph_start_flows(ctx);
+    use_graph_start_flows(ctx, hypergraph, start);
   Timer timer; // the phases, printed as a tree under -v
   if (options.logger.enabled(LogLevel::kInfo) || options.progress != nullptr)
     ctx.timer = &timer;

@@ -167,9 +167,46 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
   return multilevel_cycle(hg, {local, limits, seed, true, cache}, std::move(blocks));
 }
 
+Weight km1_of(const Hypergraph& hg, std::span<const BlockID> blocks, BlockID k) {
+  std::vector<NetID> seen(k, kInvalidNodeID); // seen[b] == e: net e has a pin in block b
+  Weight km1 = 0;
+  for (NetID e = 0; e < hg.num_nets(); ++e) {
+    Weight lambda = 0;
+    for (const NodeID u : hg.pins(e))
+      if (seen[blocks[u]] != e) {
+        seen[blocks[u]] = e;
+        ++lambda;
+      }
+    km1 += std::max<Weight>(lambda - 1, 0) * hg.net_weight(e);
+  }
+  return km1;
+}
+
+double net_size_skew(const Hypergraph& hg) {
+  double squares = 0;
+  for (NetID e = 0; e < hg.num_nets(); ++e)
+    squares += static_cast<double>(hg.net_size(e)) * static_cast<double>(hg.net_size(e));
+  const auto pins = static_cast<double>(hg.num_pins());
+  return pins == 0 ? 1.0 : squares * static_cast<double>(hg.num_nets()) / (pins * pins);
+}
+
 void use_graph_start_flows(HgContext& ctx) {
+  use_graph_start_flows(ctx, Hypergraph{}, {});
+}
+
+void use_graph_start_flows(HgContext& ctx, const Hypergraph& hg, std::span<const BlockID> start) {
   FlowContext& flows = ctx.refinement.flows;
-  flows.input_level_only = !flows.on_graph_start && ctx.k <= flows.graph_start_flows_max_k;
+  // At k > 2 (k = 2 is graph_start_flows_max_k's): a thin separator, the start's volume per
+  // vertex at most graph_start_flows_max_volume_per_vertex, among nets of about even sizes, the
+  // pin-weighted mean net size at most graph_start_flows_max_net_size_skew times the mean.
+  bool thin = false;
+  if (!start.empty() && !flows.on_graph_start && ctx.k > 2 &&
+      ctx.k > flows.graph_start_flows_max_k && flows.graph_start_flows_max_volume_per_vertex > 0 &&
+      net_size_skew(hg) <= flows.graph_start_flows_max_net_size_skew)
+    thin = static_cast<double>(km1_of(hg, start, ctx.k)) <=
+           flows.graph_start_flows_max_volume_per_vertex * static_cast<double>(hg.num_nodes());
+  flows.input_level_only =
+      !flows.on_graph_start && (ctx.k <= flows.graph_start_flows_max_k || thin);
   flows.enabled = flows.on_graph_start || flows.input_level_only;
   if (flows.input_level_only)
     flows.max_rounds = flows.graph_start_flow_rounds;

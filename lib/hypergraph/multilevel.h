@@ -2,7 +2,9 @@
 // The hypergraph engine's multilevel cycle, uncoarsen(initial_partition(coarsen(H))), and the
 // V-cycles built on it. The steps: coarsening.h, recursive_bipartition.h (with
 // initial_bisection.h), refiners.h.
+#include <cstddef>
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "core/block_limits.h"
@@ -32,6 +34,18 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
 // flows.on_graph_start, else on the input level only where k <= flows.graph_start_flows_max_k;
 // regions of graph_start_alpha.
 void use_graph_start_flows(HgContext& ctx);
+// The same for the V-cycles from `start`, a partition of hg: flows on the input level also at
+// k > 2 where the start's km1 is at most flows.graph_start_flows_max_volume_per_vertex per
+// vertex of hg (a thin separator between block interiors) and net_size_skew(hg) is at most
+// flows.graph_start_flows_max_net_size_skew.
+void use_graph_start_flows(HgContext& ctx, const Hypergraph& hg, std::span<const BlockID> start);
+
+// The pin-weighted mean net size (the size of the net of a random pin) over the mean net size:
+// 1 where every net has the same size, large where a few nets (hubs) hold many pins.
+double net_size_skew(const Hypergraph& hg);
+
+// Connectivity minus one of every net, times its weight, under `blocks` (k blocks).
+Weight km1_of(const Hypergraph& hg, std::span<const BlockID> blocks, BlockID k);
 
 // V-cycles that improve a graph partitioner's start `blocks` in place:
 // ctx.refinement.graph_start_vcycles, then one more (up to graph_start_max_vcycles in all) while

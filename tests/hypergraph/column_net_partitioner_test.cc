@@ -230,6 +230,65 @@ TEST(ColumnNetPartitioner, GraphStartFlowsByPresetAndK) {
   }
 }
 
+// At k > 2, one round of flows on the input level where the start's km1 is at most
+// graph_start_flows_max_volume_per_vertex per vertex and the net sizes are even: on a mesh's
+// start (4elt k = 8 and 32, thin separators, net size skew 1.01), not on cora's (k = 32: about
+// 0.6 per vertex; k = 8: about 0.3, but skew 2.14, hubs), never at k = 2, in the fast preset or
+// with --flows off. km1_of is the start's column-net km1 (the graph's comm volume).
+TEST(ColumnNetPartitioner, GraphStartFlowsAtLargerKOnThinSeparators) {
+  const CsrGraph mesh = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/4elt.edges.gz");
+  const CsrGraph cora = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
+  struct Case {
+    const CsrGraph* graph;
+    BlockID k;
+    Preset preset;
+    FlowRefinement flows;
+    bool enabled;
+  };
+  for (const Case c : {Case{&mesh, 8, Preset::kDefault, FlowRefinement::kPreset, true},
+                       Case{&mesh, 32, Preset::kDefault, FlowRefinement::kPreset, true},
+                       Case{&mesh, 2, Preset::kDefault, FlowRefinement::kPreset, false},
+                       Case{&mesh, 8, Preset::kFast, FlowRefinement::kPreset, false},
+                       Case{&mesh, 8, Preset::kDefault, FlowRefinement::kOff, false},
+                       Case{&cora, 32, Preset::kDefault, FlowRefinement::kPreset, false},
+                       Case{&cora, 8, Preset::kDefault, FlowRefinement::kPreset, false}}) {
+    SCOPED_TRACE(::testing::Message() << "n " << c.graph->num_nodes() << " k " << c.k << " "
+                                      << to_string(c.preset) << " flows " << to_string(c.flows));
+    const Hypergraph model = build_column_net(*c.graph, ColumnNetWeights::kUnit);
+    PartitionOptions o = options(c.k, 3);
+    o.preset = c.preset;
+    o.flows = c.flows;
+    const Partition start = graph_start(*c.graph, model, o);
+    const Weight km1 = km1_of(model, start.blocks, c.k);
+    EXPECT_EQ(net_size_skew(model) <= 2, c.graph == &mesh);
+    EXPECT_EQ(km1, testing::brute_force_metrics(model, start).km1);
+    EXPECT_EQ(km1, compute_graph_metrics(*c.graph, start).comm_volume);
+    HgContext ctx = make_context(o);
+    use_graph_start_flows(ctx, model, start.blocks);
+    const FlowContext& f = ctx.refinement.flows;
+    EXPECT_EQ(f.enabled, c.enabled);
+    EXPECT_EQ(f.input_level_only, c.enabled);
+    if (c.enabled) {
+      EXPECT_EQ(f.max_rounds, f.graph_start_flow_rounds);
+    }
+    // The bound is read: at exactly the start's km1 per vertex flows run, just below they do not.
+    if (c.enabled) {
+      for (const double below : {0.0, 1e-9}) {
+        HgContext at = make_context(o);
+        at.refinement.flows.graph_start_flows_max_volume_per_vertex =
+            static_cast<double>(km1) / static_cast<double>(model.num_nodes()) - below;
+        use_graph_start_flows(at, model, start.blocks);
+        EXPECT_EQ(at.refinement.flows.enabled, below == 0.0);
+      }
+    }
+  }
+  // Same seed and threads, the same partition, with those flows on.
+  const Hypergraph model = build_column_net(mesh);
+  for (int threads : {1, 2})
+    EXPECT_EQ(partition_column_net(mesh, model, options(8, 4, threads)).blocks,
+              partition_column_net(mesh, model, options(8, 4, threads)).blocks);
+}
+
 TEST(ColumnNetPartitioner, KeepsEveryConstraint) {
   const CsrGraph plain = testing::read_edges_gz(GNNPART_SHARED_DIR "/datasets/cora.edges.gz");
   // Two constraints: unit weight, and a "training set" of every seventh vertex.
