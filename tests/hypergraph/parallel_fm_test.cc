@@ -139,7 +139,7 @@ INSTANTIATE_TEST_SUITE_P(Blocks, ParallelFmTest, ::testing::Values(2u, 8u, 32u))
 // and the same work count.
 TEST_P(ParallelFmTest, SequentialRoundsWithAndWithoutActiveSeeds) {
   const BlockID k = GetParam();
-  for (const auto [active, deciding] : {std::pair{true, true}, {false, true}, {true, false}}) {
+  for (const auto& [active, deciding] : {std::pair{true, true}, {false, true}, {true, false}}) {
     for (std::uint64_t seed : {1, 2}) {
       SCOPED_TRACE(::testing::Message()
                    << "active " << active << " deciding round " << deciding << " seed " << seed);
