@@ -187,11 +187,55 @@ MoveCandidate Km1GainCache::best_move(const PartitionedHypergraph& phg, NodeID u
                                       std::span<const Weight> max_weights) const {
   if (!has_row(u))
     return counted_best_move(phg, u, max_weights);
+  std::uint8_t bytes[kMaxSpreadBlocks + 8]; // a packed row's last group writes 8
   BestTarget best(phg, u, max_weights);
-  with_row(u, [&](auto row) {
+  const bool spread = with_row(u, [&](auto row) {
+    if constexpr (requires(std::uint8_t * b) { row.spread(b, k_); }) {
+      if (k_ <= kMaxSpreadBlocks) {
+        row.spread(bytes, k_);
+        return true;
+      }
+    }
     row.for_each_nonzero(k_, [&](BlockID t, std::int32_t ct) { best.offer(t, ct); });
+    return false;
   });
-  return best.result(*this);
+  return spread ? best_of_bytes(phg, u, bytes, max_weights) : best.result(*this);
+}
+
+// The same choice as BestTarget's (the most connected feasible block, then the lighter, then
+// the lower id) from u's connections as bytes, in loops without a branch per block: the blocks
+// u does not fit into and its own block are set to 0, the largest entry left is the best
+// connection, and the first scan for it sees few equal entries. The row's own loop branched on
+// every nonzero entry and tested the fit of each entry above the best so far; FM's re-rating
+// falls back to a full best move about a million times on wiki-vote k = 32.
+MoveCandidate Km1GainCache::best_of_bytes(const PartitionedHypergraph& phg, NodeID u,
+                                          std::uint8_t* bytes,
+                                          std::span<const Weight> max_weights) const {
+  if (phg.ncon() == 1) {
+    const Weight* weights = phg.block_weights().data();
+    const Weight* limits = max_weights.data();
+    const Weight own = phg.hypergraph().vertex_weight(u, 0);
+    for (BlockID t = 0; t < k_; ++t)
+      bytes[t] = weights[t] + own <= limits[t] ? bytes[t] : std::uint8_t{0};
+  } else {
+    for (BlockID t = 0; t < k_; ++t)
+      if (!phg.fits(u, t, max_weights))
+        bytes[t] = 0;
+  }
+  bytes[phg.block(u)] = 0;
+  std::uint8_t top = 0;
+  for (BlockID t = 0; t < k_; ++t)
+    top = std::max(top, bytes[t]);
+  if (top == 0)
+    return {};
+  BlockID best = kInvalidBlockID;
+  Weight best_weight = 0;
+  for (BlockID t = 0; t < k_; ++t)
+    if (bytes[t] == top && (best == kInvalidBlockID || phg.block_weight(t) < best_weight)) {
+      best = t;
+      best_weight = phg.block_weight(t);
+    }
+  return {best, Weight{base_[u]} + top};
 }
 
 MoveCandidate Km1GainCache::counted_best_move(const PartitionedHypergraph& phg, NodeID u,
