@@ -97,7 +97,8 @@ TEST(GreedyRefiner, ZeroGainMovesOnlyEvenTheBlocks) {
 
 // The passes as the header states them, every boundary vertex's row read in the list's order
 // (the refiner first reads the rows in parallel and then skips those that cannot gain): the
-// sequential twin.
+// sequential twin, with the refiner's own per-vertex decision (greedy_move), so that what it
+// checks is the skipping.
 Greedy reference_greedy(const CsrGraph& g, BlockID k, std::vector<BlockID> start, double epsilon,
                         int passes, std::uint64_t seed) {
   const BlockLimits limits = uniform_limits(g, k, epsilon);
@@ -108,27 +109,12 @@ Greedy reference_greedy(const CsrGraph& g, BlockID k, std::vector<BlockID> start
     std::size_t moved = 0;
     for (const NodeID u : ml::fm_pass_seeds(p, seed, pass, &cache)) {
       const BlockID own = p.block(u);
-      Weight internal = 0, best_conn = 0;
-      BlockID best = kInvalidBlockID;
-      cache.for_each(u, [&](BlockID b, Weight conn) {
-        if (b == own) {
-          internal = conn;
-          return;
-        }
-        const bool better = best == kInvalidBlockID || conn > best_conn ||
-                            (conn == best_conn && p.block_weight(b) < p.block_weight(best));
-        if (better && p.fits(u, b, limits)) {
-          best = b;
-          best_conn = conn;
-        }
-      });
-      const Weight gain = best_conn - internal;
-      if (best == kInvalidBlockID || gain < 0 ||
-          (gain == 0 && p.block_weight(best) + g.vertex_weight(u, 0) >= p.block_weight(own)))
+      const ml::GreedyMove m = ml::greedy_move(p, limits, cache, u);
+      if (m.target == kInvalidBlockID)
         continue;
-      p.move(u, best);
-      cache.moved(g, u, own, best);
-      out.gain += gain;
+      p.move(u, m.target);
+      cache.moved(g, u, own, m.target);
+      out.gain += m.gain;
       ++moved;
     }
     if (moved == 0)

@@ -25,6 +25,33 @@ bool may_gain(const GainCache& cache, NodeID u, BlockID own) {
 
 } // namespace
 
+GreedyMove greedy_move(const PartitionedGraph& p, const BlockLimits& limits, const GainCache& cache,
+                       NodeID u) {
+  const BlockID own = p.block(u);
+  Weight internal = 0, best_conn = 0;
+  BlockID best = kInvalidBlockID;
+  cache.for_each(u, [&](BlockID b, Weight conn) {
+    if (b == own) {
+      internal = conn;
+      return;
+    }
+    const bool better = best == kInvalidBlockID || conn > best_conn ||
+                        (conn == best_conn && p.block_weight(b) < p.block_weight(best));
+    if (!better || !p.fits(u, b, limits))
+      return;
+    best = b;
+    best_conn = conn;
+  });
+  if (best == kInvalidBlockID)
+    return {};
+  const Weight gain = best_conn - internal;
+  // A zero-gain move only where it evens the two blocks (constraint 0).
+  if (gain < 0 || (gain == 0 && p.block_weight(best) + p.graph().vertex_weight(u, 0) >=
+                                    p.block_weight(own)))
+    return {};
+  return {best, gain};
+}
+
 Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes, std::uint64_t seed,
                      GainCache& cache, std::vector<NodeID>* first_list) {
   const CsrGraph& g = p.graph();
@@ -50,32 +77,14 @@ Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes,
       if (!candidate[i] && !changed[u])
         continue;
       const BlockID own = p.block(u);
-      Weight internal = 0, best_conn = 0;
-      BlockID best = kInvalidBlockID;
-      cache.for_each(u, [&](BlockID b, Weight conn) {
-        if (b == own) {
-          internal = conn;
-          return;
-        }
-        const bool better = best == kInvalidBlockID || conn > best_conn ||
-                            (conn == best_conn && p.block_weight(b) < p.block_weight(best));
-        if (!better || !p.fits(u, b, limits))
-          return;
-        best = b;
-        best_conn = conn;
-      });
-      if (best == kInvalidBlockID)
+      const GreedyMove m = greedy_move(p, limits, cache, u);
+      if (m.target == kInvalidBlockID)
         continue;
-      const Weight gain = best_conn - internal;
-      // A zero-gain move only where it evens the two blocks (constraint 0).
-      if (gain < 0 ||
-          (gain == 0 && p.block_weight(best) + g.vertex_weight(u, 0) >= p.block_weight(own)))
-        continue;
-      p.move(u, best);
-      cache.moved(g, u, own, best);
+      p.move(u, m.target);
+      cache.moved(g, u, own, m.target);
       for (const NodeID v : g.neighbors(u))
         changed[v] = 1;
-      total += gain;
+      total += m.gain;
       ++moved;
     }
     if (pass == 0 && first_list)

@@ -20,6 +20,16 @@
 
 namespace gnnpart::ml {
 
+// The move a pass makes of u, or {kInvalidBlockID, 0} for none: u's best block with room (most
+// connection, then the lighter block, then the first in the row's order) where that gains, or
+// gains nothing and leaves the target lighter than u's block was (constraint 0).
+struct GreedyMove {
+  BlockID target = kInvalidBlockID;
+  Weight gain = 0;
+};
+GreedyMove greedy_move(const PartitionedGraph& p, const BlockLimits& limits, const GainCache& cache,
+                       NodeID u);
+
 // Up to `passes` passes (fewer once one moves nothing) under `limits`; `cache` describes p's
 // partition before and is kept current. Returns the exact cut improvement (>= 0). With
 // `first_list`, the first pass's boundary list (in its order) is left there.
