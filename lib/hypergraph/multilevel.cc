@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "core/metrics.h"
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "hypergraph/initial_bisection.h"
@@ -167,21 +168,6 @@ std::vector<BlockID> vcycle(const Hypergraph& hg, const HgContext& ctx, const Bl
   return multilevel_cycle(hg, {local, limits, seed, true, cache}, std::move(blocks));
 }
 
-Weight km1_of(const Hypergraph& hg, std::span<const BlockID> blocks, BlockID k) {
-  std::vector<NetID> seen(k, kInvalidNodeID); // seen[b] == e: net e has a pin in block b
-  Weight km1 = 0;
-  for (NetID e = 0; e < hg.num_nets(); ++e) {
-    Weight lambda = 0;
-    for (const NodeID u : hg.pins(e))
-      if (seen[blocks[u]] != e) {
-        seen[blocks[u]] = e;
-        ++lambda;
-      }
-    km1 += std::max<Weight>(lambda - 1, 0) * hg.net_weight(e);
-  }
-  return km1;
-}
-
 double net_size_skew(const Hypergraph& hg) {
   double squares = 0;
   for (NetID e = 0; e < hg.num_nets(); ++e)
@@ -203,7 +189,8 @@ void use_graph_start_flows(HgContext& ctx, const Hypergraph& hg, std::span<const
   if (!start.empty() && !flows.on_graph_start && ctx.k > 2 &&
       ctx.k > flows.graph_start_flows_max_k && flows.graph_start_flows_max_volume_per_vertex > 0 &&
       net_size_skew(hg) <= flows.graph_start_flows_max_net_size_skew)
-    thin = static_cast<double>(km1_of(hg, start, ctx.k)) <=
+    thin = static_cast<double>(
+               compute_hypergraph_metrics(hg, Partition{ctx.k, {start.begin(), start.end()}}).km1) <=
            flows.graph_start_flows_max_volume_per_vertex * static_cast<double>(hg.num_nodes());
   flows.input_level_only =
       !flows.on_graph_start && (ctx.k <= flows.graph_start_flows_max_k || thin);

@@ -44,9 +44,6 @@ void use_graph_start_flows(HgContext& ctx, const Hypergraph& hg, std::span<const
 // 1 where every net has the same size, large where a few nets (hubs) hold many pins.
 double net_size_skew(const Hypergraph& hg);
 
-// Connectivity minus one of every net, times its weight, under `blocks` (k blocks).
-Weight km1_of(const Hypergraph& hg, std::span<const BlockID> blocks, BlockID k);
-
 // V-cycles that improve a graph partitioner's start `blocks` in place:
 // ctx.refinement.graph_start_vcycles, then one more (up to graph_start_max_vcycles in all) while
 // the last one divided the objective by at least graph_start_extra_vcycle_factor. Returns how
