@@ -630,7 +630,8 @@ void restart_chain(PartitionedHypergraph& phg, std::span<const NodeID> owners, c
                    BottleneckStats& stats, std::vector<BlockID>& best, bool& found) {
   HgContext km1 = ctx;
   km1.objective = Objective::kKm1;
-  use_graph_start_flows(km1); // as the km1 run's V-cycles from its graph start
+  // As the km1 run's V-cycles from its graph start, the thin-separator rule read on this start.
+  use_graph_start_flows(km1, phg.hypergraph(), phg.blocks());
   km1.timer = nullptr;
   Km1GainCache cache;
   const std::span<const Weight> max_weights = limits.max_weight;

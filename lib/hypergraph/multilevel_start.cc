@@ -74,7 +74,8 @@ std::vector<BlockID> refined_start(const Hypergraph& hg, const HgContext& ctx,
                                    const BlockLimits& limits, std::vector<BlockID> blocks,
                                    Km1GainCache& cache) {
   HgContext vcycles = ctx;
-  use_graph_start_flows(vcycles); // as the km1 run's V-cycles from its graph start
+  // As the km1 run's V-cycles from its graph start, the thin-separator rule read on `blocks`.
+  use_graph_start_flows(vcycles, hg, blocks);
   graph_start_vcycles(hg, vcycles, limits, blocks, cache);
   PartitionedHypergraph phg(hg, limits.k);
   phg.assign(blocks);
