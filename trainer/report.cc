@@ -1,12 +1,11 @@
 // Gathering per-rank figures and writing the JSON report.
 #include <cmath>
 #include <cstdio>
-#include <filesystem>
-#include <fstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
 
+#include "io/output_file.h"
 #include "run.h"
 
 namespace gnnpart::train {
@@ -135,18 +134,12 @@ std::string rank_totals_json(const std::vector<std::vector<RankEpoch>>& epochs) 
   return out + "\n  ]";
 }
 
+// Through io::OutputFile: a regular file is written beside the target and renamed into place; a
+// device, a FIFO or "-" / /dev/stdout is written directly (a rename would replace /dev/null).
 void write_file_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::trunc);
-    if (!out)
-      throw std::runtime_error(path + ": cannot open for writing");
-    out << text;
-    out.close();
-    if (!out)
-      throw std::runtime_error(path + ": write failed");
-  }
-  std::filesystem::rename(tmp, path);
+  io::OutputFile out(path, false);
+  out.write(text);
+  out.commit();
 }
 
 } // namespace gnnpart::train

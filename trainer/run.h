@@ -63,6 +63,8 @@ std::string phases_json(const cost::PhaseSeconds& mine, MPI_Comm comm);
 // Per-rank totals over all epochs, as a JSON array.
 std::string rank_totals_json(const std::vector<std::vector<RankEpoch>>& epochs);
 
+// Writes text to path as gnnpart's outputs are written (io::OutputFile): no partial file, and a
+// device or "-" written directly.
 void write_file_atomically(const std::string& path, const std::string& text);
 
 } // namespace gnnpart::train

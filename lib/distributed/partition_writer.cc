@@ -3,9 +3,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdio>
+#include <exception>
 #include <limits>
+#include <memory>
+#include <string_view>
 
 #include "core/errors.h"
+#include "io/output_file.h"
+#include "io/output_target.h"
 #include "io/replace_file.h"
 
 namespace gnnpart::distributed {
@@ -19,6 +24,65 @@ std::string mpi_error(int code) {
   int length = 0;
   MPI_Error_string(code, text, &length);
   return std::string(text, static_cast<std::size_t>(length));
+}
+
+// Whether `path` leads to a device, a FIFO or an open descriptor ("-", /dev/stdout), as rank 0
+// sees it: such a target takes neither MPI-IO's file offsets nor a rename (a rename would
+// replace /dev/null with a regular file). Collective.
+bool special_target(const Comm& comm, const std::string& path) {
+  const bool special = run_phase(comm, [&] {
+    return comm.rank == 0 &&
+           io::resolve_output_target(path).kind != io::OutputTarget::Kind::kRegular;
+  });
+  return max_all(comm, special ? 1 : 0) != 0;
+}
+
+// Rank 0 writes every rank's text in rank order, received in chunks of at most kWriteBytes, so
+// no rank holds more than its own text and one chunk. A failed write on rank 0 is kept until
+// every chunk was received, so no sender waits on it. Collective.
+void write_through_rank0(const Comm& comm, const std::string& text, const std::string& path) {
+  if (comm.rank != 0) {
+    const std::uint64_t size = text.size();
+    MPI_Send(&size, 1, MPI_UINT64_T, 0, 0, comm.comm);
+    for (std::size_t begin = 0; begin < text.size(); begin += kWriteBytes) {
+      const std::size_t count = std::min(kWriteBytes, text.size() - begin);
+      MPI_Send(text.data() + begin, static_cast<int>(count), MPI_CHAR, 0, 1, comm.comm);
+    }
+    run_phase(comm, [] {});
+    return;
+  }
+  std::exception_ptr failure;
+  std::unique_ptr<io::OutputFile> out;
+  auto write = [&](std::string_view bytes) {
+    if (failure)
+      return;
+    try {
+      if (!out)
+        out = std::make_unique<io::OutputFile>(path, false);
+      out->write(bytes);
+    } catch (...) {
+      failure = std::current_exception();
+    }
+  };
+  write(text);
+  std::string chunk;
+  for (int r = 1; r < comm.size; ++r) {
+    std::uint64_t size = 0;
+    MPI_Recv(&size, 1, MPI_UINT64_T, r, 0, comm.comm, MPI_STATUS_IGNORE);
+    for (std::uint64_t begin = 0; begin < size; begin += kWriteBytes) {
+      chunk.resize(static_cast<std::size_t>(std::min<std::uint64_t>(kWriteBytes, size - begin)));
+      MPI_Recv(chunk.data(), static_cast<int>(chunk.size()), MPI_CHAR, r, 1, comm.comm,
+               MPI_STATUS_IGNORE);
+      write(chunk);
+    }
+  }
+  run_phase(comm, [&] {
+    if (failure)
+      std::rethrow_exception(failure);
+    if (!out) // nothing to write: the target is still opened, as for any output
+      out = std::make_unique<io::OutputFile>(path, false);
+    out->commit();
+  });
 }
 
 } // namespace
@@ -36,6 +100,10 @@ void write_distributed_partition(const Comm& comm, const DistGraph& graph,
     const auto [end, ec] = std::to_chars(digits, digits + sizeof digits, blocks[u]);
     text.append(digits, end);
     text.push_back('\n');
+  }
+  if (special_target(comm, path)) {
+    write_through_rank0(comm, text, path);
+    return;
   }
   const std::uint64_t offset = exclusive_prefix_sum(comm, text.size());
   const std::string temp = path + ".tmp-gnnpart-mpi";

@@ -3,7 +3,8 @@
 // with MPI-IO: each rank formats its own range, a prefix sum of the byte counts gives its file
 // offset. Written to a temporary name and put in place by rank 0 once every rank succeeded
 // (io::replace_file: an existing output is swapped out, as by gnnpart's writers), so a failed
-// run leaves no partial file. Collective.
+// run leaves no partial file. A device, a FIFO or "-" / /dev/stdout is written directly by rank
+// 0 in rank order, each rank's text sent in bounded chunks (never renamed over). Collective.
 #include <string>
 #include <vector>
 

@@ -3,7 +3,8 @@
 # GNNPART_MPI, EVALPART, PYTHON, SHARED_DIR, WORK (scratch directory).
 #   test_driver.sh partition NAME K FORMAT P...   partition on P ranks (gz, plain, metis,
 #       metisgz or bin input): valid, within the bound, no empty block, metrics equal to evalpart's,
-#       the same file on a second run (written over an existing file, no temporary left)
+#       the same file on a second run (written over an existing file, no temporary left), and
+#       the same lines through a FIFO and "-" (written directly, the FIFO left in place)
 #   test_driver.sh balance NAME K FORMAT P...   as partition, with the coarsest partition under
 #       a looser bound (--initial-epsilon 1): the distributed balancer must have moved vertices
 #       and the result must still be within the bound (evalpart's block sizes)
@@ -153,6 +154,22 @@ partition | balance | volume | jet | nojet | gathered)
           echo "P=$p: a temporary file left beside the replaced output" >&2
           exit 1
         fi
+      fi
+      if [ "$step" = partition ] && [ "$seed" = "${seeds[0]}" ]; then
+        # A FIFO and "-" take the ranks' lines from rank 0 in rank order and are never renamed
+        # over (a rename would replace a device such as /dev/null with a regular file).
+        fifo="$WORK/$name.$format.$k.$p.fifo"
+        rm -f "$fifo"
+        mkfifo "$fifo"
+        timeout 120 cat "$fifo" > "$base.fifo.out" &
+        reader=$!
+        mpi "$p" partition "${run[@]}" -o "$fifo" --quiet
+        wait "$reader"
+        [ -p "$fifo" ] || { echo "P=$p: the FIFO was replaced by a file" >&2; exit 1; }
+        rm -f "$fifo"
+        cmp "$base.part" "$base.fifo.out" || { echo "P=$p: the FIFO's lines differ" >&2; exit 1; }
+        mpi "$p" partition "${run[@]}" -o - --quiet > "$base.stdout.out"
+        cmp "$base.part" "$base.stdout.out" || { echo "P=$p: stdout's lines differ" >&2; exit 1; }
       fi
       n_arg=()
       [ "$format" = bin ] && n_arg=(--n "$(rmat_args "$name" | awk '{ print $2 }')")
