@@ -11,6 +11,7 @@
 #include "multilevel_test_graphs.h"
 #include "partition/multilevel/coarsening/contraction.h"
 #include "partition/multilevel/coarsening/lp_clustering.h"
+#include "partition/multilevel/coarsening/matching.h"
 #include "partition/multilevel/initial/bisection.h"
 #include "partition/multilevel/objectives.h"
 #include "partition/multilevel/partitioned_graph.h"
@@ -92,6 +93,109 @@ TEST(MultilevelContraction, ArcsCopiedPastGivenBackPagesMatchARecount) {
   for (std::size_t i = 0; i < coarse.size(); ++i)
     wrong += coarse[i] != expected[i];
   EXPECT_EQ(wrong, 0u);
+}
+
+// The coarse graph written by a plain loop: labels numbered in label order, each coarse vertex's
+// arcs in the order its members' arcs (members in id order) first reach a coarse neighbour,
+// parallel arcs summed, every constraint's weight summed.
+Contraction reference_contraction(const CsrGraph& g, const std::vector<NodeID>& clusters) {
+  const NodeID n = g.num_nodes();
+  std::vector<NodeID> id(n, kInvalidNodeID);
+  for (NodeID u = 0; u < n; ++u)
+    id[clusters[u]] = 0;
+  NodeID nc = 0;
+  for (NodeID l = 0; l < n; ++l)
+    if (id[l] == 0)
+      id[l] = nc++;
+  Contraction result;
+  result.mapping.resize(n);
+  std::vector<std::vector<NodeID>> members(nc);
+  for (NodeID u = 0; u < n; ++u) {
+    result.mapping[u] = id[clusters[u]];
+    members[result.mapping[u]].push_back(u);
+  }
+  std::vector<EdgeID> offsets(1, 0);
+  std::vector<NodeID> adjacency;
+  std::vector<Weight> edge_weights;
+  std::vector<Weight> vertex_weights(static_cast<std::size_t>(nc) * g.ncon(), 0);
+  for (NodeID c = 0; c < nc; ++c) {
+    const std::size_t first = adjacency.size();
+    for (const NodeID u : members[c]) {
+      for (int k = 0; k < g.ncon(); ++k)
+        vertex_weights[static_cast<std::size_t>(c) * g.ncon() + k] += g.vertex_weight(u, k);
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+        const NodeID cv = result.mapping[g.edge_target(e)];
+        if (cv == c)
+          continue;
+        const auto at = std::find(adjacency.begin() + first, adjacency.end(), cv);
+        if (at == adjacency.end()) {
+          adjacency.push_back(cv);
+          edge_weights.push_back(g.edge_weight(e));
+        } else {
+          edge_weights[at - adjacency.begin()] += g.edge_weight(e);
+        }
+      }
+    }
+    offsets.push_back(adjacency.size());
+  }
+  result.coarse = CsrGraph(std::move(offsets), std::move(adjacency), std::move(edge_weights),
+                           g.ncon(), std::move(vertex_weights));
+  return result;
+}
+
+void expect_same_contraction(const Contraction& a, const Contraction& b) {
+  EXPECT_EQ(a.mapping, b.mapping);
+  ASSERT_EQ(a.coarse.num_nodes(), b.coarse.num_nodes());
+  EXPECT_TRUE(std::ranges::equal(a.coarse.offsets(), b.coarse.offsets()));
+  EXPECT_TRUE(std::ranges::equal(a.coarse.adjacency(), b.coarse.adjacency()));
+  for (EdgeID e = 0; e < a.coarse.num_directed_edges(); ++e)
+    ASSERT_EQ(a.coarse.edge_weight(e), b.coarse.edge_weight(e)) << "arc " << e;
+  EXPECT_EQ(a.coarse.ncon(), b.coarse.ncon());
+  for (NodeID c = 0; c < a.coarse.num_nodes(); ++c)
+    for (int k = 0; k < a.coarse.ncon(); ++k)
+      ASSERT_EQ(a.coarse.vertex_weight(c, k), b.coarse.vertex_weight(c, k)) << "vertex " << c;
+}
+
+// Both contractions against the plain loop, arc order included (the partitions downstream depend
+// on it): a matching's labels through contract_pairs and contract_clustering, and label
+// propagation's clusters, on weighted graphs of several blocks of coarse vertices (1, 2 and 3
+// threads; unit, one-constraint and two-constraint vertex weights).
+TEST(MultilevelContraction, ArcsInFirstAppearanceOrderAsAPlainLoop) {
+  for (int variant = 0; variant < 3; ++variant) {
+    CsrGraph g = ml_test::random_graph(9000, 30000, 21 + variant);
+    Rng rng(variant);
+    if (variant > 0) {
+      std::vector<Weight> edge_weights(g.num_directed_edges());
+      for (NodeID u = 0; u < g.num_nodes(); ++u)
+        for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e) {
+          const NodeID v = g.edge_target(e);
+          edge_weights[e] =
+              1 + static_cast<Weight>(splitmix64(std::min(u, v) * 9001ULL + std::max(u, v)) % 7);
+        }
+      g.set_edge_weights(std::move(edge_weights));
+      const int ncon = variant;
+      std::vector<Weight> vertex_weights(static_cast<std::size_t>(g.num_nodes()) * ncon);
+      for (Weight& w : vertex_weights)
+        w = 1 + static_cast<Weight>(rng.below(4));
+      g.set_vertex_weights(ncon, std::move(vertex_weights));
+    }
+    CoarseningContext ctx;
+    ctx.algorithm = ClusteringAlgorithm::kMatching;
+    const std::vector<Weight> bound(g.ncon(), 6);
+    const std::vector<NodeID> pairs = heavy_edge_matching(g, bound, ctx, 3 + variant);
+    const std::vector<NodeID> clusters = lp_clustering(g, bound, ctx, 5 + variant);
+    const Contraction want_pairs = reference_contraction(g, pairs);
+    const Contraction want_clusters = reference_contraction(g, clusters);
+    ASSERT_GT(want_pairs.coarse.num_nodes(), 4096u); // several blocks of 2048 coarse vertices
+    for (int threads = 1; threads <= 3; ++threads) {
+      tbb::task_arena arena(threads);
+      arena.execute([&] {
+        expect_same_contraction(contract_pairs(g, pairs), want_pairs);
+        expect_same_contraction(contract_clustering(g, pairs), want_pairs);
+        expect_same_contraction(contract_clustering(g, clusters), want_clusters);
+      });
+    }
+  }
 }
 
 TEST(MultilevelClustering, RespectsTheClusterWeightLimit) {

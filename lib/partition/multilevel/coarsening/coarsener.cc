@@ -87,7 +87,8 @@ Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const Coarse
                                        current_communities)
                  : lp_clustering(current, max_weight, ctx, level_seed, current_fixed,
                                  current_communities);
-    Contraction contraction = contract_clustering(current, clusters);
+    Contraction contraction =
+        matching ? contract_pairs(current, clusters) : contract_clustering(current, clusters);
     const NodeID nc = contraction.coarse.num_nodes();
     if (static_cast<double>(nc) > (1.0 - ctx.min_shrink) * n)
       break;

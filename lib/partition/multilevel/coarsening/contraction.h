@@ -15,4 +15,9 @@ struct Contraction {
 
 Contraction contract_clustering(const CsrGraph& graph, std::span<const NodeID> clusters);
 
+// contract_clustering for clusters of one or two vertices labelled by their smaller member (a
+// matching's labels, heavy_edge_matching): the same coarse graph and mapping, with the members
+// found from the labels directly.
+Contraction contract_pairs(const CsrGraph& graph, std::span<const NodeID> clusters);
+
 } // namespace gnnpart::ml

@@ -1,6 +1,7 @@
 #include "partition/multilevel/coarsening/matching.h"
 
 #include <algorithm>
+#include <span>
 
 #include <tbb/blocked_range.h>
 #include <tbb/parallel_for.h>
@@ -74,9 +75,10 @@ public:
       sum += graph_.vertex_weight(u, c) + graph_.vertex_weight(v, c);
     return sum;
   }
-  std::uint64_t tie(NodeID low, NodeID high) const {
-    return splitmix64(seed_ ^ ((static_cast<std::uint64_t>(low) << 32) ^ high));
+  static std::uint64_t tie_of(std::uint64_t seed, NodeID low, NodeID high) {
+    return splitmix64(seed ^ ((static_cast<std::uint64_t>(low) << 32) ^ high));
   }
+  std::uint64_t tie(NodeID low, NodeID high) const { return tie_of(seed_, low, high); }
 
   // u's best unmatched neighbour it may pair with; kInvalidNodeID when there is none.
   NodeID best_partner(NodeID u) const {
@@ -130,25 +132,80 @@ public:
     return best;
   }
 
+  // The graph's arrays as scan_plain reads them, loaded once per batch of vertices: through the
+  // members, every vertex's scan reloaded each array's address.
+  struct PlainView {
+    const EdgeID* offsets;
+    const NodeID* adjacency;
+    const Weight* edge_weights;
+    const Weight* vertex_weights;
+    const NodeID* mate;
+    Weight max_weight;
+    std::uint64_t seed;
+  };
+  PlainView plain_view() const {
+    return {graph_.offsets().data(),
+            graph_.adjacency().data(),
+            graph_.edge_weights().data(),
+            graph_.vertex_weights().data(),
+            mate_.data(),
+            max_weight_[0],
+            seed_};
+  }
+
+  // Proposals of the vertices `active` (best_partner), but for a vertex whose partner of the
+  // last round is still unmatched (not in the first round): it keeps it, since that partner was
+  // the best of an eligible set that has since only lost vertices. On plain graphs the weight
+  // variant is chosen once for all of them.
+  void propose(std::span<const NodeID> active, NodeID* proposal, bool first_round) const {
+    if (!plain_) {
+      for (const NodeID u : active)
+        if (first_round || proposal[u] == kInvalidNodeID || matched(proposal[u]))
+          proposal[u] = best_partner(u);
+      return;
+    }
+    const bool edge_weights = graph_.has_edge_weights();
+    if (graph_.has_vertex_weights())
+      edge_weights ? propose_plain<true, true>(active, proposal, first_round)
+                   : propose_plain<false, true>(active, proposal, first_round);
+    else
+      edge_weights ? propose_plain<true, false>(active, proposal, first_round)
+                   : propose_plain<false, false>(active, proposal, first_round);
+  }
+
+  template <bool kEdgeWeights, bool kVertexWeights>
+  void propose_plain(std::span<const NodeID> active, NodeID* proposal, bool first_round) const {
+    const PlainView view = plain_view();
+    for (const NodeID u : active) {
+      const NodeID last = proposal[u];
+      if (!first_round && last != kInvalidNodeID && view.mate[last] == kInvalidNodeID)
+        continue;
+      proposal[u] = scan_plain<kEdgeWeights, kVertexWeights>(view, u);
+    }
+  }
+
   // best_partner for one constraint, no fixed vertices and no communities (every level of a
   // plain run): the same key and the same choice, read from the raw arrays with u's weight
   // loaded once, since the proposal rounds rate every arc at least once per level. The finest
   // level has no weights at all: its loop reads neither weight array.
   NodeID best_plain_partner(NodeID u) const {
     const bool edge_weights = graph_.has_edge_weights();
+    const PlainView view = plain_view();
     if (graph_.has_vertex_weights())
-      return edge_weights ? scan_plain<true, true>(u) : scan_plain<false, true>(u);
-    return edge_weights ? scan_plain<true, false>(u) : scan_plain<false, false>(u);
+      return edge_weights ? scan_plain<true, true>(view, u) : scan_plain<false, true>(view, u);
+    return edge_weights ? scan_plain<true, false>(view, u) : scan_plain<false, false>(view, u);
   }
 
-  template <bool kEdgeWeights, bool kVertexWeights> NodeID scan_plain(NodeID u) const {
-    const EdgeID* const offsets = graph_.offsets().data();
-    const NodeID* const adjacency = graph_.adjacency().data();
-    const Weight* const edge_weights = graph_.edge_weights().data();
-    const Weight* const vertex_weights = graph_.vertex_weights().data();
-    const NodeID* const mate = mate_.data();
+  template <bool kEdgeWeights, bool kVertexWeights>
+  static NodeID scan_plain(const PlainView& view, NodeID u) {
+    const EdgeID* const offsets = view.offsets;
+    const NodeID* const adjacency = view.adjacency;
+    const Weight* const edge_weights = view.edge_weights;
+    const Weight* const vertex_weights = view.vertex_weights;
+    const NodeID* const mate = view.mate;
+    const std::uint64_t seed = view.seed;
     const Weight wu = kVertexWeights ? vertex_weights[u] : 1;
-    const Weight max_weight = max_weight_[0];
+    const Weight max_weight = view.max_weight;
     // Unit vertex weights: every pair weighs 2, so the bound admits all partners or none.
     if (!kVertexWeights && 2 > max_weight)
       return kInvalidNodeID;
@@ -176,10 +233,10 @@ public:
         if (pair == best_pair) {
           // Equal weight and pair weight: the hash decides, then the ids (EdgeKey::beats).
           if (!best_tie_known) {
-            best_tie = tie(std::min(u, best), std::max(u, best));
+            best_tie = tie_of(seed, std::min(u, best), std::max(u, best));
             best_tie_known = true;
           }
-          t = tie(std::min(u, v), std::max(u, v));
+          t = tie_of(seed, std::min(u, v), std::max(u, v));
           tie_known = true;
           if (t != best_tie                         ? t < best_tie
               : std::min(u, v) == std::min(u, best) ? std::max(u, v) >= std::max(u, best)
@@ -257,24 +314,26 @@ std::vector<NodeID> heavy_edge_matching(const CsrGraph& graph,
                                         std::span<const BlockID> communities) {
   const NodeID n = graph.num_nodes();
   Matcher matcher(graph, max_cluster_weight, derive_seed(seed, 1), fixed, communities);
-  std::vector<NodeID> active;
-  active.reserve(n);
-  for (NodeID u = 0; u < n; ++u)
-    if (graph.degree(u) > 0)
-      active.push_back(u);
+  // The vertices with neighbours, written without a branch or a capacity check per vertex.
+  std::vector<NodeID> active(n);
+  {
+    const EdgeID* const offsets = graph.offsets().data();
+    NodeID* const out = active.data();
+    NodeID count = 0;
+    for (NodeID u = 0; u < n; ++u) {
+      out[count] = u;
+      count += offsets[u + 1] != offsets[u] ? 1 : 0;
+    }
+    active.resize(count);
+  }
   std::vector<NodeID> proposal(n, kInvalidNodeID);
 
   // Eligibility only shrinks, so a vertex without a partner never gets one later. The globally
   // best eligible edge is always a mutual proposal: every round matches at least one pair.
   for (int round = 0; round < kProposalRounds && !active.empty(); ++round) {
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), 512), [&](const auto& r) {
-      for (std::size_t i = r.begin(); i != r.end(); ++i) {
-        // A partner proposed to in the last round that is still unmatched is still the best:
-        // it was the best of a set that has since only lost vertices.
-        const NodeID u = active[i];
-        if (round == 0 || proposal[u] == kInvalidNodeID || matcher.matched(proposal[u]))
-          proposal[u] = matcher.best_partner(u);
-      }
+      matcher.propose(std::span<const NodeID>(active).subspan(r.begin(), r.size()), proposal.data(),
+                      round == 0);
     });
     tbb::parallel_for(tbb::blocked_range<std::size_t>(0, active.size(), 512), [&](const auto& r) {
       for (std::size_t i = r.begin(); i != r.end(); ++i) {
