@@ -25,10 +25,13 @@
 // A View provides: movable(v) (whether the search may touch v at all; checked before anything
 // else of v is read); block(v); block_weight(b) (constraint 0, for ties and balance); fits(u, b);
 // conn(v, b); for_each(v, f) calling f(block, conn) for every block v is connected to (its own
-// included); cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's
+// included); cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to); optionally strict()
+// and in_scope(b) (best_move). The sequential refiner's
 // view applies moves to the partition itself, the parallel refiner's keeps them in thread-local
 // deltas over a frozen partition, the block-group refiner's (group_fm_refiner.h) applies them to
 // the vertices of its own group of blocks only.
+#include <algorithm>
+#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -94,6 +97,8 @@ public:
       auto [actual, to] = view_.fits(u, target_[u]) ? std::pair{key, target_[u]} : best_move(u);
       if (to == kInvalidBlockID) {
         heap_.pop();
+        if (out_of_scope_)
+          state_[u] = kOutOfScope;
         continue;
       }
       if (actual < key) { // stale: re-queue with the current gain
@@ -122,13 +127,15 @@ public:
         stop.add(actual);
       }
       for (NodeID v : g_.neighbors(u)) {
-        if (!view_.movable(v) || state_[v] == kMoved || locked_[v] ||
+        if (!view_.movable(v) || state_[v] >= kMoved || locked_[v] ||
             g_.degree(v) > ctx_.fm_max_degree)
           continue;
         if (heap_.contains(v)) {
           const auto [gain, t] = rerate(v, target_[v], from, to);
           if (t == kInvalidBlockID) {
             heap_.remove(v);
+            if (out_of_scope_) // t came from best_move (the cheap re-rating keeps a target)
+              state_[v] = kOutOfScope;
           } else {
             heap_.update(v, key_of(gain, v, t));
             target_[v] = t;
@@ -162,9 +169,16 @@ private:
         target_(vertices_.target.data()), heap_(std::span(vertices_.heap_position)),
         ties_(ctx.fm_tie_break && view.cheap_conn()) {}
 
+  static constexpr bool kScoped = requires(const View& v, BlockID b) {
+    { v.strict() } -> std::convertible_to<bool>;
+    { v.in_scope(b) } -> std::convertible_to<bool>;
+  };
+
   // Search-local states (reset after each search). kQueued: entered the search (in its heap or
-  // dropped from it); kMoved: moved by it.
-  enum : std::uint8_t { kFree, kQueued, kMoved };
+  // dropped from it); kMoved: moved by it; kOutOfScope: its best move left the view's scope
+  // (strict), so the search does not rate it again (the scope's moves change only its
+  // connections inside the scope, and it waits for the phase that holds its best move).
+  enum : std::uint8_t { kFree, kQueued, kMoved, kOutOfScope };
 
   // Whether block b with connection conn is a better target than `best`: more connection, then
   // the lighter block (then the first found).
@@ -175,21 +189,37 @@ private:
 
   // Best move of u: (gain, target); target kInvalidBlockID when u has no neighbour elsewhere
   // or no such block has room. Ties: the lighter block, then the first found.
+  // A view with a scope (strict() and in_scope(b): the block-group refiner's) may ask, while
+  // strict(), that u offer no move when its best move (most connection outside its block, ties
+  // counting as out of scope) leaves the scope; found in the same scan of u's blocks.
   std::pair<Weight, BlockID> best_move(NodeID u) {
     const BlockID own = view_.block(u);
     Weight internal = 0;
     BlockID best = kInvalidBlockID;
     Weight best_conn = 0;
+    bool strict = false;
+    if constexpr (kScoped)
+      strict = view_.strict();
+    Weight inside = -1, outside = -1; // while strict: most connection in / out of the scope
     view_.for_each(u, [&](BlockID b, Weight conn) {
       if (b == own) {
         internal = conn;
         return;
+      }
+      if constexpr (kScoped) {
+        if (strict) {
+          Weight& most = view_.in_scope(b) ? inside : outside;
+          most = std::max(most, conn);
+        }
       }
       if (!beats(b, conn, best, best_conn) || !view_.fits(u, b))
         return;
       best = b;
       best_conn = conn;
     });
+    out_of_scope_ = strict && outside >= 0 && outside >= inside;
+    if (out_of_scope_)
+      return {-internal, kInvalidBlockID};
     return {best_conn - internal, best};
   }
 
@@ -232,8 +262,14 @@ private:
 
   void insert(NodeID v) {
     auto [gain, to] = best_move(v);
-    if (to == kInvalidBlockID)
+    if (to == kInvalidBlockID) {
+      if (out_of_scope_) {
+        if (state_[v] == kFree)
+          touched_.push_back(v);
+        state_[v] = kOutOfScope;
+      }
       return;
+    }
     if (state_[v] == kFree) {
       state_[v] = kQueued;
       touched_.push_back(v);
@@ -250,6 +286,7 @@ private:
   FmVertexState& vertices_;
   std::uint8_t* state_;
   BlockID* target_; // of vertices in the heap: their best block when rated
+  bool out_of_scope_ = false; // the last best_move's vertex left the scope (strict)
   IndexedMaxHeap heap_;
   std::vector<NodeID> touched_;
   std::vector<FmMove> moves_;
