@@ -56,6 +56,7 @@ struct Args {
   std::string temp_dir;
   bool quiet = false;
   bool memory_trace = false;
+  bool log_levels = false;
 };
 
 std::int64_t peak_rss_kb() {
@@ -111,6 +112,7 @@ int run_partition(const Comm& world, const Args& args) {
   ctx.gather_fraction = args.gather_fraction;
   ctx.keep_levels = args.keep_levels;
   ctx.temp_dir = args.temp_dir;
+  ctx.log_levels = args.log_levels;
   const std::string output =
       args.output.empty() ? io::default_partition_path(args.graph, ctx.partition.k) : args.output;
 
@@ -236,6 +238,8 @@ int run(const Comm& comm, int argc, char** argv) {
                   "the result does not depend on it)")
       ->capture_default_str()
       ->check(CLI::Range(std::uint64_t{1}, std::uint64_t{1} << 26));
+  cmd->add_flag("--log-levels", args.log_levels,
+                "print every level's size and the cut after each refinement stage (stderr)");
   cmd->add_flag("--memory-trace", args.memory_trace,
                 "measure the peak RSS of every phase on every rank (JSON key memory_trace; "
                 "resets the kernel's peak at each phase end, so time -v sees only the last)");

@@ -51,6 +51,9 @@ struct DistContext {
   // on disk from its first clustering to its refinement unless keep_levels, and for the coarse
   // levels freed (--temp-dir; 4 B per local entry and 8 B per coarse entry of disk per rank).
   std::string temp_dir;
+  // Rank 0 prints every level's size and the cut after each refinement stage to stderr
+  // (--log-levels; costs a pass over the rows per stage).
+  bool log_levels = false;
 };
 
 } // namespace gnnpart::distributed

@@ -6,6 +6,8 @@
 #include <span>
 #include <tuple>
 
+#include <fmt/format.h>
+
 #include "core/partition.h"
 #include "core/random.h"
 #include "distributed/fetch.h"
@@ -111,6 +113,9 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
     }
     // 5. (of the last iteration) Keep the best.
     const Score current = global_score(comm, values, k, bound);
+    if (ctx.log_levels && comm.rank == 0)
+      fmt::print(stderr, "  jet level {} round {}: overload {} cut {}\n", level, round,
+                 current.overload, current.cut / 2);
     if (round == 0) {
       best_score = current;
       start_cut = current.cut;
@@ -175,9 +180,19 @@ JetResult jet_pass(const Comm& comm, const DistGraph& graph, const DistContext& 
       locked[u] = 1;
     }
     update_ghosts<BlockID>(comm, graph, moved, blocks);
+    if (ctx.log_levels) {
+      const std::uint64_t all_candidates = sum_all(comm, std::uint64_t{candidates.size()});
+      const std::uint64_t all_moved = sum_all(comm, std::uint64_t{moved.size()});
+      if (comm.rank == 0)
+        fmt::print(stderr, "  jet level {} round {}: {} candidates, {} moved\n", level, round,
+                   all_candidates, all_moved);
+    }
     announced = std::move(candidates);
     // 4. Balance (5. in the next pass).
-    result.balance_moves += rebalance(comm, graph, ctx, blocks).moves;
+    const std::uint64_t balanced = rebalance(comm, graph, ctx, blocks).moves;
+    result.balance_moves += balanced;
+    if (ctx.log_levels && comm.rank == 0)
+      fmt::print(stderr, "  jet level {} round {}: {} balance moves\n", level, round, balanced);
   }
   if (!at_best) {
     std::copy(best.begin(), best.end(), blocks.begin());

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <memory>
 #include <optional>
+#include <string_view>
+
+#include <fmt/format.h>
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -167,6 +170,26 @@ std::vector<std::uint64_t> free_but_ranges(DistGraph& coarse) {
   return ranges;
 }
 
+// --log-levels: the weighted cut of blocks (owned and ghost, ghosts current) on a level,
+// printed by rank 0 with what was just done. Collective.
+void log_cut(const Comm& comm, const DistGraph& graph, const DistContext& ctx, std::size_t level,
+             std::string_view stage, const std::vector<BlockID>& blocks) {
+  if (!ctx.log_levels)
+    return;
+  std::int64_t cut = 0;
+  RowReader row(graph, true);
+  for (NodeID u = 0; u < graph.n_local; ++u) {
+    const std::span<const NodeID> neighbours = row(u);
+    for (std::size_t j = 0; j < neighbours.size(); ++j)
+      if (blocks[neighbours[j]] != blocks[u])
+        cut += graph.edge_weight(graph.first_edge(u) + j);
+  }
+  cut = sum_all(comm, cut) / 2;
+  if (comm.rank == 0)
+    fmt::print(stderr, "level {} ({} vertices, {} edges): {} cut {}\n", level, graph.global_n,
+               graph.global_m, stage, cut);
+}
+
 } // namespace
 
 DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const DistContext& ctx) {
@@ -199,6 +222,18 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     const bool stalled = contraction.coarse.global_n * 20 > fine.global_n * 19;
     if (contraction.coarse.global_n < ctx.partition.k)
       break;
+    if (ctx.log_levels) {
+      // The coarse level's edge weight: the weight its clustering leaves cut.
+      const DistGraph& coarse = contraction.coarse;
+      std::int64_t weight = 0;
+      for (EdgeID e = 0; e < coarse.local_entries(); ++e)
+        weight += coarse.edge_weight(e);
+      weight = sum_all(comm, weight) / 2;
+      if (comm.rank == 0)
+        fmt::print(stderr, "level {}: {} vertices, {} edges, edge weight {} (max cluster {})\n",
+                   levels.size() + 1, coarse.global_n, coarse.global_m, weight,
+                   max_cluster_weight(fine, ctx));
+    }
     levels.push_back({std::move(contraction.coarse), std::move(contraction.coarse_of)});
     if (levels.size() == 1)
       finest.park();
@@ -224,6 +259,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
   std::copy(owned.begin(), owned.end(), blocks.begin());
   std::uint64_t balance_moves = 0, gathered_levels = 0;
   update_all_ghosts<BlockID>(comm, coarsest, blocks);
+  log_cut(comm, coarsest, ctx, levels.size(), "initial", blocks);
   for (std::size_t level = levels.size(); level-- > 0;) {
     const DistGraph& coarse = levels[level].graph;
     const DistGraph& fine = level == 0 ? graph : levels[level - 1].graph;
@@ -237,6 +273,7 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       const bool below_on_disk = level > 0 && levels[level - 1].on_disk;
       gathered_refine(comm, coarse, ctx, static_cast<int>(level + 1), gather_limit, blocks);
       balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
+      log_cut(comm, coarse, ctx, level + 1, "gathered", blocks);
       release_free_heap();
       mark_memory_phase("gathered");
       // The level is done before the finer levels come back: it goes but for what the
@@ -251,13 +288,17 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
       restore_levels(comm, levels);
       ++gathered_levels;
     } else {
+      log_cut(comm, coarse, ctx, level + 1, "projected", blocks);
       refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks);
+      log_cut(comm, coarse, ctx, level + 1, "lp", blocks);
       balance_moves +=
           jet_refine(comm, coarse, ctx, static_cast<int>(level + 1), blocks).balance_moves;
+      log_cut(comm, coarse, ctx, level + 1, "jet", blocks);
       // Balancing the coarse levels too leaves the finer refinement a balanced start to
       // improve on; heavy coarse vertices may keep a block over the bound here, the finest
       // level decides.
       balance_moves += rebalance(comm, coarse, ctx, blocks).moves;
+      log_cut(comm, coarse, ctx, level + 1, "balanced", blocks);
     }
     mark_memory_phase("refine");
     // Projection: every fine vertex asks the owner of its coarse vertex for the block. Only the
@@ -295,8 +336,11 @@ DistPartition partition_distributed(const Comm& comm, DistGraph& graph, const Di
     if (graph.spilled && restoring_keeps_peak(graph))
       restore_adjacency(graph);
   });
+  log_cut(comm, graph, ctx, 0, "projected", blocks);
   refine(comm, graph, ctx, 0, blocks);
+  log_cut(comm, graph, ctx, 0, "lp", blocks);
   const JetResult jet = jet_refine(comm, graph, ctx, 0, blocks);
+  log_cut(comm, graph, ctx, 0, "jet", blocks);
   // As in the shared-memory engine, the volume objective acts on the finest level only.
   std::uint64_t volume_gain = 0;
   if (ctx.partition.objective == Objective::kVolume) {

@@ -37,8 +37,9 @@ BlockLoads block_loads(const Comm& comm, const DistGraph& graph, const std::vect
   return loads;
 }
 
-BatchBudget::BatchBudget(BlockID k, Weight bound, int ranks)
-    : bound_(bound), ranks_(ranks), added_(k), delta_weight_(k), taken_(k), delta_size_(k) {}
+BatchBudget::BatchBudget(BlockID k, Weight bound, int ranks, int rank)
+    : bound_(bound), ranks_(ranks), rank_(rank), added_(k), delta_weight_(k), taken_(k),
+      delta_size_(k) {}
 
 void BatchBudget::start() {
   std::fill(added_.begin(), added_.end(), 0);
@@ -70,7 +71,7 @@ void refine(const Comm& comm, const DistGraph& graph, const DistContext& ctx, in
   const BlockID k = ctx.partition.k;
   const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
   BlockLoads loads = block_loads(comm, graph, blocks, k);
-  BatchBudget budget(k, bound, comm.size);
+  BatchBudget budget(k, bound, comm.size, comm.rank);
   std::vector<Weight> conn(k, 0);
   std::vector<BlockID> touched;
   RowReader row(graph, true); // the batches visit their rows in order
@@ -124,7 +125,6 @@ RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistCo
   RebalanceResult result;
   const BlockID k = ctx.partition.k;
   const Weight bound = max_block_weight(graph.total_weight, k, ctx.partition.epsilon);
-  const Weight ranks = comm.size;
   std::vector<Weight> conn(k, 0);
   std::vector<BlockID> touched;
   RowReader row(graph, true);
@@ -148,6 +148,9 @@ RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistCo
             static_cast<Weight>((static_cast<__int128>(loads.weight[b] - bound) * local_weight[b] +
                                  loads.weight[b] - 1) /
                                 loads.weight[b]);
+    std::vector<Weight> share(k);
+    for (BlockID b = 0; b < k; ++b)
+      share[b] = room_share(bound - loads.weight[b], comm.size, comm.rank, b + round);
     const BlockID lightest = static_cast<BlockID>(
         std::min_element(loads.weight.begin(), loads.weight.end()) - loads.weight.begin());
     // Candidates: (loss, u, target), the smallest loss first, ties by u (the global id's
@@ -164,10 +167,14 @@ RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistCo
       if (quota[from] == 0)
         continue;
       connections(graph, blocks, u, row(u), conn, touched);
-      BlockID to = lightest;
-      Weight loss = conn[from] - conn[lightest];
+      // Targets: blocks where this rank's share of the room takes u (room_share), the least
+      // loss first, else the lightest block.
+      const Weight w = graph.vertex_weight(u);
+      const auto fits = [&](BlockID b) { return share[b] >= w; };
+      BlockID to = fits(lightest) ? lightest : from;
+      Weight loss = to == from ? 0 : conn[from] - conn[lightest];
       for (const BlockID b : touched)
-        if (b != from && loads.weight[b] < bound && conn[from] - conn[b] < loss) {
+        if (b != from && fits(b) && (to == from || conn[from] - conn[b] < loss)) {
           to = b;
           loss = conn[from] - conn[b];
         }
@@ -184,8 +191,7 @@ RebalanceResult rebalance(const Comm& comm, const DistGraph& graph, const DistCo
     for (const Candidate& c : candidates) {
       const BlockID from = blocks[c.u];
       const Weight w = graph.vertex_weight(c.u);
-      if (moved_out[from] >= quota[from] ||
-          added[c.to] + w > std::max<Weight>(0, bound - loads.weight[c.to]) / ranks)
+      if (moved_out[from] >= quota[from] || added[c.to] + w > share[c.to])
         continue;
       blocks[c.u] = c.to;
       moved_out[from] += w;

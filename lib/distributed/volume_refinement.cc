@@ -106,7 +106,7 @@ std::uint64_t volume_refine(const Comm& comm, const DistGraph& graph, const Dist
   BlockLoads loads = block_loads(comm, graph, blocks, k);
   const std::uint64_t start_volume = global_volume(comm, graph, counts);
   std::uint64_t volume = start_volume;
-  BatchBudget budget(k, bound, comm.size);
+  BatchBudget budget(k, bound, comm.size, comm.rank);
   std::vector<Weight> present(k, 0);
   std::vector<BlockID> ghost_before(graph.n_ghost()), round_start(graph.n_local);
   std::vector<std::uint8_t> changed_flag(graph.n_local, 0);

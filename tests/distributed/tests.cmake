@@ -42,12 +42,21 @@ if(TARGET evalpart AND EXISTS "${GNNPART_SHARED_DIR}/datasets")
   distributed_test(usage usage 1 3)  # a mistyped command or flag, named once
 endif()
 
-# SpilledLevel on coarse levels made on 3 ranks: a level read back from its scratch file must be
-# the level (tests/distributed/mpi: MPI programs, so not in the glob of distributed_test).
+# MPI programs on 3 ranks (tests/distributed/mpi, so not in the glob of distributed_test):
+# SpilledLevel on coarse levels (a level read back from its scratch file must be the level), and
+# the refinement's balance shares (the ranks' shares of a block's room add up to it; the
+# balancer fills rooms smaller than the rank count).
 find_package(GTest REQUIRED)
-add_executable(distributed_mpi_test ${PROJECT_SOURCE_DIR}/tests/distributed/mpi/spilled_level_test.cc)
+add_executable(distributed_mpi_test ${PROJECT_SOURCE_DIR}/tests/distributed/mpi/spilled_level_test.cc
+               ${PROJECT_SOURCE_DIR}/tests/distributed/mpi/rebalance_test.cc)
 target_link_libraries(distributed_mpi_test PRIVATE gnnpart::distributed GTest::gtest)
-add_test(NAME distributed.spilled_level
-         COMMAND ${MPIEXEC_EXECUTABLE} -np 3 --oversubscribe $<TARGET_FILE:distributed_mpi_test>)
-set_tests_properties(distributed.spilled_level PROPERTIES TIMEOUT 120 ENVIRONMENT
-  "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1")
+foreach(case spilled_level:SpilledLevel.* balance_shares:RoomShare.*:Rebalance.*)
+  string(REPLACE ":" ";" parts "${case}")
+  list(POP_FRONT parts name)
+  list(JOIN parts ":" filter)
+  add_test(NAME distributed.${name}
+           COMMAND ${MPIEXEC_EXECUTABLE} -np 3 --oversubscribe $<TARGET_FILE:distributed_mpi_test>
+                   --gtest_filter=${filter})
+  set_tests_properties(distributed.${name} PROPERTIES TIMEOUT 120 ENVIRONMENT
+    "OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_mpi_yield_when_idle=1")
+endforeach()
