@@ -13,6 +13,7 @@
 #include "core/partition.h"
 #include "distributed/chunked_route.h"
 #include "distributed/refinement.h"
+#include "chord_ring.h"
 
 namespace gnnpart::distributed {
 namespace {
@@ -44,29 +45,8 @@ TEST(RoomShare, TheRemainderRotatesWithTheTurn) {
   EXPECT_EQ(holder, (std::vector<int>{0, 1, 2}));
 }
 
-constexpr NodeID kVertices = 3000;
-
-// A ring with chords: u is joined to u ± 1, u ± 7 and u ± 113 (mod n).
-DistGraph chord_ring(const Comm& comm) {
-  std::vector<std::uint64_t> vtxdist(static_cast<std::size_t>(comm.size) + 1);
-  for (int r = 0; r <= comm.size; ++r)
-    vtxdist[static_cast<std::size_t>(r)] = std::uint64_t{kVertices} * r / comm.size;
-  DistGraph g = empty_rows(comm, std::move(vtxdist));
-  const NodeID first = g.first();
-  std::vector<Edge> entries;
-  for (NodeID u = first; u < first + g.n_local; ++u)
-    for (const NodeID step : {1u, 7u, 113u}) {
-      entries.push_back({u, (u + step) % kVertices});
-      entries.push_back({u, (u + kVertices - step) % kVertices});
-    }
-  for (const Edge& e : entries)
-    ++g.offsets[e.u - first + 1];
-  start_rows<Edge>(g);
-  for (const Edge& e : entries)
-    place_entry(g, first, e);
-  finish_dist_graph(comm, g, Merge::kMax);
-  return g;
-}
+using test::chord_ring;
+using test::kVertices;
 
 TEST(Rebalance, FillsRoomsSmallerThanTheRankCount) {
   const Comm comm = Comm::world();
