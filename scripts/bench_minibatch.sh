@@ -7,11 +7,14 @@
 # PREDICT_SAMPLES fresh steps, their relative difference, how many steps the trainer's own
 # recount on the whole graph matched exactly, and for comparison the stochastic hypergraph
 # model's expected volume (`gnnpart evaluate --minibatch`, one global batch of k*B seeds, an
-# independent tree per seed). One CSV row per run on stdout, progress on stderr.
+# independent tree per seed). With COST=PROFILE (gnnpart-train --calibrate) it also reports the
+# mean measured seconds per step against the model's prediction for the same steps (docs/
+# cost_model.md, "Mini-batches: time per step"; meaningful with one rank per core only).
+# One CSV row per run on stdout, progress on stderr.
 # Environment (all optional):
 #   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed")  KS ("2 4")
 #   PARTITIONERS ("metis hypergraph random")  BATCH_SIZE (32)  FANOUTS (10,25: input layer
-#   first)  STEPS (100)  PREDICT_SAMPLES (2000)  FEATURE_DIM (16)  SEED (1)
+#   first)  STEPS (100)  PREDICT_SAMPLES (2000)  FEATURE_DIM (16)  SEED (1)  COST (none)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -28,6 +31,9 @@ STEPS="${STEPS:-100}"
 PREDICT_SAMPLES="${PREDICT_SAMPLES:-2000}"
 FEATURE_DIM="${FEATURE_DIM:-16}"
 SEED="${SEED:-1}"
+COST="${COST:-}"
+cost=()
+[ -n "$COST" ] && cost=(--cost "$COST")
 source "$ROOT/scripts/bench_common.sh"
 bench_scratch minibatch
 bench_commit lib app trainer
@@ -39,7 +45,7 @@ HOP_FANOUTS="$(echo "$FANOUTS" | tr ',' '\n' | tac | paste -sd, -)"
 
 HEADER="commit,graph,n,k,partitioner,batch_size,fanouts,steps,measured_rows_per_step"
 HEADER+=",predicted_rows_per_step,predicted_stderr,relative_error,exact_steps"
-echo "$HEADER,stochastic_model_rows,load1"
+echo "$HEADER,stochastic_model_rows,load1,measured_step_s,predicted_step_s,step_error"
 for g in $GRAPHS; do
   graph="$(dataset "$g.edges.gz")"
   [ -n "$graph" ] || { echo "bench_minibatch: no dataset $g" >&2; continue; }
@@ -77,7 +83,7 @@ EOF
       echo "bench_minibatch: $g k=$k $p: $epochs epochs" >&2
       OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" "$TRAIN" "$dir" \
         --batch-size "$BATCH_SIZE" --fanouts "$FANOUTS" --epochs "$epochs" --seed "$SEED" \
-        --feature-dim "$FEATURE_DIM" --predict-samples "$PREDICT_SAMPLES" \
+        --feature-dim "$FEATURE_DIM" --predict-samples "$PREDICT_SAMPLES" "${cost[@]}" \
         --json "$WORK/run.json" > /dev/null
       train_flag=()
       [ -n "$train_file" ] && train_flag=(--train "$train_file")
@@ -94,7 +100,9 @@ exact = sum(a == b for a, b in zip(rows, r["recounted_rows_by_batch"]))
 m, pred = r["measured_rows_per_batch"], r["predicted_rows_per_batch"]
 print(f"{commit},{g},{s['n']},{k},{p},{r['batch_size']},{fanouts.replace(',', '-')},{len(rows)},"
       f"{m:.3f},{pred:.3f},{r['predicted_rows_stderr']:.3f},{(m - pred) / pred:.4f},{exact},"
-      f"{s['minibatch_volume_mean']:.3f},{load}")
+      f"{s['minibatch_volume_mean']:.3f},{load},", end="")
+t, tp = r["batch_time_s"], r.get("predicted_batch_time_s", -1)
+print(f"{t:.6f},{tp:.6f},{(tp - t) / t:.4f}" if tp > 0 else ",,")
 EOF
     done
   done

@@ -15,7 +15,9 @@
 #include <fmt/format.h>
 
 #include "block_data.h"
+#include "core/graph.h"
 #include "core/random.h"
+#include "cost/neighbor_sampling.h"
 #include "cost/profile.h"
 #include "gcn.h"
 #include "halo_exchange.h"
@@ -197,6 +199,59 @@ double zero_test_seconds(MPI_Comm comm, std::size_t rows, std::size_t w) {
   return std::max(0.0, random_zeros - grouped_zeros) / (static_cast<double>(rows) * a);
 }
 
+// Written by the timed lookups below so that they are not optimised away.
+volatile std::size_t lookup_sink = 0;
+
+// The fetch mini-batches' sampling (fetch_minibatch.cc, sample_layer) on a graph of `rows`
+// vertices with 16 random neighbours each: a frontier of rows / 4 vertices draws 10 neighbours
+// of each (per neighbour drawn), then the frontier and the draws are merged, sorted and made
+// unique, and every entry is looked up in the result (per entry).
+void measure_sampling(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
+  const NodeID n = std::max<NodeID>(rows, 64), degree = 16;
+  const std::uint32_t fanout = 10;
+  Rng rng(11);
+  std::vector<EdgeID> offsets{0};
+  std::vector<NodeID> adjacency;
+  for (NodeID u = 0; u < n; ++u) {
+    std::vector<NodeID> row;
+    for (NodeID d = 0; d < degree; ++d)
+      row.push_back(static_cast<NodeID>(rng.below(n)));
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    adjacency.insert(adjacency.end(), row.begin(), row.end());
+    offsets.push_back(adjacency.size());
+  }
+  const CsrGraph graph(std::move(offsets), std::move(adjacency));
+  std::vector<NodeID> frontier;
+  for (NodeID i = 0; i < n / 4; ++i)
+    frontier.push_back(static_cast<NodeID>(rng.below(n)));
+  std::sort(frontier.begin(), frontier.end());
+  frontier.erase(std::unique(frontier.begin(), frontier.end()), frontier.end());
+  std::vector<NodeID> picked;
+  std::uint64_t stream = 1;
+  const double draw = timed(comm, [&] {
+    picked.clear();
+    ++stream;
+    for (NodeID v : frontier)
+      cost::sample_neighbors(graph.neighbors(v), fanout, stream, 0, v, picked);
+  });
+  p.sample_draw_s = draw / static_cast<double>(std::max<std::size_t>(picked.size(), 1));
+  const double index = timed(comm, [&] {
+    std::vector<NodeID> inputs = frontier;
+    inputs.insert(inputs.end(), picked.begin(), picked.end());
+    std::sort(inputs.begin(), inputs.end());
+    inputs.erase(std::unique(inputs.begin(), inputs.end()), inputs.end());
+    std::size_t positions = 0;
+    for (const auto* ids : {&frontier, &picked}) {
+      for (NodeID v : *ids)
+        positions += static_cast<std::size_t>(std::lower_bound(inputs.begin(), inputs.end(), v) -
+                                              inputs.begin());
+    }
+    lookup_sink = positions;
+  });
+  p.sample_index_s = index / static_cast<double>(frontier.size() + picked.size());
+}
+
 void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
   const NodeID degree = 8;
   // SpMM and its transpose on blocks of rows / 8 to 2 rows: once the operands (rows x width
@@ -277,6 +332,7 @@ void measure_kernels(MPI_Comm comm, NodeID rows, cost::CostProfile& p) {
     apply_dropout(h, nullptr, ids, 1, 0, 0, 0.5);
   });
   p.dropout_s = std::max(0.0, dropout / (rows * 64.0) - p.elementwise_s); // less the copy of h
+  measure_sampling(comm, rows, p);
   std::vector<Layer> layers = init_layers({512, 256, 16}, 1);
   Adam adam(layers, 0.01);
   const std::vector<double> grads(parameter_count(layers), 1e-3);

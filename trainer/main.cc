@@ -9,6 +9,8 @@
 #include <exception>
 #include <string>
 
+#include <malloc.h>
+
 #include <CLI/CLI.hpp>
 #include <mpi.h>
 
@@ -17,7 +19,24 @@
 #include "model.h"
 #include "run.h"
 
+namespace {
+
+// The trainer allocates matrices of the same sizes at every step and epoch (a mini-batch's
+// gathered input rows, a layer's activations). glibc maps a block above its (adaptive) threshold
+// afresh and unmaps it on free, and trims the heap's free top, so every step paid the page
+// faults of its largest matrices again: Cora, 2 ranks, width 1433, fanouts 10,25 took 16.1 ms
+// per step against 10.1 ms with the memory kept (docs/cost_model.md, "Mini-batches: time per
+// step"). Blocks up to 32 MiB (glibc's largest threshold) come from the heap, which keeps
+// what was freed for the next step.
+void keep_freed_memory() {
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 1 << 30);
+}
+
+} // namespace
+
 int main(int argc, char** argv) {
+  keep_freed_memory();
   MPI_Init(&argc, &argv);
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -57,6 +76,9 @@ int main(int argc, char** argv) {
       ->capture_default_str();
   app.add_option("--dump-batches", options.dump_batches,
                  "fetch mode: write every step's seeds and fetched ids per rank (JSON)");
+  app.add_option("--cost", options.cost_profile,
+                 "fetch mode: predict the time per step with this cost profile (--calibrate; "
+                 "docs/cost_model.md) and print it beside the measured one");
   app.add_flag("--predict", options.predict,
                "print the fetch mode's predicted rows per step (one process, whole layout)");
   app.add_option("--check-batches", options.check_batches,

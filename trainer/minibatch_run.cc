@@ -12,7 +12,9 @@
 #include <fmt/ranges.h>
 
 #include "block_data.h"
+#include "core/errors.h"
 #include "cost/minibatch_rows.h"
+#include "cost/minibatch_time.h"
 #include "fetch_reference.h"
 #include "gcn.h"
 #include "io/graph_io.h"
@@ -103,6 +105,18 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
     throw ConfigError(
         fmt::format("{}: need a vertex layout with {} blocks", options.layout_dir, size));
   }
+  if (!options.cost_profile.empty() && !fetch)
+    throw ConfigError("--cost needs --minibatch-mode fetch");
+  // Read before training, on every rank, so that a bad profile stops all of them at once (with
+  // one line, from rank 0).
+  cost::CostProfile profile;
+  if (!options.cost_profile.empty()) {
+    try {
+      profile = cost::read_profile(options.cost_profile);
+    } catch (const InputError& e) {
+      throw ConfigError(e.what());
+    }
+  }
   TrainOptions opts = options;
   opts.layers = static_cast<int>(options.fanouts.size());
   const BlockData data = load_block(opts.layout_dir, static_cast<BlockID>(rank), opts);
@@ -184,6 +198,14 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   const std::vector<std::uint64_t> correct =
       allreduce_sum({count_correct(logits, data.labels, data.test), data.test.size()}, comm);
   const double test_accuracy = correct[1] ? static_cast<double>(correct[0]) / correct[1] : 0;
+  // The input features' nonzero share (the model's GEMMs skip zero entries).
+  std::uint64_t nonzeros = 0;
+  for (double x : data.features.data)
+    nonzeros += x != 0;
+  const std::vector<std::uint64_t> feature_counts =
+      allreduce_sum({nonzeros, data.features.data.size()}, comm);
+  const double feature_density =
+      feature_counts[1] > 0 ? static_cast<double>(feature_counts[0]) / feature_counts[1] : 1.0;
   if (rank != 0)
     return 0;
 
@@ -200,6 +222,8 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   // when the layout was written for this batch size (it counts input rows of per-seed trees,
   // not the hidden rows this mode exchanges).
   double predicted = -1, predicted_stderr = 0;
+  cost::StepPrediction predicted_step; // the mean of these steps' predictions
+  double fresh_seconds = -1, fresh_stderr = 0;
   std::vector<std::uint64_t> recounted;
   if (fetch) {
     const FetchProblem problem = load_fetch_problem(opts.layout_dir, manifest.k);
@@ -218,6 +242,38 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
       predicted = est.mean;
       predicted_stderr = est.standard_error;
     }
+    // The time per step: the model priced on the work of these steps (recounted on the whole
+    // graph), and its expectation over fresh steps.
+    if (!options.cost_profile.empty()) {
+      cost::GcnShape shape;
+      shape.layers = opts.layers;
+      shape.feature_dim = widths.front();
+      shape.hidden = opts.hidden;
+      shape.classes = widths.back();
+      shape.feature_density = feature_density;
+      const double share = 1.0 / static_cast<double>(std::max<std::size_t>(steps.size(), 1));
+      for (const auto& [epoch, b] : steps) {
+        const cost::FetchStepWork work = cost::fetch_step_work(
+            problem.graph, problem.partition, train, fetch_batch_options(opts), epoch, b,
+            shape.feature_dim, shape.value_bytes);
+        const cost::StepPrediction step = cost::predict_fetch_step(work, shape, profile);
+        predicted_step.seconds += step.seconds * share;
+        predicted_step.sampling += step.sampling * share;
+        predicted_step.fetch += step.fetch * share;
+        predicted_step.compute += step.compute * share;
+        predicted_step.allreduce += step.allreduce * share;
+        predicted_step.rank_work.resize(step.rank_work.size());
+        for (std::size_t r = 0; r < step.rank_work.size(); ++r)
+          predicted_step.rank_work[r] += step.rank_work[r] * share;
+      }
+      if (opts.predict_samples > 0) {
+        const cost::StepTimeEstimate est = cost::expected_fetch_step_seconds(
+            problem.graph, problem.partition, problem.train, fetch_batch_options(opts), shape,
+            profile, opts.predict_samples);
+        fresh_seconds = est.mean;
+        fresh_stderr = est.standard_error;
+      }
+    }
   } else if (manifest.minibatch_batch_size == opts.batch_size) {
     predicted = manifest.predicted_rows_per_batch;
   }
@@ -233,6 +289,18 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   if (fetch) {
     text += fmt::format("  recount of these {} steps on the whole graph: {}\n", steps.size(),
                         recounted == rows_per_batch ? "equal, step by step" : "DIFFERENT");
+  }
+  if (!options.cost_profile.empty()) {
+    const cost::StepPrediction& p = predicted_step;
+    text += fmt::format("  seconds per step measured {:.6f} (mean), predicted {:.6f} (these steps)",
+                        mean_seconds, p.seconds);
+    text += fresh_seconds >= 0 ? fmt::format(", {:.6f} (stderr {:.6f}, fresh steps)\n",
+                                             fresh_seconds, fresh_stderr)
+                               : std::string("\n");
+    text += fmt::format("    predicted: sampling {:.6f}, fetch {:.6f}, layers {:.6f}, allreduce "
+                        "{:.6f}, Adam {:.6f}\n",
+                        p.sampling, p.fetch, p.compute, p.allreduce,
+                        p.seconds - p.sampling - p.fetch - p.compute - p.allreduce);
   }
   text += fmt::format("  test accuracy   {:.4f}\n", test_accuracy);
   std::printf("%s", text.c_str());
@@ -262,6 +330,10 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
         .add("final_loss", last_loss)
         .add("test_accuracy", test_accuracy)
         .add("batch_time_s", mean_seconds)
+        .add("predicted_batch_time_s", options.cost_profile.empty() ? -1.0 : predicted_step.seconds)
+        .add("predicted_batch_time_fresh_s", fresh_seconds)
+        .add("predicted_rank_work_s", predicted_step.rank_work)
+        .add("predicted_batch_time_stderr", fresh_stderr)
         .add("verify_max_abs_diff", verify_diff)
         .add_raw("per_rank", rank_totals_json(batches));
     write_file_atomically(opts.json, json.str());

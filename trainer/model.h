@@ -28,6 +28,7 @@ struct TrainOptions {
   std::string minibatch_mode = "fetch"; // fetch (DistDGL's) or layerwise (trainer/minibatch.h)
   std::uint32_t predict_samples = 1000; // fresh steps the fetch-mode prediction averages
   std::string dump_batches;             // fetch mode: every step's seeds and fetched ids (JSON)
+  std::string cost_profile;             // fetch mode: predict the step time with this profile
   bool predict = false;                 // print the fetch-mode prediction instead of training
   std::string check_batches;            // --predict: recount a --dump-batches file
   bool per_rank = false;                // print per-rank, per-epoch traffic lines

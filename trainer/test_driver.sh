@@ -206,7 +206,27 @@ calibrate)
   [ -f "$part" ] || { echo "missing $part" >&2; exit 77; }
   "$GNNPART" evaluate "$graph" "$part" --cost "$profile" --feature-dim 64 --hidden 32 --json \
     > "$WORK/$name.cost.json"
-  "$PYTHON" - "$profile" "$WORK/$name.cost.json" <<'EOF'
+  # Fetch mini-batches priced with the profile (the layout has 4 blocks: 4 ranks), and a
+  # malformed profile: one line naming FILE:LINE, exit 1, before any training.
+  dir="$WORK/$name.graph.4"
+  [ -f "$dir/layout.json" ] || { echo "missing layout $dir" >&2; exit 77; }
+  OMPI_MCA_mpi_yield_when_idle=1 mpirun -np 4 --oversubscribe "${root[@]}" "$TRAIN" "$dir" \
+    --epochs 2 --batch-size 16 --fanouts 5,10 --predict-samples 20 --cost "$profile" \
+    --json "$WORK/$name.step_time.json" > /dev/null
+  printf '{\n  "name": "bad",\n  "source": "guessed"\n}\n' > "$WORK/bad_profile.json"
+  set +e
+  OMPI_MCA_mpi_yield_when_idle=1 mpirun -np 4 --oversubscribe "${root[@]}" "$TRAIN" "$dir" \
+    --epochs 2 --batch-size 16 --fanouts 5,10 --cost "$WORK/bad_profile.json" \
+    > "$WORK/bad_profile.out" 2> "$WORK/bad_profile.err"
+  bad=$?
+  set -e
+  [ "$bad" != 0 ] || { echo "a malformed profile was accepted" >&2; exit 1; }
+  [ "$(grep -c 'bad_profile.json:3: ' "$WORK/bad_profile.err")" = 1 ] ||
+    { cat "$WORK/bad_profile.err" >&2; exit 1; }
+  if grep -q "^epoch" "$WORK/bad_profile.out"; then
+    echo "trained on a bad profile" >&2; exit 1
+  fi
+  "$PYTHON" - "$profile" "$WORK/$name.cost.json" "$WORK/$name.step_time.json" <<'EOF'
 import json, sys
 profile, cost = (json.load(open(f)) for f in sys.argv[1:3])
 print(f"profile: latency {profile['latency_s']:.3g} s, {profile['seconds_per_byte']:.3g} s/byte; "
@@ -238,6 +258,13 @@ assert len(ranks) == 4 and cost["cost"]["predicted_epoch_s"] > 0
 # The figures per rank are the layout's: rows add up to n, sends to the receives.
 assert sum(r["rows"] for r in ranks) == cost["n"]
 assert sum(r["send_rows"] for r in ranks) == sum(r["recv_rows"] for r in ranks) == cost["comm_volume"]
+# The fetch mode's sampling rates, and its steps priced rank by rank.
+assert profile["sample_draw_s"] > 0 and profile["sample_index_s"] > 0
+step = json.load(open(sys.argv[3]))
+assert step["predicted_batch_time_s"] > 0 and step["predicted_batch_time_fresh_s"] > 0
+assert len(step["predicted_rank_work_s"]) == 4 and min(step["predicted_rank_work_s"]) > 0
+assert max(step["predicted_rank_work_s"]) < step["predicted_batch_time_s"]
+print(f"fetch steps: measured {step['batch_time_s']:.4g} s, predicted {step['predicted_batch_time_s']:.4g} s")
 EOF
   ;;
 edge)

@@ -108,10 +108,7 @@ private:
   }
   // SpMM seconds per nonzero x column on this block (its rows set the operands' size).
   double spmm_rate(double w, bool transposed) const {
-    const double rows = static_cast<double>(b_.rows);
-    if (transposed && !p_.spmm_transposed_grid.empty())
-      return rate_at(p_.spmm_transposed_grid, rows, w);
-    return p_.spmm_grid.empty() ? rate_at(p_.spmm, w) : rate_at(p_.spmm_grid, rows, w);
+    return cost::spmm_rate(p_, static_cast<double>(b_.rows), w, transposed);
   }
   // Seconds of one SpMM pass at width w over `nnz` nonzeros whose operand reads have the
   // histogram `reuse`: reads of rows still in the cache (their stack distance times a row's

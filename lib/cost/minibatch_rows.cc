@@ -16,8 +16,10 @@ namespace {
 
 constexpr std::uint64_t kFreshStream = 0x7072656469; // "predi"
 
-void check_options(const CsrGraph& graph, const Partition& partition,
-                   const FetchBatchOptions& options) {
+} // namespace
+
+void check_fetch_options(const CsrGraph& graph, const Partition& partition,
+                         const FetchBatchOptions& options) {
   check_partition(partition, graph.num_nodes());
   if (options.batch_size == 0)
     throw InvalidParameter("batch size must be at least 1");
@@ -33,7 +35,11 @@ void check_options(const CsrGraph& graph, const Partition& partition,
   }
 }
 
-} // namespace
+FetchBatchOptions fresh_options(const FetchBatchOptions& options) {
+  FetchBatchOptions fresh = options;
+  fresh.seed = derive_seed(options.seed, kFreshStream);
+  return fresh;
+}
 
 std::vector<NodeID> input_frontier(const CsrGraph& graph, std::span<const NodeID> seeds,
                                    std::span<const std::uint32_t> fanouts, std::uint64_t stream) {
@@ -89,12 +95,11 @@ std::vector<std::uint64_t> fetched_rows(const CsrGraph& graph, const Partition& 
 FetchRowsEstimate expected_fetched_rows(const CsrGraph& graph, const Partition& partition,
                                         std::span<const NodeID> train,
                                         const FetchBatchOptions& options, std::uint32_t samples) {
-  check_options(graph, partition, options);
+  check_fetch_options(graph, partition, options);
   if (samples == 0)
     throw InvalidParameter("need at least one sample");
   const auto by_block = train_by_block(partition, train);
-  FetchBatchOptions fresh = options;
-  fresh.seed = derive_seed(options.seed, kFreshStream);
+  const FetchBatchOptions fresh = fresh_options(options);
   std::vector<std::vector<std::uint64_t>> rows(samples);
   tbb::parallel_for(std::uint32_t{0}, samples, [&](std::uint32_t s) {
     rows[s] = fetched_rows(graph, partition, by_block, fresh, 0, s);

@@ -50,6 +50,15 @@ struct FetchRowsEstimate {
   std::vector<double> per_block; // expected rows per step fetched by each rank
 };
 
+// Throws InvalidParameter on a partition that does not fit the graph, unsorted adjacency, a batch
+// size of 0, no fanouts or a fanout of 0.
+void check_fetch_options(const CsrGraph& graph, const Partition& partition,
+                         const FetchBatchOptions& options);
+
+// The options of the fresh steps every expectation is taken over: a seed derived from
+// options.seed that the trainer never uses.
+FetchBatchOptions fresh_options(const FetchBatchOptions& options);
+
 // The expectation over `samples` steps drawn with a seed derived from options.seed that the
 // trainer never uses (fresh samples, not the training run's own). Parallel over samples inside
 // the caller's task_arena; the result does not depend on the thread count. Throws

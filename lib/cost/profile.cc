@@ -120,7 +120,19 @@ constexpr std::array<std::pair<const char*, RateGrid CostProfile::*>, 7> kOption
     {"unpack_grid", &CostProfile::unpack_grid},
 }};
 
+constexpr std::array<std::pair<const char*, double CostProfile::*>, 2> kOptionalSeconds{{
+    {"sample_draw_s", &CostProfile::sample_draw_s},
+    {"sample_index_s", &CostProfile::sample_index_s},
+}};
+
 } // namespace
+
+double spmm_rate(const CostProfile& profile, double rows, double width, bool transposed) {
+  if (transposed && !profile.spmm_transposed_grid.empty())
+    return rate_at(profile.spmm_transposed_grid, rows, width);
+  return profile.spmm_grid.empty() ? rate_at(profile.spmm, width)
+                                   : rate_at(profile.spmm_grid, rows, width);
+}
 
 double rate_at(const RateGrid& grid, double rows, double width) {
   if (grid.empty())
@@ -217,6 +229,10 @@ CostProfile read_profile(const std::string& path) {
       throw InputError(path, root.find("shared_network")->line,
                        "profile \"shared_network\" must be in [0, 1]");
   }
+  for (const auto& [key, member] : kOptionalSeconds) {
+    if (root.find(key) != nullptr)
+      p.*member = seconds(path, root, key);
+  }
   if (root.find("rank_spread") != nullptr) {
     p.rank_spread = seconds(path, root, "rank_spread");
     if (p.rank_spread > 1)
@@ -242,6 +258,10 @@ std::string profile_json(const CostProfile& p) {
     optional += fmt::format(",\n  \"shared_network\": {:.4f}", p.shared_network);
   if (p.rank_spread > 0)
     optional += fmt::format(",\n  \"rank_spread\": {:.4f}", p.rank_spread);
+  for (const auto& [key, member] : kOptionalSeconds) {
+    if (p.*member > 0)
+      optional += fmt::format(",\n  \"{}\": {:.6g}", key, p.*member);
+  }
   return fmt::format(
       "{{\n  \"name\": {},\n  \"source\": {},\n  \"transport\": {},\n  \"ranks\": {},\n"
       "  \"latency_s\": {:.6g},\n  \"seconds_per_byte\": {:.6g},\n  \"sync_jitter\": {:.4f},\n"

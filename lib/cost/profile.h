@@ -93,7 +93,16 @@ struct CostProfile {
   // takes the expected slowest rank. Measured by the calibration's spread of equal GEMM segments
   // over the ranks. 0: every rank at its calibrated speed, as before.
   double rank_spread = 0;
+  // Fetch mini-batches' sampling (trainer/fetch_minibatch.cc): seconds per neighbour drawn
+  // (cost::sample_neighbors), and per aggregation entry of a sampled layer for merging the
+  // frontier (sort, unique) and indexing every entry in it. 0: not calibrated (older profiles).
+  double sample_draw_s = 0;
+  double sample_index_s = 0;
 };
+
+// Seconds per nonzero x column of the trainer's SpMM (transposed: its scatter) on a block whose
+// operand has `rows` rows: the grids where the profile has them, else the spmm table.
+double spmm_rate(const CostProfile& profile, double rows, double width, bool transposed);
 
 // Seconds of the profile's gradient allreduce of `bytes` bytes.
 double allreduce_seconds(const CostProfile& profile, double bytes);

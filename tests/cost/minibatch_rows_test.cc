@@ -12,25 +12,13 @@
 #include "core/errors.h"
 #include "cost/minibatch_rows.h"
 #include "cost/neighbor_sampling.h"
+#include "minibatch_test_graphs.h"
 
 namespace gnnpart::cost {
 namespace {
 
 using ml_test::grid_graph;
 using ml_test::random_graph;
-
-// The same graph with sorted adjacency lists (what the sampler requires).
-CsrGraph sorted_copy(const CsrGraph& g) {
-  std::vector<EdgeID> offsets{0};
-  std::vector<NodeID> adjacency;
-  for (NodeID u = 0; u < g.num_nodes(); ++u) {
-    std::vector<NodeID> nb(g.neighbors(u).begin(), g.neighbors(u).end());
-    std::sort(nb.begin(), nb.end());
-    adjacency.insert(adjacency.end(), nb.begin(), nb.end());
-    offsets.push_back(adjacency.size());
-  }
-  return CsrGraph(std::move(offsets), std::move(adjacency));
-}
 
 // Vertices within `hops` of `seeds` (breadth-first, independent of the sampler).
 std::set<NodeID> ball(const CsrGraph& g, const std::vector<NodeID>& seeds, std::size_t hops) {
@@ -45,14 +33,6 @@ std::set<NodeID> ball(const CsrGraph& g, const std::vector<NodeID>& seeds, std::
     layer = next;
   }
   return seen;
-}
-
-Partition stripes(NodeID n, BlockID k) {
-  Partition p;
-  p.k = k;
-  for (NodeID u = 0; u < n; ++u)
-    p.blocks.push_back(static_cast<BlockID>(u * k / n));
-  return p;
 }
 
 TEST(NeighborSampling, AllWhenDegreeFitsElseDistinctSubset) {
