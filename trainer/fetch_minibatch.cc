@@ -14,6 +14,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include <time.h>
+
 #include "cost/neighbor_sampling.h"
 #include "io/graph_io.h"
 #include "minibatch.h"
@@ -40,24 +42,33 @@ template <> MPI_Datatype mpi_type<double>() {
 }
 
 // out[p] goes to rank p; returns in[p], what rank p sent here. Counts traffic (not to self).
+// CPU seconds spent inside the all-to-alls' MPI calls (polling counts as CPU time).
+thread_local double mpi_cpu_seconds = 0;
+
 template <class T>
 std::vector<std::vector<T>> all_to_all(const std::vector<std::vector<T>>& out, MPI_Comm comm,
                                        int rank, CommStats& stats) {
   const int size = static_cast<int>(out.size());
   std::vector<int> send_counts(size), recv_counts(size), send_displs(size), recv_displs(size);
   std::vector<T> flat;
+  std::size_t total = 0;
+  for (const std::vector<T>& part : out)
+    total += part.size();
+  flat.reserve(total);
   for (int p = 0; p < size; ++p) {
     send_displs[p] = static_cast<int>(flat.size());
     send_counts[p] = static_cast<int>(out[p].size());
     flat.insert(flat.end(), out[p].begin(), out[p].end());
   }
   const auto start = Clock::now();
+  const double cpu_start = thread_cpu_seconds();
   MPI_Alltoall(send_counts.data(), 1, MPI_INT, recv_counts.data(), 1, MPI_INT, comm);
   std::partial_sum(recv_counts.begin(), recv_counts.end() - 1, recv_displs.begin() + 1);
   std::vector<T> received(static_cast<std::size_t>(recv_displs.back() + recv_counts.back()));
   MPI_Alltoallv(flat.data(), send_counts.data(), send_displs.data(), mpi_type<T>(), received.data(),
                 recv_counts.data(), recv_displs.data(), mpi_type<T>(), comm);
   stats.wait_seconds += std::chrono::duration<double>(Clock::now() - start).count();
+  mpi_cpu_seconds += thread_cpu_seconds() - cpu_start;
   std::vector<std::vector<T>> in(size);
   for (int p = 0; p < size; ++p) {
     in[p].assign(received.begin() + recv_displs[p],
@@ -118,6 +129,9 @@ public:
     const std::size_t num_layers = options_.fanouts.size();
     if (layers.size() != num_layers)
       throw std::logic_error("one fanout per layer");
+    using cost::StepPart;
+    const double cpu_start = thread_cpu_seconds();
+    mpi_cpu_seconds = 0;
     const std::uint64_t stream = cost::batch_stream(options_.seed, epoch, batch, rank_);
     std::vector<std::vector<NodeID>> frontier(num_layers + 1);
     std::vector<SampledEdges> edges;
@@ -126,7 +140,14 @@ public:
     for (std::size_t l = num_layers; l-- > 0;)
       sample_layer(epoch, batch, l, frontier[l + 1], frontier[l], edges[l], out.stats);
     out.seeds = frontier[num_layers];
+    const double cpu_sampled = thread_cpu_seconds();
+    out.cpu[static_cast<std::size_t>(StepPart::kSampling)] =
+        cpu_sampled - cpu_start - mpi_cpu_seconds;
+    mpi_cpu_seconds = 0;
     Matrix x = fetch_inputs(frontier[0], out);
+    const double cpu_fetched = thread_cpu_seconds();
+    out.cpu[static_cast<std::size_t>(StepPart::kFetch)] =
+        cpu_fetched - cpu_sampled - mpi_cpu_seconds;
 
     std::vector<std::int64_t> labels;
     for (NodeID u : out.seeds)
@@ -135,6 +156,7 @@ public:
         sampled_forward_backward(edges, x, labels, layers, 1.0 / static_cast<double>(seeds_total_));
     out.grads = std::move(pass.grads);
     out.loss = pass.loss;
+    out.cpu[static_cast<std::size_t>(StepPart::kLayers)] = thread_cpu_seconds() - cpu_fetched;
     return out;
   }
 
@@ -216,6 +238,7 @@ private:
     const auto asked = all_to_all(wanted, comm_, rank_, out.stats);
     std::vector<std::vector<double>> rows(size_);
     for (int p = 0; p < size_; ++p) {
+      rows[p].reserve(asked[p].size() * width);
       for (NodeID u : asked[p]) {
         const double* row = data_.features.row(position(data_.plan.owned, u));
         rows[p].insert(rows[p].end(), row, row + width);
@@ -258,6 +281,12 @@ private:
 };
 
 } // namespace
+
+double thread_cpu_seconds() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+}
 
 std::unique_ptr<MinibatchMode> make_fetch_mode(const BlockData& data, const TrainOptions& options,
                                                MPI_Comm comm) {

@@ -15,6 +15,7 @@
 #include <mpi.h>
 
 #include "block_data.h"
+#include "cost/minibatch_time.h"
 #include "halo_exchange.h"
 #include "model.h"
 
@@ -28,7 +29,14 @@ struct BatchStep {
   std::uint64_t rows = 0;        // fetch: input rows received; layerwise: forward rows sent
   CommStats stats;
   std::vector<NodeID> seeds, fetched; // fetch mode: global ids, for --dump-batches
+  // fetch mode: this thread's CPU seconds in sampling, fetching and the layers (outside MPI
+  // calls; cost::StepPart's order, Adam's filled in by the training loop).
+  cost::StepParts cpu{};
 };
+
+// CPU seconds of the calling thread (CPU time, not wall time: what a rank computes, whoever
+// else shares its core).
+double thread_cpu_seconds();
 
 class MinibatchMode {
 public:

@@ -85,6 +85,14 @@ double verify_fetch_step(const TrainOptions& options, BlockID k, const std::vect
   return diff;
 }
 
+// [[sampling, fetch, layers, Adam] per rank]
+std::string parts_json(const std::vector<cost::StepParts>& ranks) {
+  std::string json = "[";
+  for (std::size_t r = 0; r < ranks.size(); ++r)
+    json += fmt::format("{}[{:.9f}]", r ? ", " : "", fmt::join(ranks[r], ", "));
+  return json + "]";
+}
+
 } // namespace
 
 int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
@@ -141,6 +149,7 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   std::vector<std::pair<int, std::uint64_t>> steps; // (epoch, batch) of every step run
   std::vector<std::vector<RankEpoch>> batches;
   std::vector<double> batch_seconds;
+  cost::StepParts parts_cpu{}; // this rank's CPU seconds by part, summed over the steps
   std::string dump;
   double last_loss = 0, verify_diff = -1;
   for (int epoch = 0; epoch < opts.epochs; ++epoch) {
@@ -160,9 +169,13 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
       loss_sum += summed.back();
       seeds += static_cast<double>(step.seeds_total);
       summed.pop_back();
+      const double adam_start = thread_cpu_seconds();
       for (std::size_t i = 0; i < layers[0].weight.data.size(); ++i)
         summed[i] += opts.weight_decay * layers[0].weight.data[i];
       adam.step(layers, summed);
+      step.cpu[static_cast<std::size_t>(cost::StepPart::kAdam)] = thread_cpu_seconds() - adam_start;
+      for (std::size_t i = 0; i < parts_cpu.size(); ++i)
+        parts_cpu[i] += step.cpu[i];
       const double seconds = std::chrono::duration<double>(Clock::now() - start).count();
       const std::uint64_t rows = allreduce_sum({step.rows}, comm)[0];
       const CommStats& s = step.stats;
@@ -198,6 +211,10 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   const std::vector<std::uint64_t> correct =
       allreduce_sum({count_correct(logits, data.labels, data.test), data.test.size()}, comm);
   const double test_accuracy = correct[1] ? static_cast<double>(correct[0]) / correct[1] : 0;
+  // Every rank's CPU seconds per step by part (rank 0 reports them beside the prediction).
+  std::vector<double> all_parts_cpu(parts_cpu.size() * static_cast<std::size_t>(size));
+  MPI_Gather(parts_cpu.data(), static_cast<int>(parts_cpu.size()), MPI_DOUBLE, all_parts_cpu.data(),
+             static_cast<int>(parts_cpu.size()), MPI_DOUBLE, 0, comm);
   // The input features' nonzero share (the model's GEMMs skip zero entries).
   std::uint64_t nonzeros = 0;
   for (double x : data.features.data)
@@ -263,8 +280,12 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
         predicted_step.compute += step.compute * share;
         predicted_step.allreduce += step.allreduce * share;
         predicted_step.rank_work.resize(step.rank_work.size());
-        for (std::size_t r = 0; r < step.rank_work.size(); ++r)
+        predicted_step.rank_parts.resize(step.rank_parts.size());
+        for (std::size_t r = 0; r < step.rank_work.size(); ++r) {
           predicted_step.rank_work[r] += step.rank_work[r] * share;
+          for (std::size_t i = 0; i < step.rank_parts[r].size(); ++i)
+            predicted_step.rank_parts[r][i] += step.rank_parts[r][i] * share;
+        }
       }
       if (opts.predict_samples > 0) {
         const cost::StepTimeEstimate est = cost::expected_fetch_step_seconds(
@@ -289,6 +310,13 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
   if (fetch) {
     text += fmt::format("  recount of these {} steps on the whole graph: {}\n", steps.size(),
                         recounted == rows_per_batch ? "equal, step by step" : "DIFFERENT");
+  }
+  // Per rank and step: CPU seconds in sampling, fetching, the layers and Adam.
+  std::vector<cost::StepParts> measured_parts(static_cast<std::size_t>(size));
+  for (std::size_t r = 0; r < measured_parts.size(); ++r) {
+    for (std::size_t i = 0; i < parts_cpu.size(); ++i)
+      measured_parts[r][i] = all_parts_cpu[r * parts_cpu.size() + i] /
+                             static_cast<double>(std::max<std::size_t>(steps.size(), 1));
   }
   if (!options.cost_profile.empty()) {
     const cost::StepPrediction& p = predicted_step;
@@ -333,6 +361,8 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
         .add("predicted_batch_time_s", options.cost_profile.empty() ? -1.0 : predicted_step.seconds)
         .add("predicted_batch_time_fresh_s", fresh_seconds)
         .add("predicted_rank_work_s", predicted_step.rank_work)
+        .add_raw("measured_step_parts_cpu_s", parts_json(measured_parts))
+        .add_raw("predicted_step_parts_s", parts_json(predicted_step.rank_parts))
         .add("predicted_batch_time_stderr", fresh_stderr)
         .add("verify_max_abs_diff", verify_diff)
         .add_raw("per_rank", rank_totals_json(batches));

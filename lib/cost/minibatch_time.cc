@@ -67,15 +67,15 @@ std::vector<double> layer_widths(const GcnShape& shape) {
 class StepPricer {
 public:
   StepPricer(const CostProfile& profile, std::size_t ranks)
-      : p_(profile), pending_(ranks, 0.0), work_(ranks, 0.0),
+      : p_(profile), pending_(ranks, 0.0), work_(ranks),
         calibrated_slowest_(profile.rank_spread > 0
                                 ? expected_slowest_of_equal(profile.ranks, profile.rank_spread)
                                 : 1.0) {}
 
-  void work(std::size_t rank, double seconds) {
+  void work(std::size_t rank, StepPart part, double seconds) {
     // The profile's rates are its slowest rank's; the ranks here run at the mean rate.
     pending_[rank] += seconds / calibrated_slowest_;
-    work_[rank] += seconds / calibrated_slowest_;
+    work_[rank][static_cast<std::size_t>(part)] += seconds / calibrated_slowest_;
   }
 
   // Closes a segment with one all-to-all; returns the segment's seconds.
@@ -109,7 +109,7 @@ public:
     return segment + (k > 1 ? allreduce_seconds(p_, bytes) : 0.0);
   }
 
-  std::vector<double> rank_work() const { return work_; }
+  const std::vector<StepParts>& rank_work() const { return work_; }
 
 private:
   // Seconds per byte of `entries` values of an exchange whose rows are `width` values wide
@@ -127,7 +127,8 @@ private:
   }
 
   const CostProfile& p_;
-  std::vector<double> pending_, work_;
+  std::vector<double> pending_;
+  std::vector<StepParts> work_;
   double calibrated_slowest_ = 1;
 };
 
@@ -218,20 +219,22 @@ StepPrediction predict_fetch_step(const FetchStepWork& work, const GcnShape& sha
   for (std::size_t l = layers; l-- > 0;) {
     out.sampling += pricer.exchange(work.exchanges[next++], 1); // requests
     for (std::size_t r = 0; r < k; ++r)
-      pricer.work(r, static_cast<double>(work.ranks[r].drawn_for[l]) * p.sample_draw_s);
+      pricer.work(r, StepPart::kSampling,
+                  static_cast<double>(work.ranks[r].drawn_for[l]) * p.sample_draw_s);
     out.sampling += pricer.exchange(work.exchanges[next++], 1); // replies
     for (std::size_t r = 0; r < k; ++r) {
       const FetchRankWork& w = work.ranks[r];
-      pricer.work(r, static_cast<double>(w.drawn[l]) * p.sample_draw_s +
-                         static_cast<double>(w.entries[l]) * p.sample_index_s);
+      pricer.work(r, StepPart::kSampling,
+                  static_cast<double>(w.drawn[l]) * p.sample_draw_s +
+                      static_cast<double>(w.entries[l]) * p.sample_index_s);
     }
   }
   out.fetch += pricer.exchange(work.exchanges[next++], 1); // ids
   const double f = widths[0];
-  // Rows are packed per destination and copied into one send buffer; received ones are copied
-  // out per source (fetch_minibatch.cc's all_to_all).
+  // Rows are packed per destination and copied into one send buffer (fetch_minibatch.cc's
+  // fetch_inputs and all_to_all).
   for (std::size_t r = 0; r < k; ++r)
-    pricer.work(r, static_cast<double>(work.ranks[r].rows_served) * f * 2 * e);
+    pricer.work(r, StepPart::kFetch, static_cast<double>(work.ranks[r].rows_served) * f * 2 * e);
   out.fetch += pricer.exchange(work.exchanges[next++], f);
   double parameters = 0;
   for (std::size_t l = 0; l < layers; ++l)
@@ -240,8 +243,11 @@ StepPrediction predict_fetch_step(const FetchStepWork& work, const GcnShape& sha
   for (std::size_t r = 0; r < k; ++r) {
     const FetchRankWork& w = work.ranks[r];
     const double fetched = static_cast<double>(work.exchanges.back().received[r]); // entries
-    // Copied out of the receive buffer, into x0, and x0 once more as layer 0's input.
-    double s = fetched * e + static_cast<double>(w.inputs[0]) * f * 2 * e;
+    // The receive buffer zeroed and copied out per source; x0 zeroed and filled with the owned
+    // and received rows; x0 once more as layer 0's input.
+    pricer.work(r, StepPart::kFetch,
+                fetched * 2 * e + static_cast<double>(w.inputs[0]) * f * 2 * e);
+    double s = static_cast<double>(w.inputs[0]) * f * e;
     for (std::size_t l = 0; l < layers; ++l) {
       const double a = widths[l], o = widths[l + 1];
       const double targets = static_cast<double>(w.targets[l]);
@@ -271,17 +277,21 @@ StepPrediction predict_fetch_step(const FetchStepWork& work, const GcnShape& sha
       s += inputs * a * 2 * e;                                           // ReLU's gradient
     }
     s += parameters * e; // the gradients flattened for the allreduce
-    pricer.work(r, s);
+    pricer.work(r, StepPart::kLayers, s);
   }
-  const std::vector<double> own_work = pricer.rank_work();
+  out.rank_parts = pricer.rank_work();
   const double last = pricer.allreduce((parameters + 1) * shape.value_bytes);
   out.allreduce = k > 1 ? allreduce_seconds(p, (parameters + 1) * shape.value_bytes) : 0.0;
   out.compute = last - out.allreduce;
   // Adam and the first layer's weight decay, the same on every rank.
   const double adam = parameters * p.adam_s + widths[0] * widths[1] * e;
-  out.rank_work = own_work;
-  for (double& t : out.rank_work)
-    t += adam;
+  for (StepParts& parts : out.rank_parts) {
+    parts[static_cast<std::size_t>(StepPart::kAdam)] = adam;
+    double sum = 0;
+    for (double t : parts)
+      sum += t;
+    out.rank_work.push_back(sum);
+  }
   out.seconds = out.sampling + out.fetch + last + adam;
   return out;
 }

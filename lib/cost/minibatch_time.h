@@ -7,6 +7,7 @@
 // carries. The step is then priced as the trainer runs it: every all-to-all synchronises all
 // ranks, so the step is the sum over its segments (the work between two all-to-alls) of the
 // slowest rank's compute plus its exchange, ending with the gradient allreduce and Adam.
+#include <array>
 #include <cstdint>
 #include <span>
 #include <vector>
@@ -53,13 +54,19 @@ FetchStepWork fetch_step_work(const CsrGraph& graph, const Partition& partition,
                               std::uint64_t batch, std::uint32_t feature_dim,
                               std::uint32_t value_bytes = 8);
 
+// A rank's compute in one step, by the trainer's parts (gnnpart-train --json
+// "measured_step_parts_cpu_s" has the same order).
+enum class StepPart : std::size_t { kSampling, kFetch, kLayers, kAdam };
+using StepParts = std::array<double, 4>;
+
 struct StepPrediction {
   double seconds = 0;   // the step: the slowest rank of every segment, the allreduce and Adam
   double sampling = 0;  // of it: segments up to the last sampling reply
   double fetch = 0;     // the fetch's two all-to-alls and the rows' packing
   double compute = 0;   // forward and backward of the sampled layers (the slowest rank)
   double allreduce = 0; // gradients and loss
-  std::vector<double> rank_work; // every rank's own compute (no waits, no transfers)
+  std::vector<double> rank_work;     // every rank's own compute (no waits, no transfers)
+  std::vector<StepParts> rank_parts; // the same by part
 };
 
 // shape.layers must equal the fanouts' count; shape.hidden and shape.classes as the trainer's.
