@@ -291,8 +291,8 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
         const cost::StepTimeEstimate est = cost::expected_fetch_step_seconds(
             problem.graph, problem.partition, problem.train, fetch_batch_options(opts), shape,
             profile, opts.predict_samples);
-        fresh_seconds = est.mean;
-        fresh_stderr = est.standard_error;
+        fresh_seconds = est.seconds.mean;
+        fresh_stderr = est.seconds.standard_error;
       }
     }
   } else if (manifest.minibatch_batch_size == opts.batch_size) {

@@ -8,6 +8,7 @@
 
 #include "core/errors.h"
 #include "core/random.h"
+#include "core/sample_mean.h"
 #include "cost/neighbor_sampling.h"
 
 namespace gnnpart::cost {
@@ -113,15 +114,10 @@ FetchRowsEstimate expected_fetched_rows(const CsrGraph& graph, const Partition& 
       totals[s] += static_cast<double>(rows[s][r]);
       est.per_block[r] += static_cast<double>(rows[s][r]) / samples;
     }
-    est.mean += totals[s];
   }
-  est.mean /= samples;
-  if (samples > 1) {
-    double sq = 0;
-    for (double t : totals)
-      sq += (t - est.mean) * (t - est.mean);
-    est.standard_error = std::sqrt(sq / (samples - 1)) / std::sqrt(static_cast<double>(samples));
-  }
+  const SampleMean mean = sample_mean(totals);
+  est.mean = mean.mean;
+  est.standard_error = mean.standard_error;
   return est;
 }
 

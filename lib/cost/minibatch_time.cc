@@ -312,17 +312,7 @@ StepTimeEstimate expected_fetch_step_seconds(const CsrGraph& graph, const Partit
                                                shape.feature_dim, shape.value_bytes);
     seconds[s] = predict_fetch_step(work, shape, profile).seconds;
   });
-  StepTimeEstimate est;
-  est.samples = samples;
-  for (double t : seconds)
-    est.mean += t / samples;
-  if (samples > 1) {
-    double sq = 0;
-    for (double t : seconds)
-      sq += (t - est.mean) * (t - est.mean);
-    est.standard_error = std::sqrt(sq / (samples - 1)) / std::sqrt(static_cast<double>(samples));
-  }
-  return est;
+  return {sample_mean(seconds), samples};
 }
 
 } // namespace gnnpart::cost

@@ -14,6 +14,7 @@
 
 #include "core/graph.h"
 #include "core/partition.h"
+#include "core/sample_mean.h"
 #include "cost/epoch_model.h"
 #include "cost/minibatch_rows.h"
 #include "cost/profile.h"
@@ -76,8 +77,7 @@ StepPrediction predict_fetch_step(const FetchStepWork& work, const GcnShape& sha
                                   const CostProfile& profile);
 
 struct StepTimeEstimate {
-  double mean = 0;           // expected seconds per step
-  double standard_error = 0; // over the samples
+  SampleMean seconds; // expected seconds per step, and the standard error over the samples
   std::uint32_t samples = 0;
 };
 

@@ -9,6 +9,7 @@
 
 #include "core/errors.h"
 #include "core/random.h"
+#include "core/sample_mean.h"
 #include "hypergraph/net_dedup.h"
 
 namespace gnnpart {
@@ -200,16 +201,9 @@ MinibatchEstimate estimate_minibatch_volume(const CsrGraph& graph, const Partiti
   });
   MinibatchEstimate est;
   est.samples = samples;
-  double sum = 0;
-  for (double v : volume)
-    sum += v;
-  est.mean = sum / samples;
-  if (samples > 1) {
-    double sq = 0;
-    for (double v : volume)
-      sq += (v - est.mean) * (v - est.mean);
-    est.standard_error = std::sqrt(sq / (samples - 1)) / std::sqrt(static_cast<double>(samples));
-  }
+  const SampleMean mean = sample_mean(volume);
+  est.mean = mean.mean;
+  est.standard_error = mean.standard_error;
   return est;
 }
 

@@ -174,9 +174,9 @@ TEST(MinibatchTime, ExpectationIsTheMeanOfFreshStepsOnAnyThreadCount) {
     two =
         expected_fetch_step_seconds(pr.graph, pr.partition, pr.train, pr.options, shape(8), p, 16);
   });
-  EXPECT_EQ(one.mean, two.mean);
-  EXPECT_EQ(one.standard_error, two.standard_error);
-  EXPECT_GT(one.standard_error, 0.0);
+  EXPECT_EQ(one.seconds.mean, two.seconds.mean);
+  EXPECT_EQ(one.seconds.standard_error, two.seconds.standard_error);
+  EXPECT_GT(one.seconds.standard_error, 0.0);
   const auto train = train_by_block(pr.partition, pr.train);
   double mean = 0;
   for (std::uint64_t s = 0; s < 16; ++s) {
@@ -184,7 +184,7 @@ TEST(MinibatchTime, ExpectationIsTheMeanOfFreshStepsOnAnyThreadCount) {
         fetch_step_work(pr.graph, pr.partition, train, fresh_options(pr.options), 0, s, 8);
     mean += predict_fetch_step(work, shape(8), p).seconds / 16;
   }
-  EXPECT_NEAR(one.mean, mean, 1e-12);
+  EXPECT_NEAR(one.seconds.mean, mean, 1e-12);
 }
 
 TEST(MinibatchTime, BadProfileOrShape) {
