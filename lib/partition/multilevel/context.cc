@@ -46,12 +46,18 @@ using enum Refiner;
 //   0.898x / 0.833x at k = 32 / 64 / 128 for 1.0222x / 1.0156x / 1.0138x the cut; generated
 //   graphs 0.964x / 0.925x / 0.895x for 1.015x / 1.015x / 1.013x. At k = 32 that is the rate of
 //   the settings measured before (about 1% of cut for 2-5% of time), not worth its cut.
+// - issue #20, session 29 (docs/graph.md, "The fast preset on meshes and small graphs"): the
+//   unweighted finest level of a matched graph matched in one visit (random_unit_matching:
+//   every edge ties there, so the proposal rounds only ranked ties by a hash): 0.9389x the
+//   instructions on 5 meshes x k 2 / 32 for 1.0087x the cut (60 shared mesh runs) and 0.9901x
+//   (96 generated mesh runs).
 const MultilevelContext kFast{
     .coarsening = {.algorithm = ClusteringAlgorithm::kAuto,
                    .lp_rounds = 2,
                    .batches_per_round = 32,
                    .contraction_limit = 20,
-                   .cluster_weight_factor = 1.5},
+                   .cluster_weight_factor = 1.5,
+                   .random_unit_matching = true},
     .initial = {.tries = 3, .deep_tries = 2, .fm_passes = 2, .fm_max_bad = 40, .deep_min_k = 64},
     .refinement = {.algorithms = {kRebalance, kFm, kRebalance},
                    .lp_rounds = 0,

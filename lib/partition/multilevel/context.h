@@ -38,6 +38,9 @@ struct CoarseningContext {
   double cluster_weight_factor = 0;
   double min_shrink = 0.05; // stop when a level shrinks by less than this fraction
   bool two_hop = true;      // cluster singletons that share a favourite cluster
+  // Heavy-edge matching on a level without vertex or edge weights (the finest of a plain run):
+  // METIS's random matching instead of proposal rounds (matching.h).
+  bool random_unit_matching = false;
   int max_levels = 64;
 };
 

@@ -1,5 +1,7 @@
 #include "partition/multilevel/multilevel.h"
 
+#include <optional>
+
 #include "core/multilevel_steps.h"
 #include "core/random.h"
 #include "partition/multilevel/coarsening/coarsener.h"
@@ -35,16 +37,26 @@ std::vector<BlockID> uncoarsen(CoarsestPartition coarsest, const CycleInput& in)
   Hierarchy& h = coarsest.hierarchy;
   const BlockID k = in.limits.k;
   const std::size_t levels = h.coarsest() + 1; // for the progress line (levels are freed)
+  // METIS's projection: the refined level's boundary, projected, bounds the finer level's, so
+  // that its gain cache and first seeds are found without reading every interior vertex's
+  // neighbours (none at the coarsest level, whose partition comes from elsewhere).
+  std::optional<std::vector<std::uint8_t>> boundary;
+  std::optional<std::vector<NodeID>> superset;
   return uncoarsen_levels(
       h.coarsest(), std::move(coarsest.blocks),
       [&](std::size_t level, std::vector<BlockID> blocks) {
         report_level(in.ctx.timer, levels - level, levels, h.graph(level).num_nodes());
         PartitionedGraph p(h.graph(level), k, std::move(blocks));
         p.fix(h.fixed(level));
-        refine_level(p, in.limits, in.ctx, derive_seed(in.seed, 60, level));
+        refine_level(p, in.limits, in.ctx, derive_seed(in.seed, 60, level), std::move(superset),
+                     level > 0 ? &boundary : nullptr);
+        superset.reset();
         return p.take_blocks();
       },
       [&](std::size_t level, std::vector<BlockID> blocks) {
+        if (boundary)
+          superset = project_flags(h, level, *boundary);
+        boundary.reset();
         return project_and_free(h, level, blocks);
       });
 }

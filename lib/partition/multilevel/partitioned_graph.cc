@@ -16,6 +16,21 @@ PartitionedGraph::PartitionedGraph(const CsrGraph& graph, BlockID k, std::vector
   block_weights_ = tbb::parallel_reduce(
       tbb::blocked_range<NodeID>(0, graph.num_nodes(), 1 << 14), std::vector<Weight>(size, 0),
       [&](const tbb::blocked_range<NodeID>& r, std::vector<Weight> sums) {
+        if (ncon_ == 1) {
+          // One constraint (every level of a plain run): raw arrays in locals, no per-vertex
+          // test for unit weights (the generic loop was about 24 instructions a vertex).
+          const BlockID* const block = blocks_.data();
+          Weight* const sum = sums.data();
+          if (graph.has_vertex_weights()) {
+            const Weight* const weight = graph.vertex_weights().data();
+            for (NodeID u = r.begin(); u != r.end(); ++u)
+              sum[block[u]] += weight[u];
+          } else {
+            for (NodeID u = r.begin(); u != r.end(); ++u)
+              ++sum[block[u]];
+          }
+          return sums;
+        }
         for (NodeID u = r.begin(); u != r.end(); ++u)
           for (int c = 0; c < ncon_; ++c)
             sums[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += graph.vertex_weight(u, c);

@@ -77,16 +77,16 @@ Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const Coarse
     for (int c = 0; c < ncon; ++c) {
       const auto total = static_cast<double>(totals[c]);
       max_weight[c] = std::max<Weight>(
-          1, static_cast<Weight>(std::max(eps * total / k_prime,
-                                          ctx.cluster_weight_factor * total /
-                                              (ctx.contraction_limit * factor_blocks))));
+          1, static_cast<Weight>(
+                 std::max(eps * total / k_prime, ctx.cluster_weight_factor * total /
+                                                     (ctx.contraction_limit * factor_blocks))));
     }
     const std::uint64_t level_seed = derive_seed(seed, 10, level);
-    std::vector<NodeID> clusters =
-        matching ? heavy_edge_matching(current, max_weight, ctx, level_seed, current_fixed,
-                                       current_communities)
-                 : lp_clustering(current, max_weight, ctx, level_seed, current_fixed,
-                                 current_communities);
+    std::vector<NodeID> clusters = matching
+                                       ? heavy_edge_matching(current, max_weight, ctx, level_seed,
+                                                             current_fixed, current_communities)
+                                       : lp_clustering(current, max_weight, ctx, level_seed,
+                                                       current_fixed, current_communities);
     Contraction contraction =
         matching ? contract_pairs(current, clusters) : contract_clustering(current, clusters);
     const NodeID nc = contraction.coarse.num_nodes();
@@ -99,6 +99,22 @@ Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const Coarse
                       std::move(coarse_fixed), std::move(coarse_communities)});
   }
   return hierarchy;
+}
+
+std::vector<NodeID> project_flags(const Hierarchy& h, std::size_t level,
+                                  std::span<const std::uint8_t> flags) {
+  const std::vector<NodeID>& mapping = h.levels[level - 1].mapping;
+  const NodeID* const map = mapping.data();
+  const std::uint8_t* const flag = flags.data();
+  const auto n = static_cast<NodeID>(mapping.size());
+  std::vector<NodeID> out(n);
+  NodeID count = 0;
+  for (NodeID u = 0; u < n; ++u) { // written without a branch per vertex
+    out[count] = u;
+    count += flag[map[u]];
+  }
+  out.resize(count);
+  return out;
 }
 
 std::vector<BlockID> project_and_free(Hierarchy& h, std::size_t level,

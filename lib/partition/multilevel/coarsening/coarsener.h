@@ -11,9 +11,9 @@
 namespace gnnpart::ml {
 
 struct CoarseLevel {
-  CsrGraph graph;              // the coarse graph of this level
-  std::vector<NodeID> mapping; // vertex of the next finer graph -> vertex of `graph`
-  std::vector<BlockID> fixed;  // block a vertex of `graph` is fixed to; empty when none are
+  CsrGraph graph;                   // the coarse graph of this level
+  std::vector<NodeID> mapping;      // vertex of the next finer graph -> vertex of `graph`
+  std::vector<BlockID> fixed;       // block a vertex of `graph` is fixed to; empty when none are
   std::vector<BlockID> communities; // community of a vertex of `graph`; empty when unrestricted
 };
 
@@ -46,6 +46,14 @@ struct Hierarchy {
 Hierarchy coarsen(const CsrGraph& graph, BlockID k, double epsilon, const CoarseningContext& ctx,
                   std::uint64_t seed, std::span<const BlockID> fixed = {},
                   std::span<const BlockID> communities = {}, BlockID stop_k = 0);
+
+// The vertices of level - 1, in increasing order, whose coarse vertex in `level` has
+// flags[c] != 0 (call before project_and_free, which frees the map). With flags marking the
+// boundary of a partition of `level`, every vertex outside the list has all its neighbours in
+// its own block once the partition is projected: its neighbours lie in its coarse vertex or in
+// the coarse vertex's neighbours.
+std::vector<NodeID> project_flags(const Hierarchy& h, std::size_t level,
+                                  std::span<const std::uint8_t> flags);
 
 // Level level - 1's partition projected from `blocks` of `level`, and the coarse level (graph
 // and map into it) freed: uncoarsening never returns to it, and the map of the input (4 bytes a

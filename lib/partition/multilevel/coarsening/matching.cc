@@ -326,6 +326,46 @@ std::vector<NodeID> heavy_edge_matching(const CsrGraph& graph,
     }
     active.resize(count);
   }
+  if (ctx.random_unit_matching && fixed.empty() && communities.empty() && graph.ncon() == 1 &&
+      !graph.has_vertex_weights() && !graph.has_edge_weights() && max_cluster_weight[0] >= 2) {
+    // METIS's random matching (Match_RM): every edge weighs the same and every pair too, so the
+    // proposal rounds only rank ties by a hash. Instead the vertices are visited once, by
+    // increasing degree (those with few partners first), in a seeded random order within a
+    // degree, and each unmatched one takes its first unmatched neighbour. Sequential, so the
+    // same for every thread count.
+    Rng rng(derive_seed(seed, 2));
+    std::shuffle(active.begin(), active.end(), rng);
+    const EdgeID* const offsets = graph.offsets().data();
+    const NodeID* const adjacency = graph.adjacency().data();
+    NodeID max_degree = 0;
+    for (const NodeID u : active)
+      max_degree = std::max<NodeID>(max_degree, static_cast<NodeID>(offsets[u + 1] - offsets[u]));
+    std::vector<NodeID> start(static_cast<std::size_t>(max_degree) + 2, 0);
+    for (const NodeID u : active)
+      ++start[offsets[u + 1] - offsets[u] + 1];
+    for (std::size_t d = 1; d < start.size(); ++d)
+      start[d] += start[d - 1];
+    std::vector<NodeID> order(active.size());
+    for (const NodeID u : active)
+      order[start[offsets[u + 1] - offsets[u]]++] = u;
+    for (const NodeID u : order) {
+      if (matcher.matched(u))
+        continue;
+      NodeID best = kInvalidNodeID;
+      EdgeID best_degree = 0;
+      for (EdgeID e = offsets[u]; e < offsets[u + 1]; ++e) {
+        const NodeID v = adjacency[e];
+        const EdgeID d = offsets[v + 1] - offsets[v];
+        if (v != u && !matcher.matched(v) && (best == kInvalidNodeID || d < best_degree)) {
+          best = v;
+          best_degree = d;
+        }
+      }
+      if (best != kInvalidNodeID)
+        matcher.match(u, best);
+    }
+    active.clear();
+  }
   std::vector<NodeID> proposal(n, kInvalidNodeID);
 
   // Eligibility only shrinks, so a vertex without a partner never gets one later. The globally

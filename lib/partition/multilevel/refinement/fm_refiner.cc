@@ -1,6 +1,7 @@
 #include "partition/multilevel/refinement/fm_refiner.h"
 
 #include <algorithm>
+#include <optional>
 #include <vector>
 
 #include <tbb/task_arena.h>
@@ -69,9 +70,12 @@ private:
 // One pass of localized searches from the boundary in a seeded order; returns its gain.
 Weight sequential_pass(const PartitionedGraph& p, SharedView& view, FmSearch<SharedView>& search,
                        std::vector<std::uint8_t>& locked, const RefinementContext& ctx,
-                       std::uint64_t seed, int pass, std::vector<NodeID>& first) {
+                       std::uint64_t seed, int pass, std::vector<NodeID>& first,
+                       const std::vector<NodeID>* superset) {
   const std::vector<NodeID> boundary =
-      pass == 0 && !first.empty() ? std::move(first) : fm_pass_seeds(p, seed, pass, view.cache());
+      pass == 0 && !first.empty()
+          ? std::move(first)
+          : fm_pass_seeds(p, seed, pass, view.cache(), pass == 0 ? superset : nullptr);
   std::fill(locked.begin(), locked.end(), 0);
   return run_searches(view, search, boundary, locked, ctx);
 }
@@ -105,7 +109,11 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
   if (ctx.fm_parallel && threads >= std::max(2, ctx.fm_parallel_min_threads) && cached) {
     GainCache& cache = keep.of(p);
     std::vector<NodeID> first = keep.take_seeds();
+    const std::optional<std::vector<NodeID>> superset = keep.take_superset();
     if (ctx.fm_min_pass_gain <= 0) {
+      // The first pass's seeds as parallel_fm_refine would find them, among the superset.
+      if (first.empty() && superset)
+        first = fm_pass_seeds(p, seed, 0, &cache, &*superset);
       gain = parallel_fm_refine(p, limits, ctx, seed, cache, std::move(first));
     } else {
       RefinementContext one_pass = ctx;
@@ -118,20 +126,25 @@ Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const Refinemen
              first_group_count(p.k(), threads) >= 2) {
     GainCache& cache = keep.of(p);
     std::vector<NodeID> first = keep.take_seeds();
+    const std::optional<std::vector<NodeID>> superset = keep.take_superset();
     std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
     gain = repeat_passes(p, ctx, [&](int pass) {
       const std::vector<NodeID> boundary =
-          pass == 0 && !first.empty() ? std::move(first) : fm_pass_seeds(p, seed, pass, &cache);
+          pass == 0 && !first.empty()
+              ? std::move(first)
+              : fm_pass_seeds(p, seed, pass, &cache, pass == 0 && superset ? &*superset : nullptr);
       std::fill(locked.begin(), locked.end(), 0);
       return group_fm_pass(p, limits, ctx, cache, boundary, locked, threads);
     });
   } else {
     SharedView view(p, limits, cached ? &keep.of(p) : nullptr);
     std::vector<NodeID> first = keep.take_seeds();
+    const std::optional<std::vector<NodeID>> superset = keep.take_superset();
     FmSearch<SharedView> search(view, p.graph(), ctx);
     std::vector<std::uint8_t> locked(p.graph().num_nodes(), 0);
     gain = repeat_passes(p, ctx, [&](int pass) {
-      return sequential_pass(p, view, search, locked, ctx, seed, pass, first);
+      return sequential_pass(p, view, search, locked, ctx, seed, pass, first,
+                             superset ? &*superset : nullptr);
     });
   }
   if (cached && kept)

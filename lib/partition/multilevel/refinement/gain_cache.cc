@@ -16,7 +16,8 @@ namespace {
 constexpr std::uint32_t kNoSlot = ~std::uint32_t{0};
 } // namespace
 
-GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k)
+GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k,
+                     const std::vector<NodeID>* boundary_superset)
     : k_(k), offsets_(std::make_unique_for_overwrite<std::uint32_t[]>(
                  static_cast<std::size_t>(graph.num_nodes()) + 1)),
       size_(std::make_unique_for_overwrite<std::uint32_t[]>(graph.num_nodes())) {
@@ -33,28 +34,38 @@ GainCache::GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, Blo
   if (shift < 32) {
     packed_codec_ = {shift, (Packed::Word{1} << shift) - 1};
     packed_ = std::make_unique_for_overwrite<Packed::Word[]>(total);
-    if (build(graph, blocks, packed_codec_, packed_.get(), Weight{1} << (32 - shift)))
+    if (build(graph, blocks, packed_codec_, packed_.get(), Weight{1} << (32 - shift),
+              boundary_superset))
       return;
     packed_.reset();
   }
   entries_ = std::make_unique_for_overwrite<Entry[]>(total);
-  build(graph, blocks, Wide{}, entries_.get(), Weight{1} << 31); // supports(): total below 2^31
+  // supports(): total below 2^31
+  build(graph, blocks, Wide{}, entries_.get(), Weight{1} << 31, boundary_superset);
 }
 
 template <typename C>
 bool GainCache::build(const CsrGraph& graph, std::span<const BlockID> blocks, const C& c,
-                      typename C::Word* entries, Weight conn_limit) {
+                      typename C::Word* entries, Weight conn_limit,
+                      const std::vector<NodeID>* superset) {
   const NodeID n = graph.num_nodes();
   const BlockID k = k_;
+  const EdgeID* const offsets = graph.offsets().data();
+  const Weight* const edge_weights =
+      graph.has_edge_weights() ? graph.edge_weights().data() : nullptr;
   // Blocks in order of first appearance among the neighbours; a dense block -> slot index per
   // thread makes it O(deg) instead of O(deg * entries).
   tbb::enumerable_thread_specific<std::vector<std::uint32_t>> slot_of(
       [k] { return std::vector<std::uint32_t>(k, kNoSlot); });
   std::atomic<bool> fits{true};
+  const BlockID* const block_of = blocks.data();
+  std::uint32_t* const sizes = size_.get();
+  const std::uint32_t* const row_at = offsets_.get();
   tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 2048), [&](const auto& r) {
     std::vector<std::uint32_t>& slot = slot_of.local();
     Weight max_degree = 0; // weighted
-    for (NodeID u = r.begin(); u != r.end(); ++u) {
+    // Vertices of the superset, and all without one: blocks in order of first appearance.
+    const auto full_row = [&](NodeID u) {
       typename C::Word* entry = entries + offsets_[u];
       Weight degree = 0;
       if (graph.degree(u) >= k) {
@@ -67,7 +78,7 @@ bool GainCache::build(const CsrGraph& graph, std::span<const BlockID> blocks, co
         }
         max_degree = std::max(max_degree, degree);
         size_[u] = kDense;
-        continue;
+        return;
       }
       std::uint32_t size = 0;
       for (EdgeID e = graph.first_edge(u); e < graph.last_edge(u); ++e) {
@@ -89,11 +100,107 @@ bool GainCache::build(const CsrGraph& graph, std::span<const BlockID> blocks, co
       std::fill(entry + size, entry + (offsets_[u + 1] - offsets_[u]), c.make(0, 0));
       size_[u] = size;
       max_degree = std::max(max_degree, degree);
+    };
+    // Vertices [from, to) outside the superset: every neighbour joined by positive weight is in
+    // u's block, so the row is that block with u's weighted degree (zero-weight arcs add
+    // nothing to any entry); the neighbours' blocks are not read.
+    const auto interior_rows = [&](NodeID from, NodeID to) {
+      // The arrays in locals: read through the closure, every store into a row reloaded them.
+      const EdgeID* const off = offsets;
+      const Weight* const ew = edge_weights;
+      const BlockID* const own_block = block_of;
+      std::uint32_t* const row_size = sizes;
+      const std::uint32_t* const row_offset = row_at;
+      typename C::Word* const words = entries;
+      const C codec = c;
+      const BlockID blocks_k = k;
+      Weight max_seen = max_degree;
+      for (NodeID u = from; u < to; ++u) {
+        const EdgeID first = off[u], end = off[u + 1];
+        Weight degree = static_cast<Weight>(end - first);
+        if (ew) {
+          degree = 0;
+          for (EdgeID e = first; e < end; ++e)
+            degree += ew[e];
+        }
+        max_seen = std::max(max_seen, degree);
+        typename C::Word* const entry = words + row_offset[u];
+        const BlockID own = own_block[u];
+        if (end - first >= blocks_k) {
+          for (BlockID b = 0; b < blocks_k; ++b)
+            entry[b] = codec.make(b, 0);
+          codec.add(entry[own], static_cast<std::int32_t>(degree));
+          row_size[u] = kDense;
+          continue;
+        }
+        const auto capacity = static_cast<std::uint32_t>(end - first);
+        const std::uint32_t size = degree > 0 ? 1 : 0;
+        if (size == 1)
+          entry[0] = codec.make(own, static_cast<std::int32_t>(degree));
+        std::fill(entry + size, entry + capacity, codec.make(0, 0));
+        row_size[u] = size;
+      }
+      max_degree = max_seen;
+    };
+    if (superset == nullptr) {
+      for (NodeID u = r.begin(); u != r.end(); ++u)
+        full_row(u);
+    } else {
+      const NodeID* const last = superset->data() + superset->size();
+      NodeID u = r.begin();
+      for (const NodeID* next = std::lower_bound(superset->data(), last, r.begin());
+           next != last && *next < r.end(); ++next) {
+        interior_rows(u, *next);
+        full_row(*next);
+        u = *next + 1;
+      }
+      interior_rows(u, r.end());
     }
     if (max_degree >= conn_limit)
       fits.store(false, std::memory_order_relaxed);
   });
   return fits.load();
+}
+
+void GainCache::boundary_flags(std::span<const BlockID> blocks,
+                               std::span<std::uint8_t> flags) const {
+  const auto run = [&](const auto& codec, const auto* entries) {
+    // Everything in the body's own locals: a flag is a byte, whose store may alias anything the
+    // body reads through its closure, so captures were reloaded for every vertex.
+    const std::uint32_t* const row_at = offsets_.get();
+    const std::uint32_t* const sizes = size_.get();
+    const BlockID* const block_of = blocks.data();
+    std::uint8_t* const out = flags.data();
+    const BlockID k = k_;
+    const auto c = codec;
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, static_cast<NodeID>(flags.size()), 4096),
+                      [=](const auto& r) {
+                        const auto* const rows = entries;
+                        const std::uint32_t* const at = row_at;
+                        const std::uint32_t* const used = sizes;
+                        const BlockID* const own_block = block_of;
+                        std::uint8_t* const flag = out;
+                        const BlockID blocks_k = k;
+                        const auto codec_copy = c;
+                        for (NodeID u = r.begin(); u != r.end(); ++u) {
+                          const auto* const e = rows + at[u];
+                          const std::uint32_t size = used[u];
+                          const BlockID own = own_block[u];
+                          bool other = false;
+                          if (size == kDense) {
+                            for (BlockID b = 0; b < blocks_k; ++b)
+                              other |= b != own && codec_copy.conn(e[b]) != 0;
+                          } else {
+                            other = size > 1 || (size == 1 && codec_copy.block(e[0]) != own);
+                          }
+                          flag[u] = other ? 1 : 0;
+                        }
+                      });
+  };
+  if (packed_)
+    run(packed_codec_, static_cast<const Packed::Word*>(packed_.get()));
+  else
+    run(Wide{}, static_cast<const Wide::Word*>(entries_.get()));
 }
 
 void GainCache::append_row(NodeID u, std::vector<Entry>& out) const {

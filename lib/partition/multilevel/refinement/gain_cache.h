@@ -109,12 +109,19 @@ private:
   static void row_moved(const C& c, typename C::Word* e, std::uint32_t& size, BlockID from,
                         BlockID to, std::int32_t w);
   // Fills the rows; false if a vertex's weighted degree reaches conn_limit (the layout's bound).
+  // With `superset` (see the constructor), a vertex outside it gets its one-block row from its
+  // weighted degree, without reading its neighbours' blocks.
   template <typename C>
   bool build(const CsrGraph& graph, std::span<const BlockID> blocks, const C& c,
-             typename C::Word* entries, Weight conn_limit);
+             typename C::Word* entries, Weight conn_limit, const std::vector<NodeID>* superset);
 
 public:
-  GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k);
+  // `boundary_superset`, if given: the vertices, in increasing order, outside which no vertex is
+  // joined by positive weight to another block than its own (METIS's projection: the members of
+  // a coarse vertex whose neighbours all shared its block share their neighbours' blocks). The
+  // rows are those of a build without it.
+  GainCache(const CsrGraph& graph, std::span<const BlockID> blocks, BlockID k,
+            const std::vector<NodeID>* boundary_superset = nullptr);
 
   BlockID k() const { return k_; }
   Weight conn(NodeID u, BlockID b) const {
@@ -137,6 +144,9 @@ public:
       return size_[u] > 1 || (size_[u] == 1 && c.block(e[0]) != own);
     });
   }
+  // flags[u] = boundary(u, blocks[u]) for every vertex u (blocks: the partition the rows
+  // describe).
+  void boundary_flags(std::span<const BlockID> blocks, std::span<std::uint8_t> flags) const;
   // Updates the neighbours of u after u moved from `from` to `to`.
   void moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to);
   // Updates v's row alone: a neighbour joined by weight w > 0 moved from -> to (from != to).

@@ -46,14 +46,15 @@ GreedyMove greedy_move(const PartitionedGraph& p, const BlockLimits& limits, con
     return {};
   const Weight gain = best_conn - internal;
   // A zero-gain move only where it evens the two blocks (constraint 0).
-  if (gain < 0 || (gain == 0 && p.block_weight(best) + p.graph().vertex_weight(u, 0) >=
-                                    p.block_weight(own)))
+  if (gain < 0 ||
+      (gain == 0 && p.block_weight(best) + p.graph().vertex_weight(u, 0) >= p.block_weight(own)))
     return {};
   return {best, gain};
 }
 
 Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes, std::uint64_t seed,
-                     GainCache& cache, std::vector<NodeID>* first_list) {
+                     GainCache& cache, std::vector<NodeID>* first_list,
+                     const std::vector<NodeID>* superset) {
   const CsrGraph& g = p.graph();
   Weight total = 0;
   // Vertices whose row changed in this pass (a neighbour moved): their may_gain is stale.
@@ -61,7 +62,8 @@ Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes,
   std::vector<std::uint8_t> candidate;
   for (int pass = 0; pass < passes; ++pass) {
     std::size_t moved = 0;
-    std::vector<NodeID> boundary = fm_pass_seeds(p, seed, pass, &cache);
+    std::vector<NodeID> boundary =
+        fm_pass_seeds(p, seed, pass, &cache, pass == 0 ? superset : nullptr);
     // The rows are read in parallel first: most boundary vertices have no move that gains, and
     // until a neighbour moves (which marks them changed) they keep none, so the sequential pass
     // below reads only the rows of the others. Same moves as reading every row in order.

@@ -32,8 +32,10 @@ GreedyMove greedy_move(const PartitionedGraph& p, const BlockLimits& limits, con
 
 // Up to `passes` passes (fewer once one moves nothing) under `limits`; `cache` describes p's
 // partition before and is kept current. Returns the exact cut improvement (>= 0). With
-// `first_list`, the first pass's boundary list (in its order) is left there.
+// `first_list`, the first pass's boundary list (in its order) is left there. `superset`: a
+// superset of p's boundary (fm_pass_seeds) for the first pass.
 Weight greedy_refine(PartitionedGraph& p, const BlockLimits& limits, int passes, std::uint64_t seed,
-                     GainCache& cache, std::vector<NodeID>* first_list = nullptr);
+                     GainCache& cache, std::vector<NodeID>* first_list = nullptr,
+                     const std::vector<NodeID>* superset = nullptr);
 
 } // namespace gnnpart::ml

@@ -6,12 +6,15 @@ GainCache& KeptGainCache::of(const PartitionedGraph& p) {
   const std::span<const BlockID> blocks = p.blocks();
   const bool current = cache_ && graph_ == &p.graph() && cache_->k() == p.k() && !blocks_.empty() &&
                        blocks_.equals(blocks);
+  superset_.reset();
   if (!current) {
     seeds_.clear();
     cache_.reset(); // free the old one before the new one is built
-    cache_.emplace(p.graph(), blocks, p.k());
+    cache_.emplace(p.graph(), blocks, p.k(), hint_ ? &*hint_ : nullptr);
     graph_ = &p.graph();
+    superset_.swap(hint_);
   }
+  hint_.reset();
   blocks_.clear(); // freed until matched() says the run that takes it kept it current
   return *cache_;
 }
@@ -24,6 +27,17 @@ void KeptGainCache::release() {
   cache_.reset();
   blocks_.clear();
   std::vector<NodeID>().swap(seeds_);
+  superset_.reset();
+}
+
+std::optional<std::vector<std::uint8_t>>
+KeptGainCache::boundary_flags(const PartitionedGraph& p) const {
+  if (!cache_ || graph_ != &p.graph() || cache_->k() != p.k() || blocks_.empty() ||
+      !blocks_.equals(p.blocks()))
+    return std::nullopt;
+  std::vector<std::uint8_t> flags(p.graph().num_nodes());
+  cache_->boundary_flags(p.blocks(), flags);
+  return flags;
 }
 
 } // namespace gnnpart::ml

@@ -6,6 +6,7 @@
 // copy of the blocks it was last matched with (core/narrow_blocks.h) tells: on the default preset's
 // levels the rebalancer between strict and relaxed FM usually moves nothing, so relaxed FM starts
 // from strict FM's cache.
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -32,12 +33,30 @@ public:
     seeds.swap(seeds_);
     return seeds;
   }
+  // A boundary superset of the partition the next of() will see (GainCache's constructor): the
+  // new cache is built from it, and its first pass's seeds can be found among it. The caller
+  // drops it (drop_hint) when the partition changes before that of().
+  void hint(std::optional<std::vector<NodeID>> superset) { hint_ = std::move(superset); }
+  void drop_hint() { hint_.reset(); }
+  // The hint the last of() built its cache from, valid until a vertex moves; nullopt when that
+  // of() reused the cache or had no hint. Taken once.
+  std::optional<std::vector<NodeID>> take_superset() {
+    std::optional<std::vector<NodeID>> superset;
+    superset.swap(superset_);
+    return superset;
+  }
+  // For the next finer level's hint: flags[u] = 1 where u may have a neighbour in another block,
+  // read from the rows when the cache still describes p (else nullopt: no hint, rather than a
+  // scan of the adjacency that would cost what the hint saves).
+  std::optional<std::vector<std::uint8_t>> boundary_flags(const PartitionedGraph& p) const;
 
 private:
   std::optional<GainCache> cache_;
   const CsrGraph* graph_ = nullptr;
-  NarrowBlocks blocks_;       // the partition cache_ describes; empty: none
-  std::vector<NodeID> seeds_; // hand_seeds()'s list, valid while cache_ is current
+  NarrowBlocks blocks_;                     // the partition cache_ describes; empty: none
+  std::vector<NodeID> seeds_;               // hand_seeds()'s list, valid while cache_ is current
+  std::optional<std::vector<NodeID>> hint_; // for the next of()
+  std::optional<std::vector<NodeID>> superset_; // the hint cache_ was built from
 };
 
 } // namespace gnnpart::ml

@@ -203,7 +203,7 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
 } // namespace
 
 std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass,
-                                  const GainCache* cache) {
+                                  const GainCache* cache, const std::vector<NodeID>* superset) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   auto on_boundary = [&](NodeID u) {
@@ -217,7 +217,11 @@ std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed,
   };
   constexpr NodeID kGrain = 4096;
   std::vector<NodeID> boundary;
-  if (n <= kGrain) {
+  if (superset) {
+    for (const NodeID u : *superset)
+      if (on_boundary(u))
+        boundary.push_back(u);
+  } else if (n <= kGrain) {
     // One grain: the loop oneTBB would run as one task, without the flags or the task.
     for (NodeID u = 0; u < n; ++u)
       if (on_boundary(u))

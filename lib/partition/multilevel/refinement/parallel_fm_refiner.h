@@ -32,8 +32,11 @@ Weight parallel_fm_refine(PartitionedGraph& p, const BlockLimits& limits,
 
 // The seeds of FM pass `pass` (both refiners): the vertices with a neighbour in another block,
 // shuffled by (seed, pass). With a gain cache of p, read from its rows instead of the
-// adjacency (there a neighbour joined only by edges of weight 0 does not count).
+// adjacency (there a neighbour joined only by edges of weight 0 does not count). With
+// `superset` (increasing ids, outside which no vertex is on the boundary: KeptGainCache's
+// hint), only its vertices are looked at; the list is the same.
 std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass,
-                                  const GainCache* cache = nullptr);
+                                  const GainCache* cache = nullptr,
+                                  const std::vector<NodeID>* superset = nullptr);
 
 } // namespace gnnpart::ml

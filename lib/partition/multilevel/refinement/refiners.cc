@@ -1,6 +1,7 @@
 #include "partition/multilevel/refinement/refiners.h"
 
 #include <cmath>
+#include <optional>
 #include <vector>
 
 #include "core/narrow_blocks.h"
@@ -62,11 +63,15 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
                    bool before_fm) {
   switch (refiner) {
   case Refiner::kRebalance: {
-    Weight loss = 0; // counted for the debug log only
+    if (kept && !p.balanced(limits))
+      kept->drop_hint(); // it will move vertices
+    Weight loss = 0;     // counted for the debug log only
     rebalance(p, limits, ctx.logger.enabled(LogLevel::kDebug) ? &loss : nullptr);
     return -loss;
   }
   case Refiner::kLabelPropagation:
+    if (kept && ctx.refinement.lp_rounds > 0)
+      kept->drop_hint();
     return ctx.refinement.lp_rounds > 0
                ? lp_refine(p, limits, ctx.refinement, derive_seed(seed, 40))
                : 0;
@@ -86,8 +91,10 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
     const bool hand = before_fm && kept;
     const std::uint64_t greedy_seed = derive_seed(seed, hand ? 41 : 44);
     std::vector<NodeID> list;
-    const Weight gain = greedy_refine(p, limits, ctx.refinement.greedy_passes, greedy_seed,
-                                      keep.of(p), hand ? &list : nullptr);
+    GainCache& cache = keep.of(p);
+    const std::optional<std::vector<NodeID>> superset = keep.take_superset();
+    const Weight gain = greedy_refine(p, limits, ctx.refinement.greedy_passes, greedy_seed, cache,
+                                      hand ? &list : nullptr, superset ? &*superset : nullptr);
     keep.matched(p);
     if (hand)
       keep.hand_seeds(std::move(list));
@@ -98,13 +105,17 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
 }
 
 void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
-                  std::uint64_t seed) {
+                  std::uint64_t seed, std::optional<std::vector<NodeID>> boundary_superset,
+                  std::optional<std::vector<std::uint8_t>>* boundary_flags) {
   Weight gain = 0;
   KeptGainCache kept; // shared by the level's FM runs
+  kept.hint(std::move(boundary_superset));
   const std::vector<Refiner>& algos = ctx.refinement.algorithms;
   for (std::size_t i = 0; i < algos.size(); ++i)
     gain += run_refiner(algos[i], p, limits, ctx, seed, &kept,
                         i + 1 < algos.size() && algos[i + 1] == Refiner::kFm);
+  if (boundary_flags)
+    *boundary_flags = kept.boundary_flags(p);
   if (ctx.logger.enabled(LogLevel::kDebug))
     ctx.logger.debug("refine k={} n={} m={}: gain {}, cut {}", p.k(), p.graph().num_nodes(),
                      p.graph().num_edges(), gain, edge_cut(p.graph(), p.blocks()));

@@ -1,6 +1,8 @@
 #pragma once
 // The refinement of one level: the refiners ctx.refinement.algorithms names, in that order.
 #include <cstdint>
+#include <optional>
+#include <vector>
 
 #include "partition/multilevel/context.h"
 #include "partition/multilevel/partitioned_graph.h"
@@ -17,8 +19,12 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
                    const MultilevelContext& ctx, std::uint64_t seed, KeptGainCache* kept = nullptr,
                    bool before_fm = false);
 
-// Every refiner of ctx.refinement.algorithms on one level.
+// Every refiner of ctx.refinement.algorithms on one level. `boundary_superset`: vertices in
+// increasing order outside which none of p's vertices has a neighbour in another block
+// (boundary_candidates), or nullopt. With `boundary_flags`, it receives the refined partition's
+// boundary (KeptGainCache::boundary_flags) for the next finer level's superset, or nullopt.
 void refine_level(PartitionedGraph& p, const BlockLimits& limits, const MultilevelContext& ctx,
-                  std::uint64_t seed);
+                  std::uint64_t seed, std::optional<std::vector<NodeID>> boundary_superset = {},
+                  std::optional<std::vector<std::uint8_t>>* boundary_flags = nullptr);
 
 } // namespace gnnpart::ml
