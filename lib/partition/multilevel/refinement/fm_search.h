@@ -97,8 +97,6 @@ public:
       auto [actual, to] = view_.fits(u, target_[u]) ? std::pair{key, target_[u]} : best_move(u);
       if (to == kInvalidBlockID) {
         heap_.pop();
-        if (out_of_scope_)
-          state_[u] = kOutOfScope;
         continue;
       }
       if (actual < key) { // stale: re-queue with the current gain
@@ -127,15 +125,13 @@ public:
         stop.add(actual);
       }
       for (NodeID v : g_.neighbors(u)) {
-        if (!view_.movable(v) || state_[v] >= kMoved || locked_[v] ||
+        if (!view_.movable(v) || state_[v] == kMoved || locked_[v] ||
             g_.degree(v) > ctx_.fm_max_degree)
           continue;
         if (heap_.contains(v)) {
           const auto [gain, t] = rerate(v, target_[v], from, to);
           if (t == kInvalidBlockID) {
             heap_.remove(v);
-            if (out_of_scope_) // t came from best_move (the cheap re-rating keeps a target)
-              state_[v] = kOutOfScope;
           } else {
             heap_.update(v, key_of(gain, v, t));
             target_[v] = t;
@@ -175,10 +171,8 @@ private:
   };
 
   // Search-local states (reset after each search). kQueued: entered the search (in its heap or
-  // dropped from it); kMoved: moved by it; kOutOfScope: its best move left the view's scope
-  // (strict), so the search does not rate it again (the scope's moves change only its
-  // connections inside the scope, and it waits for the phase that holds its best move).
-  enum : std::uint8_t { kFree, kQueued, kMoved, kOutOfScope };
+  // dropped from it); kMoved: moved by it.
+  enum : std::uint8_t { kFree, kQueued, kMoved };
 
   // Whether block b with connection conn is a better target than `best`: more connection, then
   // the lighter block (then the first found).
@@ -217,8 +211,7 @@ private:
       best = b;
       best_conn = conn;
     });
-    out_of_scope_ = strict && outside >= 0 && outside >= inside;
-    if (out_of_scope_)
+    if (strict && outside >= 0 && outside >= inside)
       return {-internal, kInvalidBlockID};
     return {best_conn - internal, best};
   }
@@ -262,14 +255,8 @@ private:
 
   void insert(NodeID v) {
     auto [gain, to] = best_move(v);
-    if (to == kInvalidBlockID) {
-      if (out_of_scope_) {
-        if (state_[v] == kFree)
-          touched_.push_back(v);
-        state_[v] = kOutOfScope;
-      }
+    if (to == kInvalidBlockID)
       return;
-    }
     if (state_[v] == kFree) {
       state_[v] = kQueued;
       touched_.push_back(v);
@@ -286,7 +273,6 @@ private:
   FmVertexState& vertices_;
   std::uint8_t* state_;
   BlockID* target_; // of vertices in the heap: their best block when rated
-  bool out_of_scope_ = false; // the last best_move's vertex left the scope (strict)
   IndexedMaxHeap heap_;
   std::vector<NodeID> touched_;
   std::vector<FmMove> moves_;
