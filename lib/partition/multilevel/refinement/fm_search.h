@@ -25,13 +25,10 @@
 // A View provides: movable(v) (whether the search may touch v at all; checked before anything
 // else of v is read); block(v); block_weight(b) (constraint 0, for ties and balance); fits(u, b);
 // conn(v, b); for_each(v, f) calling f(block, conn) for every block v is connected to (its own
-// included); cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to); optionally strict()
-// and in_scope(b) (best_move). The sequential refiner's
+// included); cheap_conn() (conn() is O(1)-ish: a gain cache); move(u, to). The sequential refiner's
 // view applies moves to the partition itself, the parallel refiner's keeps them in thread-local
 // deltas over a frozen partition, the block-group refiner's (group_fm_refiner.h) applies them to
 // the vertices of its own group of blocks only.
-#include <algorithm>
-#include <concepts>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -165,11 +162,6 @@ private:
         target_(vertices_.target.data()), heap_(std::span(vertices_.heap_position)),
         ties_(ctx.fm_tie_break && view.cheap_conn()) {}
 
-  static constexpr bool kScoped = requires(const View& v, BlockID b) {
-    { v.strict() } -> std::convertible_to<bool>;
-    { v.in_scope(b) } -> std::convertible_to<bool>;
-  };
-
   // Search-local states (reset after each search). kQueued: entered the search (in its heap or
   // dropped from it); kMoved: moved by it.
   enum : std::uint8_t { kFree, kQueued, kMoved };
@@ -183,36 +175,21 @@ private:
 
   // Best move of u: (gain, target); target kInvalidBlockID when u has no neighbour elsewhere
   // or no such block has room. Ties: the lighter block, then the first found.
-  // A view with a scope (strict() and in_scope(b): the block-group refiner's) may ask, while
-  // strict(), that u offer no move when its best move (most connection outside its block, ties
-  // counting as out of scope) leaves the scope; found in the same scan of u's blocks.
   std::pair<Weight, BlockID> best_move(NodeID u) {
     const BlockID own = view_.block(u);
     Weight internal = 0;
     BlockID best = kInvalidBlockID;
     Weight best_conn = 0;
-    bool strict = false;
-    if constexpr (kScoped)
-      strict = view_.strict();
-    Weight inside = -1, outside = -1; // while strict: most connection in / out of the scope
     view_.for_each(u, [&](BlockID b, Weight conn) {
       if (b == own) {
         internal = conn;
         return;
-      }
-      if constexpr (kScoped) {
-        if (strict) {
-          Weight& most = view_.in_scope(b) ? inside : outside;
-          most = std::max(most, conn);
-        }
       }
       if (!beats(b, conn, best, best_conn) || !view_.fits(u, b))
         return;
       best = b;
       best_conn = conn;
     });
-    if (strict && outside >= 0 && outside >= inside)
-      return {-internal, kInvalidBlockID};
     return {best_conn - internal, best};
   }
 

@@ -74,11 +74,25 @@ public:
   bool fits(NodeID u, BlockID b) const { return own(b) && p_.fits(u, b, limits_); }
   bool cheap_conn() const { return true; }
   Weight conn(NodeID v, BlockID b) const { return cache_.conn(v, b); }
-  template <typename F> void for_each(NodeID v, F&& f) const { cache_.for_each(v, f); }
-  // FmSearch::best_move: in the rotation's phases a vertex whose best move leaves the group
-  // offers none.
-  bool strict() const { return strict_ && group_ != kAnyGroup; }
-  bool in_scope(BlockID b) const { return own(b); }
+  // Every block v is connected to, with the connection; strict, only v's own block when v's
+  // best move leaves the group (so the search finds no move for v).
+  template <typename F> void for_each(NodeID v, F&& f) const {
+    if (strict_ && group_ != kAnyGroup) {
+      const BlockID own_block = p_.block(v);
+      Weight inside = -1, outside = -1;
+      cache_.for_each(v, [&](BlockID b, Weight conn) {
+        if (b == own_block)
+          return;
+        Weight& best = block_group_[b] == group_ ? inside : outside;
+        best = std::max(best, conn);
+      });
+      if (outside >= 0 && outside >= inside) {
+        f(own_block, cache_.conn(v, own_block));
+        return;
+      }
+    }
+    cache_.for_each(v, f);
+  }
 
   void move(NodeID u, BlockID to) {
     const BlockID from = p_.block(u);
