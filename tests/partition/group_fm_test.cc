@@ -5,7 +5,6 @@
 // vertices in place; fm_refine runs it only with fm_block_groups, 2 threads or more below
 // fm_parallel_min_threads and k >= 4; the default preset gives the same valid partition on
 // repeated runs with 2 and 3 threads.
-#include <algorithm>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -186,77 +185,6 @@ TEST(GroupFm, ChosenGroupsAreExactAndDeterministic) {
       }
 }
 
-// The rotation's three phases: two groups each (neither empty from k = 4 on); two blocks of
-// different quarters share a group in exactly one phase, two of one quarter in all three.
-TEST(GroupFm, RotationHoldsEveryPairOnce) {
-  for (BlockID k : {4u, 5u, 8u, 13u, 32u, 128u}) {
-    SCOPED_TRACE(testing::Message() << "k " << k);
-    const std::vector<std::vector<std::uint16_t>> phases = ml::rotation_groups(k);
-    ASSERT_EQ(phases.size(), 3u);
-    for (const std::vector<std::uint16_t>& phase : phases) {
-      ASSERT_EQ(phase.size(), k);
-      EXPECT_EQ(std::count(phase.begin(), phase.end(), 0) + std::count(phase.begin(), phase.end(), 1),
-                static_cast<std::ptrdiff_t>(k));
-      EXPECT_GT(std::count(phase.begin(), phase.end(), 0), 0);
-      EXPECT_GT(std::count(phase.begin(), phase.end(), 1), 0);
-    }
-    const ml::GroupStarts quarters = ml::aligned_starts(k, 4);
-    auto quarter = [&](BlockID b) {
-      return std::upper_bound(quarters.begin(), quarters.end(), b) - quarters.begin() - 1;
-    };
-    for (BlockID a = 0; a < k; ++a)
-      for (BlockID b = a + 1; b < k; ++b) {
-        int together = 0;
-        for (const std::vector<std::uint16_t>& phase : phases)
-          together += phase[a] == phase[b];
-        EXPECT_EQ(together, quarter(a) == quarter(b) ? 3 : 1) << a << " " << b;
-      }
-  }
-}
-
-// Strips of rows numbered out of order (block b * 5 + 3 mod k, k a power of two): regions whose
-// neighbours' ids are no closer than any others, as on social graphs.
-std::vector<BlockID> shuffled_ranges(NodeID n, BlockID k) {
-  std::vector<BlockID> blocks = ranges(n, k);
-  for (BlockID& b : blocks)
-    b = (b * 5 + 3) % k;
-  return blocks;
-}
-
-// Strips of a grid numbered out of order: too many best moves leave every aligned group, so no
-// groups; a boundary vertex's best move is the next strip (one block, no ties), so the rotation
-// promises less than sequential FM's time and is taken. Exact, never worse, the gain cache
-// current, the same partition in any arena.
-TEST(GroupFm, RotationIsExactAndDeterministic) {
-  const CsrGraph g = ml_test::grid_graph(64, 64);
-  for (BlockID k : {4u, 8u, 32u}) {
-    SCOPED_TRACE(testing::Message() << "k " << k);
-    // Every 13th vertex put into the next strip's block: those have a move to gain.
-    std::vector<BlockID> start = ranges(g.num_nodes(), k);
-    for (NodeID u = 0; u < g.num_nodes(); u += 13)
-      start[u] = (start[u] + 1) % k;
-    for (BlockID& b : start)
-      b = (b * 5 + 3) % k;
-    {
-      ml::PartitionedGraph p(g, k, start);
-      const ml::GainCache cache(g, p.blocks(), k);
-      const std::vector<NodeID> boundary = ml::fm_pass_seeds(p, 17, 0, &cache);
-      EXPECT_EQ(ml::first_phase_groups(p, cache, boundary, 2, ml::kMaxLeavingShare).size(), 2u);
-      EXPECT_LE(ml::rotation_time(p, cache, boundary), 0.8);
-      EXPECT_GT(ml::rotation_time(p, cache, boundary), 0.3);
-    }
-    const Refined one = refine(g, k, 0.03, start, 2, 1, {}, ml::kMaxLeavingShare);
-    check_result(g, as_partition(one.blocks, k), k, 0.03);
-    EXPECT_EQ(one.gain, plain_cut(g, start) - plain_cut(g, one.blocks));
-    EXPECT_GT(one.gain, 0);
-    for (int arena : {2, 4}) {
-      const Refined r = refine(g, k, 0.03, start, 2, arena, {}, ml::kMaxLeavingShare);
-      EXPECT_EQ(r.blocks, one.blocks) << arena << " threads";
-      EXPECT_EQ(r.gain, one.gain);
-    }
-  }
-}
-
 TEST(GroupFm, WeightedGraphAndFixedVertices) {
   const CsrGraph g = ml_test::weighted_power_law_graph();
   const BlockID k = 8;
@@ -269,21 +197,19 @@ TEST(GroupFm, WeightedGraphAndFixedVertices) {
 }
 
 // fm_refine: block groups with 2 or 3 threads and k >= 4 when the context asks for them and the
-// block ids have locality (strips of a grid, numbered in order), the rotation when most boundary
-// vertices' best moves leave their group (strips numbered out of order); sequential FM's result
-// with 1 thread, with k = 2, without fm_block_groups, or where neither pays (a power-law graph
-// whose blocks are ranges of random ids: most best moves tie between blocks of several
-// quarters); parallel FM's from fm_parallel_min_threads (4) threads on.
+// block ids have locality (strips of a grid, numbered in order); sequential FM's result with 1
+// thread, with k = 2, without fm_block_groups, or when most boundary vertices' best moves leave
+// their group (a power-law graph whose blocks are ranges of random ids); parallel FM's from
+// fm_parallel_min_threads (4) threads on.
 TEST(GroupFm, FmRefineDispatches) {
   const CsrGraph grid = ml_test::grid_graph(64, 64);
   const CsrGraph power_law = ml_test::power_law_graph(3000, 3, 4);
-  auto run = [&](const CsrGraph& g, BlockID k, int threads, bool groups, bool shuffled = false) {
+  auto run = [&](const CsrGraph& g, BlockID k, int threads, bool groups) {
     const BlockLimits limits = uniform_limits(g, k, 0.03);
     ml::RefinementContext ctx;
     ctx.fm_parallel = true; // from fm_parallel_min_threads (4) on
     ctx.fm_block_groups = groups;
-    ml::PartitionedGraph p(g, k,
-                           shuffled ? shuffled_ranges(g.num_nodes(), k) : ranges(g.num_nodes(), k));
+    ml::PartitionedGraph p(g, k, ranges(g.num_nodes(), k));
     tbb::task_arena(threads).execute([&] { ml::fm_refine(p, limits, ctx, 17); });
     return std::vector<BlockID>(p.blocks().begin(), p.blocks().end());
   };
@@ -295,8 +221,6 @@ TEST(GroupFm, FmRefineDispatches) {
   EXPECT_EQ(run(grid, 2, 2, true), run(grid, 2, 1, false));
   EXPECT_EQ(run(grid, 32, 4, true), run(grid, 32, 4, false)); // parallel FM
   EXPECT_EQ(run(power_law, 32, 2, true), run(power_law, 32, 1, false));
-  // Strips numbered out of order: the rotation's phases (not sequential FM's result).
-  EXPECT_NE(run(grid, 32, 2, true, true), run(grid, 32, 1, false, true));
 }
 
 // The default preset (block groups at 2 and 3 threads): repeated runs give the same valid

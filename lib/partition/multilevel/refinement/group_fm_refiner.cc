@@ -1,7 +1,6 @@
 #include "partition/multilevel/refinement/group_fm_refiner.h"
 
 #include <algorithm>
-#include <array>
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -28,16 +27,6 @@ constexpr std::size_t kShareSample = 4096;
 // arbitrary block are worth running: the groups do 1.1-1.25x sequential FM's work (docs/
 // scaling.md, "Block-group FM"), so less than 1 / 1.25 of it must be left on the busier thread.
 constexpr double kMaxSplitTime = 0.8;
-// The rotation's rounds (rotation_groups): two blocks of different quarters share a group in
-// exactly one.
-constexpr int kRotationRounds = 3;
-
-// Block b's group (0 or 1) in round r of the rotation, from its quarter q (0-3): the quarter's
-// high bit, its low bit, their sum mod 2.
-int rotation_group(int r, unsigned q) {
-  const unsigned high = q >> 1, low = q & 1u;
-  return static_cast<int>(r == 0 ? high : r == 1 ? low : high ^ low);
-}
 
 // A row update for a vertex of another group, applied after the phase.
 struct CrossUpdate {
@@ -56,13 +45,9 @@ public:
       : p_(p), g_(p.graph()), limits_(limits), cache_(cache), vertex_group_(vertex_group) {}
 
   // The group this view serves from now on, given the group of every block; forgets the log.
-  // Strict: a vertex whose best move (most connection outside its block, ties counting as
-  // another group's) leaves the group offers no move at all (the rotation's phases: it waits
-  // for the phase that holds its best move instead of taking a worse one and being locked).
-  void serve(int group, std::span<const std::uint16_t> block_group, bool strict = false) {
+  void serve(int group, std::span<const std::uint16_t> block_group) {
     group_ = group;
     block_group_ = block_group;
-    strict_ = strict;
     log_.clear();
   }
 
@@ -74,26 +59,7 @@ public:
   bool fits(NodeID u, BlockID b) const { return own(b) && p_.fits(u, b, limits_); }
   bool cheap_conn() const { return true; }
   Weight conn(NodeID v, BlockID b) const { return cache_.conn(v, b); }
-  // Every block v is connected to, with the connection; strict, only v's own block when v's
-  // best move leaves the group (so the search finds no move for v).
-  template <typename F> void for_each(NodeID v, F&& f) const {
-    if (strict_ && group_ != kAnyGroup) {
-      const BlockID own_block = p_.block(v);
-      Weight inside = -1, outside = -1;
-      cache_.for_each(v, [&](BlockID b, Weight conn) {
-        if (b == own_block)
-          return;
-        Weight& best = block_group_[b] == group_ ? inside : outside;
-        best = std::max(best, conn);
-      });
-      if (outside >= 0 && outside >= inside) {
-        f(own_block, cache_.conn(v, own_block));
-        return;
-      }
-    }
-    cache_.for_each(v, f);
-  }
-
+  template <typename F> void for_each(NodeID v, F&& f) const { cache_.for_each(v, f); }
   void move(NodeID u, BlockID to) {
     const BlockID from = p_.block(u);
     p_.move(u, to);
@@ -124,7 +90,6 @@ private:
   GainCache& cache_;
   std::span<const std::uint16_t> vertex_group_;
   int group_ = kAnyGroup;
-  bool strict_ = false;
   std::span<const std::uint16_t> block_group_;
   std::vector<CrossUpdate> log_;
 };
@@ -317,78 +282,6 @@ double leaving_share(const PartitionedGraph& p, const GainCache& cache,
   return static_cast<double>(leaving) / static_cast<double>(sample);
 }
 
-std::vector<std::vector<std::uint16_t>> rotation_groups(BlockID k) {
-  const std::vector<std::uint16_t> quarter = groups_of_blocks(aligned_starts(k, 4));
-  std::vector<std::vector<std::uint16_t>> rounds(kRotationRounds, std::vector<std::uint16_t>(k));
-  for (BlockID b = 0; b < k; ++b)
-    for (int r = 0; r < kRotationRounds; ++r)
-      rounds[r][b] = rotation_group(r, quarter[b]);
-  return rounds;
-}
-
-double rotation_time(const PartitionedGraph& p, const GainCache& cache,
-                     std::span<const NodeID> boundary) {
-  const BlockID k = p.k();
-  const std::size_t sample = std::min<std::size_t>(boundary.size(), kShareSample);
-  if (k < 4 || sample == 0)
-    return 1;
-  const std::vector<std::uint16_t> quarter = groups_of_blocks(aligned_starts(k, 4));
-  // Per sampled seed: the round that searches it (kRotationRounds: none, the last phase) and
-  // its group there, rated in parallel (each seed reads its own row).
-  struct Slot {
-    int round;
-    int group;
-  };
-  std::vector<Slot> slots(sample);
-  tbb::parallel_for(tbb::blocked_range<std::size_t>(0, sample, 512), [&](const auto& rs) {
-    for (std::size_t i = rs.begin(); i != rs.end(); ++i) {
-      const NodeID u = boundary[i];
-      const BlockID own = p.block(u);
-      Weight most_conn = 0;
-      unsigned best_quarters = 0; // of the blocks of most connection outside u's block
-      cache.for_each(u, [&](BlockID b, Weight conn) {
-        if (b == own || conn < most_conn)
-          return;
-        if (conn > most_conn) {
-          most_conn = conn;
-          best_quarters = 0;
-        }
-        best_quarters |= 1u << quarter[b];
-      });
-      Slot slot{kRotationRounds, 0};
-      for (int r = 0; r < kRotationRounds && most_conn > 0; ++r) {
-        const int group = rotation_group(r, quarter[own]);
-        bool inside = true;
-        for (unsigned q = 0; q < 4; ++q)
-          inside = inside && (!(best_quarters >> q & 1u) || rotation_group(r, q) == group);
-        if (inside) {
-          slot = {r, group};
-          break;
-        }
-      }
-      slots[i] = most_conn > 0 ? slot : Slot{-1, 0}; // -1: no move, no work
-    }
-  });
-  double total = 0, last = 0;
-  std::array<std::array<double, 2>, kRotationRounds> work{};
-  for (std::size_t i = 0; i < sample; ++i) {
-    if (slots[i].round < 0)
-      continue;
-    const double w = static_cast<double>(p.graph().degree(boundary[i])) + 1;
-    total += w;
-    if (slots[i].round == kRotationRounds)
-      last += w;
-    else
-      work[slots[i].round][slots[i].group] += w;
-  }
-  if (total == 0)
-    return 1;
-  double time = last;
-  for (const auto& round : work)
-    time += std::max(round[0], round[1]);
-  return time / total;
-}
-
 int first_group_count(BlockID k, int threads) {
   int groups = 1;
   while (groups < kGroupsPerThread * threads && static_cast<BlockID>(4 * groups) <= k)
@@ -404,17 +297,8 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   const BlockID k = p.k();
   // Fewer groups while too many seeds would have to be searched again (without locality of
   // block ids, all of them: then this is sequential FM), or two groups of about equal work.
-  // Without such groups, where the rotation's three rounds promise less than kMaxSplitTime of
-  // sequential FM's time, them: each seed searched in the round whose groups hold its best move.
-  std::vector<std::vector<std::uint16_t>> phases; // block -> group, each phase >= 2 groups
   GroupStarts starts = first_phase_groups(p, cache, boundary, threads, max_leaving_share);
-  for (; starts.size() > 2; starts = merge_pairs(starts))
-    phases.push_back(groups_of_blocks(starts));
-  const bool rotation = phases.empty() && max_leaving_share < 1 && k >= 4 &&
-                        rotation_time(p, cache, boundary) <= kMaxSplitTime;
-  if (rotation)
-    phases = rotation_groups(k);
-  std::vector<std::uint16_t> vertex_group(phases.empty() ? 0 : n); // of the current phase
+  std::vector<std::uint16_t> vertex_group(starts.size() > 2 ? n : 0); // of the current phase
   std::vector<std::uint16_t> block_groups(k);
   FmVertexState vertices(n);
   tbb::enumerable_thread_specific<std::unique_ptr<Worker>> workers;
@@ -431,9 +315,9 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   std::vector<Weight> work;
   std::vector<std::vector<CrossUpdate>> logs;
   Weight gain = 0;
-  for (std::vector<std::uint16_t>& phase : phases) {
-    block_groups = std::move(phase);
-    const int groups = *std::max_element(block_groups.begin(), block_groups.end()) + 1;
+  for (; starts.size() > 2; starts = merge_pairs(starts)) {
+    const int groups = static_cast<int>(starts.size()) - 1;
+    block_groups = groups_of_blocks(starts);
     tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, 4096), [&](const auto& r) {
       for (NodeID u = r.begin(); u != r.end(); ++u)
         vertex_group[u] = block_groups[p.block(u)];
@@ -468,7 +352,7 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
           for (int t = r.begin(); t != r.end(); ++t)
             for (int i = next++; i < groups; i = next++) {
               const int group = order[i];
-              w.view.serve(group, block_groups, rotation);
+              w.view.serve(group, block_groups);
               gains[group] = run_searches(w.view, w.search, group_seeds[group], locked, ctx);
               logs[group] = w.view.take_log();
             }

@@ -11,10 +11,8 @@
 // read) are logged and applied after the phase, group after group. The next phase halves the
 // number of groups (pairs of neighbouring ranges) and starts only from the seeds whose best move
 // went into another group's block (or waited); a last, sequential phase allows every move. A
-// pass starts with fewer groups while the share of such seeds is above 15%, and with two groups
-// split at another block when the estimated time is lower. Where neither gives groups (social
-// and citation graphs: no locality of block ids), the rotation's three phases of two groups
-// (rotation_groups) when they promise at most 0.8 of sequential FM's time, else sequential FM.
+// pass starts with fewer groups (none: sequential FM) while the share of such seeds is above
+// 15%, and with two groups split at another block when the estimated time is lower.
 //
 // Why ranges of ids: the initial partition is a recursive bisection, whose first bisection gives
 // blocks [0, k/2) and [k/2, k), and so on; refinement moves boundaries only locally, so a range
@@ -74,21 +72,6 @@ GroupStarts aligned_starts(BlockID k, int groups);
 GroupStarts first_phase_groups(const PartitionedGraph& p, const GainCache& cache,
                                std::span<const NodeID> boundary, int threads,
                                double max_leaving_share);
-
-// The rotation, for passes that start without groups (k >= 4): three phases of two groups
-// each, block b's group given by its quarter q (aligned_starts(k, 4)): q's high bit, q's low
-// bit, then their sum mod 2. Two blocks of different quarters share a group in exactly one
-// phase, those of one quarter in all three, so a seed waits (as seeds whose best move leaves
-// their group do) until the phase whose groups hold its best move, and is searched once.
-std::vector<std::vector<std::uint16_t>> rotation_groups(BlockID k);
-
-// The rotation's estimated time as a share of sequential FM's, from the same sample as
-// leaving_share: per phase the busier group's share of the sampled seeds' degrees + 1 (each
-// seed in the first phase whose groups hold all of its best moves), plus the share of those
-// that no phase holds (ties between blocks of several quarters: left to the last phase). A pass
-// that would otherwise start without groups takes the rotation when this is at most 0.8.
-double rotation_time(const PartitionedGraph& p, const GainCache& cache,
-                     std::span<const NodeID> boundary);
 
 // G for `threads` threads and k blocks: the largest power of two up to 4 * threads that leaves
 // every group at least two blocks (1: no groups). A pass starts with fewer groups while more
