@@ -1,8 +1,11 @@
 // gnnpart evaluate GRAPH PARTITION: the communication and balance figures of a partition, as
 // text or as JSON with the key names of the independent checker evalpart; with --cost, the
-// predicted epoch time of gnnpart-train, per rank, or a ranking of several partitions.
+// predicted epoch time of gnnpart-train, per rank, or a ranking of several partitions; with
+// --minibatch --cost, the predicted time per step of its fetch mini-batches instead.
+#include <algorithm>
 #include <cstdio>
 #include <memory>
+#include <numeric>
 #include <string>
 
 #include <fmt/format.h>
@@ -11,9 +14,10 @@
 #include "core/errors.h"
 #include "core/metrics.h"
 #include "core/parallel.h"
+#include "cost_report.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "io/graph_io.h"
-#include "cost_report.h"
+#include "minibatch_cost_report.h"
 #include "model_flags.h"
 #include "support.h"
 
@@ -80,19 +84,46 @@ int evaluate_hypergraph_file(const EvaluateArgs& args, const GlobalFlags& global
   return 0;
 }
 
-// Several partitions with --cost: the ranking by predicted epoch time only.
+// --minibatch --cost: the trainer's fetch steps with evaluate's sampling flags.
+StepCostRequest step_cost_request(const EvaluateArgs& args, const CsrGraph& graph) {
+  StepCostRequest request;
+  request.flags = &args.cost;
+  request.batches.batch_size = args.sampling.batch_size;
+  request.batches.fanouts = trainer_fanouts(args.sampling.fanouts);
+  request.batches.seed = args.seed;
+  if (args.sampling.train.empty()) {
+    request.train.resize(graph.num_nodes());
+    std::iota(request.train.begin(), request.train.end(), NodeID{0});
+  } else {
+    request.train = io::read_vertex_set(args.sampling.train, graph.num_nodes());
+    std::sort(request.train.begin(), request.train.end());
+  }
+  request.samples = args.samples;
+  return request;
+}
+
+// Several partitions with --cost: the ranking by predicted epoch (or mini-batch step) time only.
 int rank_partitions(const EvaluateArgs& args, const CsrGraph& graph, const GlobalFlags& global) {
   std::vector<Partition> partitions;
   for (const std::string& path : args.partitions)
     partitions.push_back(io::read_partition(path, graph.num_nodes(), args.k));
-  const std::vector<CostCase> cases = predict_cases(graph, args.partitions, partitions, args.cost);
+  std::string json, text;
+  if (args.minibatch) {
+    const StepCostRequest request = step_cost_request(args, graph);
+    const auto cases = predict_step_cases(graph, args.partitions, partitions, request);
+    json = step_cost_json(cases, request);
+    text = fmt::format("gnnpart: {} partitions of {} ranked by predicted mini-batch step time\n{}",
+                       cases.size(), args.graph, step_cost_text(cases, request));
+  } else {
+    const auto cases = predict_cases(graph, args.partitions, partitions, args.cost);
+    json = cost_json(cases, args.cost);
+    text = fmt::format("gnnpart: {} partitions of {} ranked by predicted epoch time\n{}",
+                       cases.size(), args.graph, cost_text(cases, args.cost));
+  }
   if (args.json)
-    std::printf("%s\n", cost_json(cases, args.cost).c_str());
+    std::printf("%s\n", json.c_str());
   else if (!global.quiet)
-    std::fputs(fmt::format("gnnpart: {} partitions of {} ranked by predicted epoch time\n{}",
-                           cases.size(), args.graph, cost_text(cases, args.cost))
-                   .c_str(),
-               stdout);
+    std::fputs(text.c_str(), stdout);
   return 0;
 }
 
@@ -101,8 +132,9 @@ int run_evaluate(EvaluateArgs args, const GlobalFlags& global) {
   if (args.partitions.size() > 1 && !with_cost)
     throw InvalidParameter("evaluate: several partition files need --cost PROFILE to rank them");
   if (with_cost)
-    args.cost.shape.feature_dim = args.feature_dim > 0 ? static_cast<std::uint32_t>(args.feature_dim)
-                                                       : args.cost.shape.feature_dim;
+    args.cost.shape.feature_dim = args.feature_dim > 0
+                                      ? static_cast<std::uint32_t>(args.feature_dim)
+                                      : args.cost.shape.feature_dim;
   return run_with_threads(args.input.threads, [&] {
     if (is_hypergraph_input(args.graph, args.input)) {
       if (with_cost)
@@ -120,13 +152,19 @@ int run_evaluate(EvaluateArgs args, const GlobalFlags& global) {
     warn_inferred_k(args, global, metrics.k, metrics.empty_blocks);
     MinibatchEstimate estimate;
     if (args.minibatch) {
-      const StochasticOptions sampling = stochastic_options(graph, args.sampling, args.seed,
-                                                            ColumnNetWeights::kUnit);
+      const StochasticOptions sampling =
+          stochastic_options(graph, args.sampling, args.seed, ColumnNetWeights::kUnit);
       estimate = estimate_minibatch_volume(graph, partition, sampling, args.samples);
     }
     std::vector<CostCase> cases;
-    if (with_cost)
+    std::vector<StepCostCase> step_cases;
+    StepCostRequest step_request;
+    if (with_cost && args.minibatch) {
+      step_request = step_cost_request(args, graph);
+      step_cases = predict_step_cases(graph, args.partitions, {partition}, step_request);
+    } else if (with_cost) {
       cases = predict_cases(graph, args.partitions, {partition}, args.cost);
+    }
     if (args.json) {
       JsonObject json;
       json.add("graph", args.graph).add("partition", path);
@@ -137,19 +175,23 @@ int run_evaluate(EvaluateArgs args, const GlobalFlags& global) {
             .add("minibatch_samples", std::uint64_t{estimate.samples})
             .add("batch_size", std::uint64_t{args.sampling.batch_size});
       }
-      if (with_cost)
+      if (!cases.empty())
         json.add_raw("cost", cost_json(cases, args.cost));
+      if (!step_cases.empty())
+        json.add_raw("minibatch_cost", step_cost_json(step_cases, step_request));
       std::printf("%s\n", json.str().c_str());
     } else if (!global.quiet) {
       std::string text = fmt::format("gnnpart: {} on {} (n = {}, m = {}, k = {})\n", path,
                                      args.graph, metrics.n, metrics.m, metrics.k);
       text += metrics_text(metrics, args.feature_dim);
       if (args.minibatch)
-        text += fmt::format("  mini-batch vol  {:.2f} +- {:.2f} rows per batch of {} ({} samples)\n",
-                            estimate.mean, estimate.standard_error, args.sampling.batch_size,
-                            estimate.samples);
-      if (with_cost)
+        text += fmt::format(
+            "  mini-batch vol  {:.2f} +- {:.2f} rows per batch of {} ({} samples)\n", estimate.mean,
+            estimate.standard_error, args.sampling.batch_size, estimate.samples);
+      if (!cases.empty())
         text += cost_text(cases, args.cost);
+      if (!step_cases.empty())
+        text += step_cost_text(step_cases, step_request);
       std::fputs(text.c_str(), stdout);
     }
     return 0;
@@ -158,14 +200,17 @@ int run_evaluate(EvaluateArgs args, const GlobalFlags& global) {
 
 CommandRunner setup_evaluate(CLI::App& parent, const GlobalFlags& global) {
   auto args = std::make_shared<EvaluateArgs>();
-  CLI::App* cmd = parent.add_subcommand("evaluate", "metrics of a partition of a graph or hypergraph");
+  CLI::App* cmd =
+      parent.add_subcommand("evaluate", "metrics of a partition of a graph or hypergraph");
   cmd->footer(R"(Examples:
   gnnpart evaluate cora.edges.gz cora.edges.gz.part.8
   gnnpart evaluate cora.edges.gz cora.part.8 -k 8 --feature-dim 1433 --json
   gnnpart evaluate cora.edges.gz cora.part.8 --minibatch --train cora.train.gz --batch-size 64
   gnnpart evaluate ibm01.hgr.gz ibm01.part.8
   gnnpart evaluate pubmed.edges.gz pubmed.part.2 --cost profile.json --feature-dim 512 --hidden 256
-  gnnpart evaluate pubmed.edges.gz metis.part.4 hyper.part.4 fennel.part.4 --cost profile.json)");
+  gnnpart evaluate pubmed.edges.gz metis.part.4 hyper.part.4 fennel.part.4 --cost profile.json
+  gnnpart evaluate pubmed.edges.gz metis.part.2 hyper.part.2 --minibatch --cost profile.json \
+      --train pubmed.train.gz --batch-size 256 --fanouts 25,10 --feature-dim 500 --classes 3)");
   cmd->add_option("GRAPH", args->graph, "input graph")->required();
   cmd->add_option("PARTITION", args->partitions,
                   "partition file(s), one block id per line; several are ranked with --cost")
@@ -178,7 +223,9 @@ CommandRunner setup_evaluate(CLI::App& parent, const GlobalFlags& global) {
   cmd->add_flag("--json", args->json, "print the metrics as one JSON object");
   add_weight_flags(*cmd, args->weights);
   cmd->add_flag("--minibatch", args->minibatch,
-                "also estimate the expected rows sent per mini-batch on fresh samples");
+                "also estimate the expected rows sent per mini-batch on fresh samples; with "
+                "--cost, predict gnnpart-train's time per mini-batch step (fetch mode; its "
+                "--fanouts are these reversed, input layer first) instead of the epoch");
   cmd->add_option("--samples", args->samples, "mini-batches sampled for --minibatch")
       ->capture_default_str()
       ->check(CLI::Range(1u, 1u << 24));

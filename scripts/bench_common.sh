@@ -16,6 +16,11 @@
 #   dataset NAME             the path of datasets/NAME (the repository's, else shared/'s), or ""
 #   bench_side_files NAME    SIDE = (--labels F --train F ...) for the side files of graph NAME
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
+#   bench_partition NAME GRAPH K OUT  partitioner NAME (metis graph-cut graph-volume hypergraph
+#                            hypergraph-unit max-volume epoch fennel ldg random) with SEED; epoch
+#                            also needs PROFILE LAYERS FEATURE_DIM HIDDEN CLASSES
+#   bench_classes NAME       gnnpart-train's class count for graph NAME: largest label + 1 of
+#                            its labels file (at least 2), 4 without one (synthetic labels)
 #   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
 #                            round-robin), the floor partitioners are compared with
 #   bench_build_gnnpart LOG  GNNPART = BUILD_DIR/gnnpart, configured if need be and rebuilt (log in
@@ -227,6 +232,36 @@ for (cls, t), xs in sorted(speedups.items(), key=lambda x: (order[x[0][0]], x[0]
     gm = math.exp(sum(map(math.log, xs)) / len(xs))
     print(f"speedup {t} threads vs 1, graphs with {cls} edges/pins: {gm:.2f} ({len(xs)} runs)")
 PY
+}
+
+# bench_partition NAME GRAPH K OUT: the partitioners the cost and mini-batch benches compare.
+bench_partition() {
+  local name=$1 graph=$2 k=$3 out=$4
+  local common=(-k "$k" --seed "$SEED" -o "$out" --quiet)
+  case $name in
+  metis) "$GNNPART" partition "$graph" "${common[@]}" --algo metis ;;
+  graph-cut) "$GNNPART" partition "$graph" "${common[@]}" --objective cut ;;
+  graph-volume) "$GNNPART" partition "$graph" "${common[@]}" --objective volume ;;
+  hypergraph) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph ;;
+  hypergraph-unit) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
+                     --vertex-weights unit ;;
+  max-volume) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
+                --objective max-volume ;;
+  epoch) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph --objective epoch \
+           --cost "$PROFILE" --layers "$LAYERS" --feature-dim "$FEATURE_DIM" --hidden "$HIDDEN" \
+           --classes "$CLASSES" ;;
+  fennel | ldg) "$GNNPART" stream "$graph" -k "$k" --algo "$name" -s "$SEED" -o "$out" \
+                  >/dev/null ;;
+  random) bench_random_partition "$graph" "$k" "$SEED" "$out" ;;  # balanced
+  *) echo "unknown partitioner $name" >&2; return 1 ;;
+  esac
+}
+
+bench_classes() {
+  local labels
+  labels="$(dataset "$1.labels.gz")"
+  if [ -z "$labels" ]; then echo 4; return; fi
+  gzip -dc "$labels" | awk 'BEGIN{m=1} $1+0>m{m=$1+0} END{print m+1}'
 }
 
 bench_random_partition() {

@@ -97,29 +97,6 @@ fi
 trap 'ip netns del "$NETNS" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 
-# partition NAME GRAPH K OUT (epoch: PROFILE and CLASSES set)
-partition() {
-  local name=$1 graph=$2 k=$3 out=$4
-  local common=(-k "$k" --seed "$SEED" -o "$out" --quiet)
-  case $name in
-  metis) "$GNNPART" partition "$graph" "${common[@]}" --algo metis ;;
-  graph-cut) "$GNNPART" partition "$graph" "${common[@]}" --objective cut ;;
-  graph-volume) "$GNNPART" partition "$graph" "${common[@]}" --objective volume ;;
-  hypergraph) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph ;;
-  hypergraph-unit) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
-                     --vertex-weights unit ;;
-  max-volume) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph \
-                --objective max-volume ;;
-  epoch) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph --objective epoch \
-           --cost "$PROFILE" --layers "$LAYERS" --feature-dim "$FEATURE_DIM" --hidden "$HIDDEN" \
-           --classes "$CLASSES" ;;
-  fennel | ldg) "$GNNPART" stream "$graph" -k "$k" --algo "$name" -s "$SEED" -o "$out" \
-                  >/dev/null ;;
-  random) bench_random_partition "$graph" "$k" "$SEED" "$out" ;;  # balanced
-  *) echo "unknown partitioner $name" >&2; return 1 ;;
-  esac
-}
-
 # The MPI launcher of a network, as an array in LAUNCH.
 launcher() {
   local network=$1 k=$2
@@ -161,7 +138,7 @@ for g in $GRAPHS; do
   for k in $KS; do
     for p in $PARTITIONERS; do
       [ "$p" = epoch ] && continue  # needs the network's profile: below
-      partition "$p" "$graph" "$k" "$WORK/$g.$k.$p.part"
+      bench_partition "$p" "$graph" "$k" "$WORK/$g.$k.$p.part"
       "$GNNPART" layout "$graph" "$WORK/$g.$k.$p.part" -o "$WORK/$g.$k.$p" "${SIDE[@]}" >/dev/null
     done
   done
@@ -172,9 +149,7 @@ for network in $NETWORKS; do
   for g in $GRAPHS; do
     graph="$(dataset "$g.edges.gz")"
     [ -n "$graph" ] || continue
-    labels="$(dataset "$g.labels.gz")"
-    classes=4  # gnnpart-train's synthetic labels without a labels file
-    [ -n "$labels" ] && classes="$(gzip -dc "$labels" | awk 'BEGIN{m=1} $1+0>m{m=$1+0} END{print m+1}')"
+    classes="$(bench_classes "$g")"
     n="$("$GNNPART" info "$graph" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
     for k in $KS; do
       launcher "$network" "$k"
@@ -183,7 +158,7 @@ for network in $NETWORKS; do
         > "$WORK/calibrate.txt"
       cat "$WORK/calibrate.txt" >&2
       if [[ " $PARTITIONERS " == *" epoch "* ]]; then
-        PROFILE="$profile" CLASSES="$classes" partition epoch "$graph" "$k" "$WORK/$g.$k.epoch.part"
+        PROFILE="$profile" CLASSES="$classes" bench_partition epoch "$graph" "$k" "$WORK/$g.$k.epoch.part"
         bench_side_files "$g"
         rm -rf "$WORK/$g.$k.epoch"
         "$GNNPART" layout "$graph" "$WORK/$g.$k.epoch.part" -o "$WORK/$g.$k.epoch" "${SIDE[@]}" \

@@ -9,8 +9,12 @@
 # model's expected volume (`gnnpart evaluate --minibatch`, one global batch of k*B seeds, an
 # independent tree per seed). With COST=PROFILE (gnnpart-train --calibrate) it also reports the
 # mean measured seconds per step against the model's prediction for the same steps (docs/
-# cost_model.md, "Mini-batches: time per step"; meaningful with one rank per core only).
-# One CSV row per run on stdout, progress on stderr.
+# cost_model.md, "Mini-batches: time per step"; meaningful with one rank per core only), and
+# `gnnpart evaluate --minibatch --cost`'s prediction over the same fresh steps made in one
+# process before training (evaluate_step_s); stderr then ranks each (graph, k)'s partitions
+# by it against the measured times (the predicted fastest within 3% of the measured fastest?).
+# One CSV row per run on stdout, progress on stderr. PARTITIONERS: any of bench_partition's
+# (scripts/bench_common.sh) but epoch.
 # Environment (all optional):
 #   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed")  KS ("2 4")
 #   PARTITIONERS ("metis hypergraph random")  BATCH_SIZE (32)  FANOUTS (10,25: input layer
@@ -45,23 +49,21 @@ HOP_FANOUTS="$(echo "$FANOUTS" | tr ',' '\n' | tac | paste -sd, -)"
 
 HEADER="commit,graph,n,k,partitioner,batch_size,fanouts,steps,measured_rows_per_step"
 HEADER+=",predicted_rows_per_step,predicted_stderr,relative_error,exact_steps"
-echo "$HEADER,stochastic_model_rows,load1,measured_step_s,predicted_step_s,step_error"
+HEADER+=",stochastic_model_rows,load1,measured_step_s,predicted_step_s,step_error,evaluate_step_s"
+echo "$HEADER"
+echo "$HEADER" > "$WORK/rows.csv"
 for g in $GRAPHS; do
   graph="$(dataset "$g.edges.gz")"
   [ -n "$graph" ] || { echo "bench_minibatch: no dataset $g" >&2; continue; }
   bench_side_files "$g"
   train_file="$(dataset "$g.train.gz")"
+  train_flag=()
+  [ -n "$train_file" ] && train_flag=(--train "$train_file")
   for k in $KS; do
     for p in $PARTITIONERS; do
       part="$WORK/$g.$k.$p.part"
       dir="$WORK/$g.$k.$p"
-      case $p in
-      metis) "$GNNPART" partition "$graph" -k "$k" --algo metis --seed "$SEED" -o "$part" --quiet ;;
-      hypergraph) "$GNNPART" partition "$graph" -k "$k" --model hypergraph --seed "$SEED" \
-                    -o "$part" --quiet ;;
-      random) bench_random_partition "$graph" "$k" "$SEED" "$part" ;;  # balanced
-      *) echo "unknown partitioner $p" >&2; exit 1 ;;
-      esac
+      bench_partition "$p" "$graph" "$k" "$part"
       "$GNNPART" layout "$graph" "$part" -o "$dir" "${SIDE[@]}" > /dev/null
       # Steps per epoch = ceil(train / (k * B)) (all vertices train without a train file).
       epochs="$(python3 - "$train_file" "$graph" "$k" "$BATCH_SIZE" "$STEPS" <<'EOF'
@@ -85,16 +87,24 @@ EOF
         --batch-size "$BATCH_SIZE" --fanouts "$FANOUTS" --epochs "$epochs" --seed "$SEED" \
         --feature-dim "$FEATURE_DIM" --predict-samples "$PREDICT_SAMPLES" "${cost[@]}" \
         --json "$WORK/run.json" > /dev/null
-      train_flag=()
-      [ -n "$train_file" ] && train_flag=(--train "$train_file")
       "$GNNPART" evaluate "$graph" "$part" --minibatch "${train_flag[@]}" \
         --batch-size "$((k * BATCH_SIZE))" --fanouts "$HOP_FANOUTS" --samples 200 --json \
         > "$WORK/stochastic.json"
+      # The same fresh steps predicted in one process from the partition alone: the trainer's
+      # shape (hidden 16, classes = largest label + 1, random dense features).
+      echo '{}' > "$WORK/step.json"
+      if [ -n "$COST" ]; then
+        "$GNNPART" evaluate "$graph" "$part" --minibatch "${train_flag[@]}" --cost "$COST" \
+          --batch-size "$BATCH_SIZE" --fanouts "$HOP_FANOUTS" --samples "$PREDICT_SAMPLES" \
+          --seed "$SEED" --feature-dim "$FEATURE_DIM" --classes "$(bench_classes "$g")" --json \
+          > "$WORK/step.json"
+      fi
       python3 - "$WORK/run.json" "$WORK/stochastic.json" "$COMMIT" "$g" "$k" "$p" "$FANOUTS" \
-        "$(cut -d' ' -f1 /proc/loadavg)" <<'EOF'
+        "$(cut -d' ' -f1 /proc/loadavg)" "$WORK/step.json" <<'EOF' | tee -a "$WORK/rows.csv"
 import json, sys
 r, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 commit, g, k, p, fanouts, load = sys.argv[3:9]
+e = json.load(open(sys.argv[9])).get("minibatch_cost", {}).get("predicted_step_s", -1)
 rows = r["measured_rows_by_batch"]
 exact = sum(a == b for a, b in zip(rows, r["recounted_rows_by_batch"]))
 m, pred = r["measured_rows_per_batch"], r["predicted_rows_per_batch"]
@@ -102,8 +112,25 @@ print(f"{commit},{g},{s['n']},{k},{p},{r['batch_size']},{fanouts.replace(',', '-
       f"{m:.3f},{pred:.3f},{r['predicted_rows_stderr']:.3f},{(m - pred) / pred:.4f},{exact},"
       f"{s['minibatch_volume_mean']:.3f},{load},", end="")
 t, tp = r["batch_time_s"], r.get("predicted_batch_time_s", -1)
-print(f"{t:.6f},{tp:.6f},{(tp - t) / t:.4f}" if tp > 0 else ",,")
+print((f"{t:.6f},{tp:.6f},{(tp - t) / t:.4f}" if tp > 0 else ",,") +
+      (f",{e:.6f}" if e > 0 else ","))
 EOF
     done
   done
 done
+[ -z "$COST" ] || python3 - "$WORK/rows.csv" <<'EOF' >&2
+import csv, sys
+cases = {}
+for row in csv.DictReader(open(sys.argv[1])):
+    cases.setdefault((row["graph"], row["k"]), []).append(row)
+hits = 0
+for (g, k), rows in cases.items():
+    best = min(rows, key=lambda r: float(r["evaluate_step_s"]))
+    fastest = min(rows, key=lambda r: float(r["measured_step_s"]))
+    gap = float(best["measured_step_s"]) / float(fastest["measured_step_s"]) - 1
+    hits += gap <= 0.03
+    print(f"bench_minibatch: {g} k={k}: predicted fastest {best['partitioner']}, measured fastest "
+          f"{fastest['partitioner']}, gap {gap:.4f}" + (" (within 3%)" if gap <= 0.03 else ""))
+print(f"bench_minibatch: predicted fastest within 3% of the measured fastest in {hits} of "
+      f"{len(cases)} cases")
+EOF

@@ -273,19 +273,7 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
         const cost::FetchStepWork work = cost::fetch_step_work(
             problem.graph, problem.partition, train, fetch_batch_options(opts), epoch, b,
             shape.feature_dim, shape.value_bytes);
-        const cost::StepPrediction step = cost::predict_fetch_step(work, shape, profile);
-        predicted_step.seconds += step.seconds * share;
-        predicted_step.sampling += step.sampling * share;
-        predicted_step.fetch += step.fetch * share;
-        predicted_step.compute += step.compute * share;
-        predicted_step.allreduce += step.allreduce * share;
-        predicted_step.rank_work.resize(step.rank_work.size());
-        predicted_step.rank_parts.resize(step.rank_parts.size());
-        for (std::size_t r = 0; r < step.rank_work.size(); ++r) {
-          predicted_step.rank_work[r] += step.rank_work[r] * share;
-          for (std::size_t i = 0; i < step.rank_parts[r].size(); ++i)
-            predicted_step.rank_parts[r][i] += step.rank_parts[r][i] * share;
-        }
+        cost::add_scaled(predicted_step, cost::predict_fetch_step(work, shape, profile), share);
       }
       if (opts.predict_samples > 0) {
         const cost::StepTimeEstimate est = cost::expected_fetch_step_seconds(

@@ -296,6 +296,22 @@ StepPrediction predict_fetch_step(const FetchStepWork& work, const GcnShape& sha
   return out;
 }
 
+void add_scaled(StepPrediction& sum, const StepPrediction& step, double share) {
+  sum.seconds += step.seconds * share;
+  sum.sampling += step.sampling * share;
+  sum.fetch += step.fetch * share;
+  sum.compute += step.compute * share;
+  sum.allreduce += step.allreduce * share;
+  sum.rank_work.resize(std::max(sum.rank_work.size(), step.rank_work.size()));
+  sum.rank_parts.resize(std::max(sum.rank_parts.size(), step.rank_parts.size()));
+  for (std::size_t r = 0; r < step.rank_work.size(); ++r)
+    sum.rank_work[r] += step.rank_work[r] * share;
+  for (std::size_t r = 0; r < step.rank_parts.size(); ++r) {
+    for (std::size_t i = 0; i < step.rank_parts[r].size(); ++i)
+      sum.rank_parts[r][i] += step.rank_parts[r][i] * share;
+  }
+}
+
 StepTimeEstimate expected_fetch_step_seconds(const CsrGraph& graph, const Partition& partition,
                                              std::span<const NodeID> train,
                                              const FetchBatchOptions& options,
@@ -306,13 +322,22 @@ StepTimeEstimate expected_fetch_step_seconds(const CsrGraph& graph, const Partit
     throw InvalidParameter("need at least one sample");
   const auto by_block = train_by_block(partition, train);
   const FetchBatchOptions fresh = fresh_options(options);
-  std::vector<double> seconds(samples);
+  std::vector<StepPrediction> steps(samples);
   tbb::parallel_for(std::uint32_t{0}, samples, [&](std::uint32_t s) {
     const FetchStepWork work = fetch_step_work(graph, partition, by_block, fresh, 0, s,
                                                shape.feature_dim, shape.value_bytes);
-    seconds[s] = predict_fetch_step(work, shape, profile).seconds;
+    steps[s] = predict_fetch_step(work, shape, profile);
   });
-  return {sample_mean(seconds), samples};
+  // Summed in sample order, so the mean does not depend on the thread count.
+  StepTimeEstimate estimate;
+  std::vector<double> seconds(samples);
+  for (std::uint32_t s = 0; s < samples; ++s) {
+    seconds[s] = steps[s].seconds;
+    add_scaled(estimate.mean, steps[s], 1.0 / samples);
+  }
+  estimate.seconds = sample_mean(seconds);
+  estimate.samples = samples;
+  return estimate;
 }
 
 } // namespace gnnpart::cost

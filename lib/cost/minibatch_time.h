@@ -76,9 +76,14 @@ struct StepPrediction {
 StepPrediction predict_fetch_step(const FetchStepWork& work, const GcnShape& shape,
                                   const CostProfile& profile);
 
+// sum += share * step, field by field (the per-rank vectors grow to the step's rank count):
+// the mean of several steps' predictions, split and per-rank parts included.
+void add_scaled(StepPrediction& sum, const StepPrediction& step, double share);
+
 struct StepTimeEstimate {
   SampleMean seconds; // expected seconds per step, and the standard error over the samples
   std::uint32_t samples = 0;
+  StepPrediction mean; // the samples' mean prediction (its seconds equal seconds.mean)
 };
 
 // The expectation over `samples` fresh steps (the seed stream of expected_fetched_rows, which
