@@ -92,6 +92,16 @@ inline double json_number(const std::string& json, const std::string& key) {
   return std::strtod(json.c_str() + at + needle.size(), nullptr);
 }
 
+// A hand-written cost profile of a slow network (100 MB/s, 20 us a message): communication
+// dominates. With the sampling rates that the mini-batch step model needs.
+inline const char* kSlowNetworkProfile = R"({"name": "test: slow network", "source": "assumed",
+  "transport": "none", "ranks": 8, "latency_s": 2e-05, "seconds_per_byte": 1e-08,
+  "sync_jitter": 0, "allreduce_latency_s": 2e-05, "allreduce_seconds_per_byte": 1e-09,
+  "overlap": 0, "spmm": [{"width": 1, "seconds": 2e-09}, {"width": 256, "seconds": 1e-09}],
+  "gemm": [{"width": 1, "seconds": 1e-09}], "gemm_at_b": [{"width": 1, "seconds": 1e-09}],
+  "gemm_a_bt": [{"width": 1, "seconds": 1e-09}], "elementwise_s": 1e-09, "dropout_s": 2e-09,
+  "adam_s": 5e-09, "sample_draw_s": 3e-08, "sample_index_s": 1e-07})";
+
 inline std::vector<std::uint32_t> read_blocks(const std::string& path) {
   std::ifstream in(path);
   std::vector<std::uint32_t> blocks;

@@ -20,22 +20,20 @@ namespace {
 
 const std::string kCora = GNNPART_SHARED_DIR "/datasets/cora.edges.gz";
 
-// A hand-written profile of a slow network (100 MB/s, 20 us a message), with the sampling rates
-// that the step model needs.
-const char* kSlowProfile = R"({"name": "test: slow network", "source": "assumed",
-  "transport": "none", "ranks": 2, "latency_s": 2e-05, "seconds_per_byte": 1e-08,
-  "sync_jitter": 0, "allreduce_latency_s": 2e-05, "allreduce_seconds_per_byte": 1e-09,
-  "overlap": 0, "spmm": [{"width": 1, "seconds": 2e-09}, {"width": 256, "seconds": 1e-09}],
-  "gemm": [{"width": 1, "seconds": 1e-09}], "gemm_at_b": [{"width": 1, "seconds": 1e-09}],
-  "gemm_a_bt": [{"width": 1, "seconds": 1e-09}], "elementwise_s": 1e-09, "dropout_s": 2e-09,
-  "adam_s": 5e-09, "sample_draw_s": 3e-08, "sample_index_s": 1e-07})";
-
 const std::string kShape = " --feature-dim 64 --hidden 16 --classes 7";
 
 void expect_one_line_error(const Result& r) {
   EXPECT_NE(r.code, 0);
   EXPECT_EQ(r.err.rfind("gnnpart: error: ", 0), 0u) << r.err;
   EXPECT_EQ(count_lines(r.err), 1u) << r.err;
+}
+
+// Cora's hypergraph-model partition into 2 blocks (DIR/h.part).
+std::string hypergraph_partition(const TempDir& dir) {
+  const Result r =
+      gnnpart("partition " + kCora + " -k 2 --model hypergraph -q -o " + dir.file("h.part"));
+  EXPECT_EQ(r.code, 0) << r.err;
+  return dir.file("h.part");
 }
 
 // Block u mod 2: about half of every vertex's neighbours on the other rank.
@@ -49,21 +47,19 @@ std::string alternating_partition(const TempDir& dir, std::uint32_t n) {
 
 TEST(CliMinibatchCost, StepTimeIsTheLibrarysExpectationForTheTrainersFanouts) {
   TempDir dir;
-  write_file(dir.file("p.json"), kSlowProfile);
-  const Result part =
-      gnnpart("partition " + kCora + " -k 2 --model hypergraph -q -o " + dir.file("h.part"));
-  ASSERT_EQ(part.code, 0) << part.err;
+  write_file(dir.file("p.json"), kSlowNetworkProfile);
+  const std::string hyper = hypergraph_partition(dir);
   // Fanouts hop 1 first (5 for the seeds, 3 for the input layer): the trainer's 3,5.
-  const Result r = gnnpart("evaluate " + kCora + " " + dir.file("h.part") + " --minibatch --cost " +
-                           dir.file("p.json") +
-                           " --batch-size 64 --fanouts 5,3 --samples 20 --seed 3 --json" + kShape);
+  const Result r =
+      gnnpart("evaluate " + kCora + " " + hyper + " --minibatch --cost " + dir.file("p.json") +
+              " --batch-size 64 --fanouts 5,3 --samples 20 --seed 3 --json" + kShape);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t at = r.out.find("\"minibatch_cost\": ");
   ASSERT_NE(at, std::string::npos) << r.out;
   const std::string cost = r.out.substr(at);
 
   const CsrGraph graph = io::read_graph(kCora);
-  const Partition partition = io::read_partition(dir.file("h.part"), graph.num_nodes(), 2);
+  const Partition partition = io::read_partition(hyper, graph.num_nodes(), 2);
   std::vector<NodeID> train(graph.num_nodes());
   std::iota(train.begin(), train.end(), NodeID{0});
   cost::FetchBatchOptions options;
@@ -93,13 +89,11 @@ TEST(CliMinibatchCost, StepTimeIsTheLibrarysExpectationForTheTrainersFanouts) {
 
 TEST(CliMinibatchCost, RanksThePartitionThatFetchesFewerRowsFirstOnASlowNetwork) {
   TempDir dir;
-  write_file(dir.file("p.json"), kSlowProfile);
-  const Result part =
-      gnnpart("partition " + kCora + " -k 2 --model hypergraph -q -o " + dir.file("h.part"));
-  ASSERT_EQ(part.code, 0) << part.err;
+  write_file(dir.file("p.json"), kSlowNetworkProfile);
+  const std::string hyper = hypergraph_partition(dir);
   const std::string alt = alternating_partition(dir, 2708);
   const Result r =
-      gnnpart("evaluate " + kCora + " " + alt + " " + dir.file("h.part") + " --minibatch --cost " +
+      gnnpart("evaluate " + kCora + " " + alt + " " + hyper + " --minibatch --cost " +
               dir.file("p.json") + " --batch-size 64 --fanouts 5,3 --samples 20 --json" + kShape);
   ASSERT_EQ(r.code, 0) << r.err;
   const std::size_t h = r.out.find("h.part"), a = r.out.find("alt.part");
@@ -108,7 +102,7 @@ TEST(CliMinibatchCost, RanksThePartitionThatFetchesFewerRowsFirstOnASlowNetwork)
   EXPECT_LT(h, a) << r.out;
   // The same ranking as text.
   const Result text =
-      gnnpart("evaluate " + kCora + " " + alt + " " + dir.file("h.part") + " --minibatch --cost " +
+      gnnpart("evaluate " + kCora + " " + alt + " " + hyper + " --minibatch --cost " +
               dir.file("p.json") + " --batch-size 64 --fanouts 5,3 --samples 20" + kShape);
   ASSERT_EQ(text.code, 0) << text.err;
   EXPECT_NE(text.out.find("ranked by predicted mini-batch step time"), std::string::npos)
@@ -118,9 +112,9 @@ TEST(CliMinibatchCost, RanksThePartitionThatFetchesFewerRowsFirstOnASlowNetwork)
 
 TEST(CliMinibatchCost, ClearErrors) {
   TempDir dir;
-  write_file(dir.file("p.json"), kSlowProfile);
+  write_file(dir.file("p.json"), kSlowNetworkProfile);
   // A profile calibrated before the sampling rates existed.
-  std::string old_profile = kSlowProfile;
+  std::string old_profile = kSlowNetworkProfile;
   old_profile = old_profile.substr(0, old_profile.find(", \"sample_draw_s\"")) + "}";
   write_file(dir.file("old.json"), old_profile);
   const std::string alt = alternating_partition(dir, 2708);

@@ -33,19 +33,10 @@ TEST(CliObjective, MaxVolumeLowersTheLargestBlockVolumeWithinBudget) {
   EXPECT_NE(b.find("\"objective\": \"max-volume\""), std::string::npos) << b;
 }
 
-// A hand-written profile of a slow network (100 MB/s): communication dominates.
-const char* kSlowProfile = R"({"name": "test: slow network", "source": "assumed",
-  "transport": "none", "ranks": 8, "latency_s": 2e-05, "seconds_per_byte": 1e-08,
-  "sync_jitter": 0, "allreduce_latency_s": 2e-05, "allreduce_seconds_per_byte": 1e-09,
-  "overlap": 0, "spmm": [{"width": 1, "seconds": 2e-09}, {"width": 256, "seconds": 1e-09}],
-  "gemm": [{"width": 1, "seconds": 1e-09}], "gemm_at_b": [{"width": 1, "seconds": 1e-09}],
-  "gemm_a_bt": [{"width": 1, "seconds": 1e-09}], "elementwise_s": 1e-09, "dropout_s": 2e-09,
-  "adam_s": 5e-09})";
-
 // --objective epoch: evaluate --cost (the same model) predicts it no slower than km1's.
 TEST(CliObjective, EpochNoSlowerThanKm1ByTheModel) {
   TempDir dir;
-  write_file(dir.file("p.json"), kSlowProfile);
+  write_file(dir.file("p.json"), kSlowNetworkProfile);
   const std::string common = "partition " + kCora + " -k 8 --model hypergraph --seed 2 -q ";
   const Result km1 = gnnpart(common + "-o " + dir.file("a.part"));
   ASSERT_EQ(km1.code, 0) << km1.err;
