@@ -17,8 +17,10 @@
 #   bench_side_files NAME    SIDE = (--labels F --train F ...) for the side files of graph NAME
 #   bench_metis_graph GZ OUT converts a shared edge list once into an unweighted METIS .graph
 #   bench_partition NAME GRAPH K OUT  partitioner NAME (metis graph-cut graph-volume hypergraph
-#                            hypergraph-unit max-volume epoch fennel ldg random) with SEED; epoch
-#                            also needs PROFILE LAYERS FEATURE_DIM HIDDEN CLASSES
+#                            hypergraph-unit max-volume epoch stochastic fennel ldg random) with
+#                            SEED; epoch also needs PROFILE LAYERS FEATURE_DIM HIDDEN CLASSES;
+#                            stochastic SAMPLED_BATCH (seeds per batch, all ranks), HOP_FANOUTS
+#                            and TRAIN_FILE (empty: every vertex trains)
 #   bench_classes NAME       gnnpart-train's class count for graph NAME: largest label + 1 of
 #                            its labels file (at least 2), 4 without one (synthetic labels)
 #   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
@@ -250,6 +252,9 @@ bench_partition() {
   epoch) "$GNNPART" partition "$graph" "${common[@]}" --model hypergraph --objective epoch \
            --cost "$PROFILE" --layers "$LAYERS" --feature-dim "$FEATURE_DIM" --hidden "$HIDDEN" \
            --classes "$CLASSES" ;;
+  stochastic) "$GNNPART" partition "$graph" "${common[@]}" --model stochastic \
+                ${TRAIN_FILE:+--train "$TRAIN_FILE"} --batch-size "$SAMPLED_BATCH" \
+                --fanouts "$HOP_FANOUTS" ;;
   fennel | ldg) "$GNNPART" stream "$graph" -k "$k" --algo "$name" -s "$SEED" -o "$out" \
                   >/dev/null ;;
   random) bench_random_partition "$graph" "$k" "$SEED" "$out" ;;  # balanced

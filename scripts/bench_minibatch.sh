@@ -63,7 +63,9 @@ for g in $GRAPHS; do
     for p in $PARTITIONERS; do
       part="$WORK/$g.$k.$p.part"
       dir="$WORK/$g.$k.$p"
-      bench_partition "$p" "$graph" "$k" "$part"
+      # stochastic: the stochastic hypergraph model for one batch of every rank's seeds.
+      TRAIN_FILE="$train_file" SAMPLED_BATCH="$((k * BATCH_SIZE))" \
+        bench_partition "$p" "$graph" "$k" "$part"
       "$GNNPART" layout "$graph" "$part" -o "$dir" "${SIDE[@]}" > /dev/null
       # Steps per epoch = ceil(train / (k * B)) (all vertices train without a train file).
       epochs="$(python3 - "$train_file" "$graph" "$k" "$BATCH_SIZE" "$STEPS" <<'EOF'
