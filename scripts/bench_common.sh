@@ -21,6 +21,11 @@
 #                            SEED; epoch also needs PROFILE LAYERS FEATURE_DIM HIDDEN CLASSES;
 #                            stochastic SAMPLED_BATCH (seeds per batch, all ranks), HOP_FANOUTS
 #                            and TRAIN_FILE (empty: every vertex trains)
+#   bench_launcher NETWORK K  LAUNCH = the mpirun of K ranks over NETWORK: shm (self,vader) or tcp
+#                            (self,tcp on lo of network namespace NETNS); uses ROOT_FLAG and,
+#                            when set, CPU_LIST (one rank pinned per CPU, scripts/pin_rank.sh)
+#   bench_setup_tcp          creates NETNS with lo limited by tbf to TCP_RATE; returns 1 and
+#                            says why on stderr when the machine forbids it (needs root)
 #   bench_classes NAME       gnnpart-train's class count for graph NAME: largest label + 1 of
 #                            its labels file (at least 2), 4 without one (synthetic labels)
 #   bench_random_partition GRAPH K SEED OUT  a balanced random split (a seeded shuffle dealt
@@ -260,6 +265,33 @@ bench_partition() {
   random) bench_random_partition "$graph" "$k" "$SEED" "$out" ;;  # balanced
   *) echo "unknown partitioner $name" >&2; return 1 ;;
   esac
+}
+
+bench_launcher() {
+  local network=$1 k=$2
+  LAUNCH=(env OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${ROOT_FLAG[@]}")
+  if [ "$network" = shm ]; then
+    LAUNCH+=(--mca btl self,vader)
+  else
+    LAUNCH=(ip netns exec "$NETNS" "${LAUNCH[@]}" --mca btl self,tcp --mca btl_tcp_if_include lo
+            --mca oob_tcp_if_include lo)
+  fi
+  if [ -n "${CPU_LIST:-}" ]; then
+    LAUNCH+=(--bind-to none "$ROOT/scripts/pin_rank.sh" "$CPU_LIST")
+  fi
+}
+
+bench_setup_tcp() {
+  if [ "$(id -u)" != 0 ]; then
+    echo "bench: network tcp skipped: not root (ip netns and tc need root)" >&2; return 1
+  fi
+  if ! ip netns add "$NETNS" 2>"$WORK/netns.err" || ! ip netns exec "$NETNS" ip link set lo up ||
+     ! ip netns exec "$NETNS" tc qdisc add dev lo root tbf rate "$TCP_RATE" burst 256kb \
+         latency 50ms 2>>"$WORK/netns.err"; then
+    echo "bench: network tcp skipped: the machine forbids it: $(tr '\n' ' ' < "$WORK/netns.err")" >&2
+    return 1
+  fi
+  echo "bench: tcp = MPI over TCP on lo of netns $NETNS, tbf rate $TCP_RATE" >&2
 }
 
 bench_classes() {

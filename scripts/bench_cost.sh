@@ -97,34 +97,6 @@ fi
 trap 'ip netns del "$NETNS" 2>/dev/null || true; rm -rf "$WORK"' EXIT
 
 
-# The MPI launcher of a network, as an array in LAUNCH.
-launcher() {
-  local network=$1 k=$2
-  LAUNCH=(env OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${ROOT_FLAG[@]}")
-  if [ "$network" = shm ]; then
-    LAUNCH+=(--mca btl self,vader)
-  else
-    LAUNCH=(ip netns exec "$NETNS" "${LAUNCH[@]}" --mca btl self,tcp --mca btl_tcp_if_include lo
-            --mca oob_tcp_if_include lo)
-  fi
-  if [ -n "$CPU_LIST" ]; then
-    LAUNCH+=(--bind-to none "$ROOT/scripts/pin_rank.sh" "$CPU_LIST")
-  fi
-}
-
-setup_tcp() {
-  if [ "$(id -u)" != 0 ]; then
-    echo "bench_cost: network tcp skipped: not root (ip netns and tc need root)" >&2; return 1
-  fi
-  if ! ip netns add "$NETNS" 2>"$WORK/netns.err" || ! ip netns exec "$NETNS" ip link set lo up ||
-     ! ip netns exec "$NETNS" tc qdisc add dev lo root tbf rate "$TCP_RATE" burst 256kb \
-         latency 50ms 2>>"$WORK/netns.err"; then
-    echo "bench_cost: network tcp skipped: the machine forbids it: $(tr '\n' ' ' < "$WORK/netns.err")" >&2
-    return 1
-  fi
-  echo "bench_cost: tcp = MPI over TCP on lo of netns $NETNS, tbf rate $TCP_RATE" >&2
-}
-
 HEADER="commit,network,graph,n,k,ranks_per_core,partitioner,layers,feature_dim,hidden,classes,predicted_s,measured_s,error,critical_rank,load1"
 echo "$HEADER"
 echo "$HEADER" > "$WORK/rows.csv"
@@ -145,14 +117,14 @@ for g in $GRAPHS; do
 done
 
 for network in $NETWORKS; do
-  if [ "$network" = tcp ]; then setup_tcp || continue; fi
+  if [ "$network" = tcp ]; then bench_setup_tcp || continue; fi
   for g in $GRAPHS; do
     graph="$(dataset "$g.edges.gz")"
     [ -n "$graph" ] || continue
     classes="$(bench_classes "$g")"
     n="$("$GNNPART" info "$graph" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["n"])')"
     for k in $KS; do
-      launcher "$network" "$k"
+      bench_launcher "$network" "$k"
       profile="$WORK/profile.$network.$k.json"
       "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$profile" --transport "$network" \
         > "$WORK/calibrate.txt"

@@ -2,7 +2,7 @@
 # Fetch mini-batches (DistDGL's scheme) of gnnpart-train: measured remote input rows per step
 # against the prediction (docs/cost_model.md, "Mini-batches"). Per (graph, k, partitioner) it
 # writes the layout (labels and train/val/test, random features: the rows do not depend on the
-# width), trains under `mpirun -np k --oversubscribe` for at least STEPS steps, and reports the
+# width), trains under `mpirun -np k` (NETWORK) for at least STEPS steps, and reports the
 # mean measured rows per step (all ranks), the expectation lib/cost estimates on
 # PREDICT_SAMPLES fresh steps, their relative difference, how many steps the trainer's own
 # recount on the whole graph matched exactly, and for comparison the stochastic hypergraph
@@ -18,7 +18,10 @@
 # Environment (all optional):
 #   BUILD_DIR (build)  GRAPHS ("cora citeseer pubmed")  KS ("2 4")
 #   PARTITIONERS ("metis hypergraph random")  BATCH_SIZE (32)  FANOUTS (10,25: input layer
-#   first)  STEPS (100)  PREDICT_SAMPLES (2000)  FEATURE_DIM (16)  SEED (1)  COST (none)
+#   first)  STEPS (100)  PREDICT_SAMPLES (2000)  FEATURE_DIM (16)  SEED (1)  COST (none; a
+#   profile, or "calibrate": one calibrated per k on the run's network)  NETWORK (shm, or tcp:
+#   MPI over TCP on the loopback of a private network namespace limited by tbf to TCP_RATE
+#   (1gbit), as bench_cost.sh's; needs root)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -36,18 +39,27 @@ PREDICT_SAMPLES="${PREDICT_SAMPLES:-2000}"
 FEATURE_DIM="${FEATURE_DIM:-16}"
 SEED="${SEED:-1}"
 COST="${COST:-}"
+NETWORK="${NETWORK:-shm}"
+TCP_RATE="${TCP_RATE:-1gbit}"
 cost=()
 [ -n "$COST" ] && cost=(--cost "$COST")
 source "$ROOT/scripts/bench_common.sh"
 bench_scratch minibatch
 bench_commit lib app trainer
-root=()
-[ "$(id -u)" = 0 ] && root=(--allow-run-as-root)
+ROOT_FLAG=()
+[ "$(id -u)" = 0 ] && ROOT_FLAG=(--allow-run-as-root)
+NETNS="gnnpart_minibatch_$$"
+if [ "$NETWORK" = tcp ]; then
+  trap 'ip netns del "$NETNS" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+  bench_setup_tcp || exit 1
+elif [ "$NETWORK" != shm ]; then
+  echo "bench_minibatch: NETWORK is shm or tcp, not $NETWORK" >&2; exit 1
+fi
 
 # The stochastic model's fanouts are hop 1 first.
 HOP_FANOUTS="$(echo "$FANOUTS" | tr ',' '\n' | tac | paste -sd, -)"
 
-HEADER="commit,graph,n,k,partitioner,batch_size,fanouts,steps,measured_rows_per_step"
+HEADER="commit,network,graph,n,k,partitioner,batch_size,fanouts,steps,measured_rows_per_step"
 HEADER+=",predicted_rows_per_step,predicted_stderr,relative_error,exact_steps"
 HEADER+=",stochastic_model_rows,load1,measured_step_s,predicted_step_s,step_error,evaluate_step_s"
 echo "$HEADER"
@@ -60,6 +72,11 @@ for g in $GRAPHS; do
   train_flag=()
   [ -n "$train_file" ] && train_flag=(--train "$train_file")
   for k in $KS; do
+    bench_launcher "$NETWORK" "$k"
+    if [ "$COST" = calibrate ]; then  # a profile of this network and rank count
+      "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$WORK/profile.$k.json" --transport "$NETWORK" >&2
+      cost=(--cost "$WORK/profile.$k.json")
+    fi
     for p in $PARTITIONERS; do
       part="$WORK/$g.$k.$p.part"
       dir="$WORK/$g.$k.$p"
@@ -85,7 +102,7 @@ print(-(-steps // per_epoch))
 EOF
 )"
       echo "bench_minibatch: $g k=$k $p: $epochs epochs" >&2
-      OMPI_MCA_mpi_yield_when_idle=1 mpirun -np "$k" --oversubscribe "${root[@]}" "$TRAIN" "$dir" \
+      "${LAUNCH[@]}" "$TRAIN" "$dir" \
         --batch-size "$BATCH_SIZE" --fanouts "$FANOUTS" --epochs "$epochs" --seed "$SEED" \
         --feature-dim "$FEATURE_DIM" --predict-samples "$PREDICT_SAMPLES" "${cost[@]}" \
         --json "$WORK/run.json" > /dev/null
@@ -96,21 +113,22 @@ EOF
       # shape (hidden 16, classes = largest label + 1, random dense features).
       echo '{}' > "$WORK/step.json"
       if [ -n "$COST" ]; then
-        "$GNNPART" evaluate "$graph" "$part" --minibatch "${train_flag[@]}" --cost "$COST" \
+        "$GNNPART" evaluate "$graph" "$part" --minibatch "${train_flag[@]}" "${cost[@]}" \
           --batch-size "$BATCH_SIZE" --fanouts "$HOP_FANOUTS" --samples "$PREDICT_SAMPLES" \
           --seed "$SEED" --feature-dim "$FEATURE_DIM" --classes "$(bench_classes "$g")" --json \
           > "$WORK/step.json"
       fi
       python3 - "$WORK/run.json" "$WORK/stochastic.json" "$COMMIT" "$g" "$k" "$p" "$FANOUTS" \
-        "$(cut -d' ' -f1 /proc/loadavg)" "$WORK/step.json" <<'EOF' | tee -a "$WORK/rows.csv"
+        "$(cut -d' ' -f1 /proc/loadavg)" "$WORK/step.json" "$NETWORK" <<'EOF' | tee -a "$WORK/rows.csv"
 import json, sys
 r, s = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
 commit, g, k, p, fanouts, load = sys.argv[3:9]
 e = json.load(open(sys.argv[9])).get("minibatch_cost", {}).get("predicted_step_s", -1)
+network = sys.argv[10]
 rows = r["measured_rows_by_batch"]
 exact = sum(a == b for a, b in zip(rows, r["recounted_rows_by_batch"]))
 m, pred = r["measured_rows_per_batch"], r["predicted_rows_per_batch"]
-print(f"{commit},{g},{s['n']},{k},{p},{r['batch_size']},{fanouts.replace(',', '-')},{len(rows)},"
+print(f"{commit},{network},{g},{s['n']},{k},{p},{r['batch_size']},{fanouts.replace(',', '-')},{len(rows)},"
       f"{m:.3f},{pred:.3f},{r['predicted_rows_stderr']:.3f},{(m - pred) / pred:.4f},{exact},"
       f"{s['minibatch_volume_mean']:.3f},{load},", end="")
 t, tp = r["batch_time_s"], r.get("predicted_batch_time_s", -1)
@@ -124,14 +142,14 @@ done
 import csv, sys
 cases = {}
 for row in csv.DictReader(open(sys.argv[1])):
-    cases.setdefault((row["graph"], row["k"]), []).append(row)
+    cases.setdefault((row["network"], row["graph"], row["k"]), []).append(row)
 hits = 0
-for (g, k), rows in cases.items():
+for (net, g, k), rows in cases.items():
     best = min(rows, key=lambda r: float(r["evaluate_step_s"]))
     fastest = min(rows, key=lambda r: float(r["measured_step_s"]))
     gap = float(best["measured_step_s"]) / float(fastest["measured_step_s"]) - 1
     hits += gap <= 0.03
-    print(f"bench_minibatch: {g} k={k}: predicted fastest {best['partitioner']}, measured fastest "
+    print(f"bench_minibatch: {net} {g} k={k}: predicted fastest {best['partitioner']}, measured fastest "
           f"{fastest['partitioner']}, gap {gap:.4f}" + (" (within 3%)" if gap <= 0.03 else ""))
 print(f"bench_minibatch: predicted fastest within 3% of the measured fastest in {hits} of "
       f"{len(cases)} cases")
