@@ -251,6 +251,9 @@ assert profile.get("reuse_cache_bytes", 0) >= 0
 sizes = [p["bytes"] for p in profile["allreduce_table"]]
 assert sizes == [8, 65536, 262144, 524288, 1048576, 2097152], sizes
 assert all(p["seconds"] > 0 for p in profile["allreduce_table"])
+# A larger allreduce never costs less (a preempted smaller size is bounded by the larger's).
+times = [p["seconds"] for p in profile["allreduce_table"]]
+assert times == sorted(times), times
 assert 0 <= profile.get("shared_network", 0) <= 1
 assert cost["cost"]["allreduce_s"] > 0
 ranks = cost["cost"]["ranks"]
