@@ -29,6 +29,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
+// The layout's stochastic prediction takes its fanouts hop 1 first, the trainer input layer
+// first: the prediction is for this run only when one list is the other reversed.
+bool same_layers_reversed(const std::vector<int>& hop_first,
+                          const std::vector<std::uint32_t>& input_first) {
+  return hop_first.size() == input_first.size() &&
+         std::equal(
+             hop_first.rbegin(), hop_first.rend(), input_first.begin(),
+             [](int a, std::uint32_t b) { return a >= 0 && static_cast<std::uint32_t>(a) == b; });
+}
+
 std::string id_list(const NodeID* ids, std::size_t count) {
   return fmt::format("[{}]", fmt::join(ids, ids + count, ","));
 }
@@ -283,13 +293,15 @@ int run_minibatch(const TrainOptions& options, MPI_Comm comm) {
         fresh_stderr = est.seconds.standard_error;
       }
     }
-  } else if (manifest.minibatch_batch_size == opts.batch_size) {
+  } else if (manifest.minibatch_batch_size == opts.batch_size &&
+             same_layers_reversed(manifest.minibatch_fanouts, opts.fanouts)) {
     predicted = manifest.predicted_rows_per_batch;
   }
   const std::string predicted_text =
       predicted >= 0 ? fmt::format("{:.3f}", predicted)
                      : std::string(fetch ? "- (--predict-samples 0)"
-                                         : "- (gnnpart layout --batch-size gives it)");
+                                         : "- (gnnpart layout --batch-size B --fanouts, "
+                                           "hop 1 first, gives it)");
   std::string text = fmt::format(
       "gnnpart-train (mini-batch, {}): {} on {} ranks, batch {}, fanouts {}, {} batches\n"
       "  rows per batch  measured {:.3f} (mean), predicted {}, full-batch epoch {}\n",

@@ -57,6 +57,7 @@ struct LayoutManifest {
   std::uint64_t max_recv_rows = 0;
   std::uint64_t messages_per_layer = 0;
   std::uint32_t minibatch_batch_size = 0; // 0: no mini-batch prediction in the manifest
+  std::vector<int> minibatch_fanouts;     // hop 1 first, as `gnnpart layout --fanouts` took them
   double predicted_rows_per_batch = 0;
 };
 

@@ -61,6 +61,14 @@ LayoutManifest read_layout_manifest(const std::string& dir) {
     if (rows == nullptr || rows->type != Json::Type::kNumber)
       throw InputError(path, 0, "manifest's \"minibatch\" lacks predicted_rows_per_batch");
     m.predicted_rows_per_batch = rows->number;
+    if (const Json* fanouts = minibatch->find("fanouts");
+        fanouts != nullptr && fanouts->type == Json::Type::kArray) {
+      for (const Json& f : fanouts->items) {
+        if (f.type != Json::Type::kNumber)
+          throw InputError(path, f.line, "manifest's \"minibatch\" fanouts must be numbers");
+        m.minibatch_fanouts.push_back(static_cast<int>(f.number));
+      }
+    }
   }
   if (m.k == 0)
     throw InputError(path, 0, "manifest has k = 0");

@@ -193,6 +193,9 @@ TEST(LayoutIo, VertexLayoutRoundTrip) {
   io::LayoutWriteOptions options;
   options.graph_name = "small \"one\"";
   options.feature_dim = 8;
+  options.batch_size = 16;
+  options.fanouts = {25, -1};
+  options.predicted_rows_per_batch = 7.5;
   const std::string out = dir / "layout";
   io::write_layout_directory(out, plans, partition, slices, options);
 
@@ -205,6 +208,10 @@ TEST(LayoutIo, VertexLayoutRoundTrip) {
   EXPECT_TRUE(m.has_features);
   EXPECT_TRUE(m.has_labels);
   EXPECT_EQ(m.features_source_dim, 3u);
+  // The mini-batch prediction with its fanouts (hop 1 first, -1 = all neighbours).
+  EXPECT_EQ(m.minibatch_batch_size, 16u);
+  EXPECT_EQ(m.minibatch_fanouts, (std::vector<int>{25, -1}));
+  EXPECT_DOUBLE_EQ(m.predicted_rows_per_batch, 7.5);
   const LayoutSummary summary = summarize_layout(plans);
   EXPECT_EQ(m.predicted_rows_per_layer, summary.rows_per_layer);
   EXPECT_EQ(m.predicted_bytes_per_layer, summary.rows_per_layer * 8 * 4);
