@@ -30,6 +30,14 @@ void KeptGainCache::release() {
   superset_.reset();
 }
 
+bool KeptGainCache::supports(const CsrGraph& graph) {
+  if (supports_graph_ != &graph) {
+    supports_ = GainCache::supports(graph);
+    supports_graph_ = &graph;
+  }
+  return supports_;
+}
+
 std::optional<std::vector<std::uint8_t>>
 KeptGainCache::boundary_flags(const PartitionedGraph& p) const {
   if (!cache_ || graph_ != &p.graph() || cache_->k() != p.k() || blocks_.empty() ||
