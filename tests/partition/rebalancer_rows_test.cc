@@ -33,14 +33,14 @@ CsrGraph with_some_zero_weights(const CsrGraph& plain) {
                   std::move(weights));
 }
 
-// Blocks as ranges of ids, the first two twice as large as the others: overloaded.
+// Blocks as ranges of ids, the first holding 60% of the vertices: overloaded.
 std::vector<BlockID> lopsided(NodeID n, BlockID k) {
   std::vector<BlockID> blocks(n);
-  const std::uint64_t shares = k + 2;
-  for (NodeID u = 0; u < n; ++u) {
-    const auto share = static_cast<BlockID>(static_cast<std::uint64_t>(u) * shares / n);
-    blocks[u] = share < 4 ? share / 2 : share - 2;
-  }
+  const NodeID first = n / 5 * 3;
+  for (NodeID u = 0; u < n; ++u)
+    blocks[u] = u < first ? 0
+                          : 1 + static_cast<BlockID>(static_cast<std::uint64_t>(u - first) *
+                                                     (k - 1) / (n - first));
   return blocks;
 }
 
