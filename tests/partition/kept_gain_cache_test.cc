@@ -134,6 +134,22 @@ TEST(KeptGainCache, HandedSeedsAreTheNextFmRunsFirstPass) {
   }
 }
 
+TEST(KeptGainCache, SupportsAsTheGraphSays) {
+  // Unweighted, weighted, and weighted beyond the cache's 32-bit entries (2^31 in all).
+  const CsrGraph plain = random_graph(500, 2000, 4);
+  const CsrGraph weighted = ml_test::weighted_power_law_graph();
+  const auto offsets = plain.offsets();
+  const auto adjacency = plain.adjacency();
+  std::vector<Weight> heavy_weights(plain.num_directed_edges(), Weight{1} << 22);
+  const CsrGraph heavy({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
+                       std::move(heavy_weights));
+  ASSERT_FALSE(ml::GainCache::supports(heavy));
+  ml::KeptGainCache kept;
+  for (int round = 0; round < 2; ++round) // the answer kept per graph, asked again
+    for (const CsrGraph* g : {&plain, &weighted, &heavy, &weighted})
+      EXPECT_EQ(kept.supports(*g), ml::GainCache::supports(*g));
+}
+
 TEST(KeptGainCache, RefineLevelDeterministicAndBalanced) {
   const CsrGraph g = random_graph(2000, 16000, 9);
   for (const BlockID k : {8u, 32u}) {

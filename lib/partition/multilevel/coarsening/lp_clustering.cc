@@ -126,13 +126,11 @@ public:
       return edge_weights == nullptr ? rate_small<false>(first, end, own, round_seed, eligible)
                                      : rate_small<true>(first, end, own, round_seed, eligible);
     }
-    if (edge_weights == nullptr) {
-      for (EdgeID e = first; e < end; ++e)
-        map.add(cluster[adjacency[e]], 1);
-    } else {
-      for (EdgeID e = first; e < end; ++e)
-        map.add(cluster[adjacency[e]], edge_weights[e]);
-    }
+    const auto cluster_of = [cluster, adjacency](EdgeID e) { return cluster[adjacency[e]]; };
+    if (edge_weights == nullptr)
+      map.add_all(first, end, cluster_of, [](EdgeID) { return Weight{1}; });
+    else
+      map.add_all(first, end, cluster_of, [edge_weights](EdgeID e) { return edge_weights[e]; });
     BestCandidate best(ignore_weights ? -1 : map.get(own), round_seed);
     map.drain([&](NodeID c, Weight rating) {
       if (c != own)

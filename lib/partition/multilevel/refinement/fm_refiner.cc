@@ -101,7 +101,7 @@ Weight repeat_passes(const PartitionedGraph& p, const RefinementContext& ctx, Ru
 
 Weight fm_refine(PartitionedGraph& p, const BlockLimits& limits, const RefinementContext& ctx,
                  std::uint64_t seed, KeptGainCache* kept) {
-  const bool cached = GainCache::supports(p.graph());
+  const bool cached = kept ? kept->supports(p.graph()) : GainCache::supports(p.graph());
   KeptGainCache own;
   KeptGainCache& keep = kept ? *kept : own;
   const int threads = tbb::this_task_arena::max_concurrency();

@@ -162,45 +162,58 @@ bool GainCache::build(const CsrGraph& graph, std::span<const BlockID> blocks, co
   return fits.load();
 }
 
-void GainCache::boundary_flags(std::span<const BlockID> blocks,
-                               std::span<std::uint8_t> flags) const {
-  const auto run = [&](const auto& codec, const auto* entries) {
-    // Everything in the body's own locals: a flag is a byte, whose store may alias anything the
-    // body reads through its closure, so captures were reloaded for every vertex.
-    const std::uint32_t* const row_at = offsets_.get();
-    const std::uint32_t* const sizes = size_.get();
-    const BlockID* const block_of = blocks.data();
-    std::uint8_t* const out = flags.data();
-    const BlockID k = k_;
-    const auto c = codec;
-    tbb::parallel_for(tbb::blocked_range<NodeID>(0, static_cast<NodeID>(flags.size()), 4096),
-                      [=](const auto& r) {
-                        const auto* const rows = entries;
-                        const std::uint32_t* const at = row_at;
-                        const std::uint32_t* const used = sizes;
-                        const BlockID* const own_block = block_of;
-                        std::uint8_t* const flag = out;
-                        const BlockID blocks_k = k;
-                        const auto codec_copy = c;
-                        for (NodeID u = r.begin(); u != r.end(); ++u) {
-                          const auto* const e = rows + at[u];
-                          const std::uint32_t size = used[u];
-                          const BlockID own = own_block[u];
-                          bool other = false;
-                          if (size == kDense) {
-                            for (BlockID b = 0; b < blocks_k; ++b)
-                              other |= b != own && codec_copy.conn(e[b]) != 0;
-                          } else {
-                            other = size > 1 || (size == 1 && codec_copy.block(e[0]) != own);
-                          }
-                          flag[u] = other ? 1 : 0;
-                        }
-                      });
+std::vector<NodeID> GainCache::boundary_list(const CsrGraph& graph, std::span<const BlockID> blocks,
+                                             const std::vector<NodeID>* superset) const {
+  const NodeID n = graph.num_nodes();
+  const std::size_t words = (static_cast<std::size_t>(n) + 63) / 64;
+  const auto on_boundary = [&](NodeID u) { return boundary(u, blocks[u]); };
+  const auto for_each_bit = [](std::vector<std::uint64_t>& bits, auto&& f) {
+    for (std::size_t w = 0; w < bits.size(); ++w)
+      for (std::uint64_t word = bits[w]; word != 0; word &= word - 1)
+        f(static_cast<NodeID>(w * 64 + static_cast<std::size_t>(std::countr_zero(word))));
   };
-  if (packed_)
-    run(packed_codec_, static_cast<const Packed::Word*>(packed_.get()));
-  else
-    run(Wide{}, static_cast<const Wide::Word*>(entries_.get()));
+  std::vector<NodeID> list;
+  if (superset == nullptr && listed_) {
+    // The touched vertices cost their arcs; past half the vertices the plain scan is cheaper.
+    EdgeID work = 0;
+    for_each_bit(moved_bits_, [&](NodeID u) { work += graph.degree(u) + 1; });
+    if (work < n / 2) {
+      // Only the touched vertices (moved, or next to a move) are tested; the others of the last
+      // list are still on the boundary.
+      std::vector<std::uint64_t> touched(words, 0);
+      std::uint64_t* const mark_bits = touched.data();
+      const auto mark = [mark_bits](NodeID v) {
+        mark_bits[v >> 6] |= std::uint64_t{1} << (v & 63);
+      };
+      for_each_bit(moved_bits_, [&](NodeID u) {
+        mark(u);
+        for (const NodeID v : graph.neighbors(u))
+          mark(v);
+      });
+      std::fill(moved_bits_.begin(), moved_bits_.end(), 0);
+      std::uint64_t* const listed = listed_bits_.data();
+      for (std::size_t w = 0; w < words; ++w) {
+        std::uint64_t now = listed[w] & ~mark_bits[w];
+        for (std::uint64_t word = mark_bits[w]; word != 0; word &= word - 1) {
+          const int bit = std::countr_zero(word);
+          if (on_boundary(static_cast<NodeID>(w * 64 + static_cast<std::size_t>(bit))))
+            now |= std::uint64_t{1} << bit;
+        }
+        listed[w] = now;
+        for (; now != 0; now &= now - 1)
+          list.push_back(
+              static_cast<NodeID>(w * 64 + static_cast<std::size_t>(std::countr_zero(now))));
+      }
+      return list;
+    }
+  }
+  list = scan_boundary(n, on_boundary, superset);
+  listed_bits_.assign(words, 0);
+  moved_bits_.assign(words, 0);
+  for (const NodeID u : list)
+    listed_bits_[u >> 6] |= std::uint64_t{1} << (u & 63);
+  listed_ = true;
+  return list;
 }
 
 void GainCache::append_row(NodeID u, std::vector<Entry>& out) const {
@@ -265,6 +278,8 @@ template void GainCache::row_moved(const Packed&, Packed::Word*, std::uint32_t&,
 void GainCache::moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to) {
   if (from == to)
     return;
+  if (listed_)
+    moved_bits_[u >> 6] |= std::uint64_t{1} << (u & 63);
   // The layout is chosen once for the whole adjacency.
   const auto update = [&](const auto& c, auto* entries) {
     for (EdgeID edge = graph.first_edge(u); edge < graph.last_edge(u); ++edge) {

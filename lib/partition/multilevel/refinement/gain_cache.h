@@ -10,6 +10,9 @@
 #include <span>
 #include <vector>
 
+#include <tbb/blocked_range.h>
+#include <tbb/parallel_for.h>
+
 #include "core/graph.h"
 #include "core/types.h"
 
@@ -144,12 +147,26 @@ public:
       return size_[u] > 1 || (size_[u] == 1 && c.block(e[0]) != own);
     });
   }
-  // flags[u] = boundary(u, blocks[u]) for every vertex u (blocks: the partition the rows
-  // describe).
-  void boundary_flags(std::span<const BlockID> blocks, std::span<std::uint8_t> flags) const;
+  // The vertices u with boundary(u, blocks[u]), in increasing order (blocks: the partition the
+  // rows describe). With `superset` (as for the constructor) only its vertices are tested.
+  // Otherwise only the last list's vertices and those moved through moved() since, with their
+  // neighbours: no other vertex's row or block changed, so no other vertex entered the boundary.
+  // Every vertex is tested for the first list, after forget_boundary(), and where that is the
+  // cheaper. The same list either way; one caller at a time (it keeps the list it returns).
+  std::vector<NodeID> boundary_list(const CsrGraph& graph, std::span<const BlockID> blocks,
+                                    const std::vector<NodeID>* superset = nullptr) const;
+  // The vertices u < n with on_boundary(u) in increasing order, among `superset` (increasing)
+  // if given, else among all (in parallel).
+  template <typename OnBoundary>
+  static std::vector<NodeID> scan_boundary(NodeID n, OnBoundary&& on_boundary,
+                                           const std::vector<NodeID>* superset);
+  // Rows changed other than through moved() (neighbour_moved, from several threads): the next
+  // boundary_list tests every vertex.
+  void forget_boundary() { listed_ = false; }
   // Updates the neighbours of u after u moved from `from` to `to`.
   void moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to);
   // Updates v's row alone: a neighbour joined by weight w > 0 moved from -> to (from != to).
+  // Not seen by boundary_list: callers call forget_boundary() first.
   void neighbour_moved(NodeID v, BlockID from, BlockID to, std::int32_t w) {
     visit(v, [&](const auto& c, auto* e) { row_moved(c, e, size_[v], from, to, w); });
   }
@@ -193,6 +210,38 @@ private:
   Packed packed_codec_;
   std::unique_ptr<Packed::Word[]> packed_;
   std::unique_ptr<Entry[]> entries_;
+  // boundary_list's memory, one bit a vertex: the last list, and the vertices moved since (set
+  // by moved() while listed_). Not part of the rows, hence mutable.
+  mutable bool listed_ = false;
+  mutable std::vector<std::uint64_t> listed_bits_;
+  mutable std::vector<std::uint64_t> moved_bits_;
 };
+
+template <typename OnBoundary>
+std::vector<NodeID> GainCache::scan_boundary(NodeID n, OnBoundary&& on_boundary,
+                                             const std::vector<NodeID>* superset) {
+  constexpr NodeID kGrain = 4096;
+  std::vector<NodeID> list;
+  if (superset) {
+    for (const NodeID u : *superset)
+      if (on_boundary(u))
+        list.push_back(u);
+  } else if (n <= kGrain) {
+    // One grain: the loop oneTBB would run as one task, without the flags or the task.
+    for (NodeID u = 0; u < n; ++u)
+      if (on_boundary(u))
+        list.push_back(u);
+  } else {
+    std::vector<std::uint8_t> is_boundary(n, 0);
+    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, kGrain), [&](const auto& r) {
+      for (NodeID u = r.begin(); u != r.end(); ++u)
+        is_boundary[u] = on_boundary(u);
+    });
+    for (NodeID u = 0; u < n; ++u)
+      if (is_boundary[u])
+        list.push_back(u);
+  }
+  return list;
+}
 
 } // namespace gnnpart::ml

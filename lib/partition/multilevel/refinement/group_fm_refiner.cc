@@ -298,6 +298,8 @@ Weight group_fm_pass(PartitionedGraph& p, const BlockLimits& limits, const Refin
   // Fewer groups while too many seeds would have to be searched again (without locality of
   // block ids, all of them: then this is sequential FM), or two groups of about equal work.
   GroupStarts starts = first_phase_groups(p, cache, boundary, threads, max_leaving_share);
+  if (starts.size() > 2)
+    cache.forget_boundary(); // the groups' threads update rows through neighbour_moved
   std::vector<std::uint16_t> vertex_group(starts.size() > 2 ? n : 0); // of the current phase
   std::vector<std::uint16_t> block_groups(k);
   FmVertexState vertices(n);

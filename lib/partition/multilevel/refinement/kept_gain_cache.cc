@@ -30,13 +30,22 @@ void KeptGainCache::release() {
   superset_.reset();
 }
 
+bool KeptGainCache::supports(const CsrGraph& graph) {
+  if (supports_graph_ != &graph) {
+    supports_ = GainCache::supports(graph);
+    supports_graph_ = &graph;
+  }
+  return supports_;
+}
+
 std::optional<std::vector<std::uint8_t>>
 KeptGainCache::boundary_flags(const PartitionedGraph& p) const {
   if (!cache_ || graph_ != &p.graph() || cache_->k() != p.k() || blocks_.empty() ||
       !blocks_.equals(p.blocks()))
     return std::nullopt;
-  std::vector<std::uint8_t> flags(p.graph().num_nodes());
-  cache_->boundary_flags(p.blocks(), flags);
+  std::vector<std::uint8_t> flags(p.graph().num_nodes(), 0);
+  for (const NodeID u : cache_->boundary_list(p.graph(), p.blocks()))
+    flags[u] = 1;
   return flags;
 }
 

@@ -25,6 +25,9 @@ public:
   void matched(const PartitionedGraph& p);
   // Frees the cache (before work that needs memory and will make it stale anyway).
   void release();
+  // GainCache::supports(graph), summed over the edge weights once per graph rather than by
+  // every refiner of the level that asks.
+  bool supports(const CsrGraph& graph);
   // Seeds for the next FM run's first pass (a greedy pass's boundary list), handed on with
   // matched(); the next of() drops them unless the cache is still current.
   void hand_seeds(std::vector<NodeID>&& seeds) { seeds_ = std::move(seeds); }
@@ -57,6 +60,8 @@ private:
   std::vector<NodeID> seeds_;               // hand_seeds()'s list, valid while cache_ is current
   std::optional<std::vector<NodeID>> hint_; // for the next of()
   std::optional<std::vector<NodeID>> superset_; // the hint cache_ was built from
+  const CsrGraph* supports_graph_ = nullptr;    // the graph supports_ was found for
+  bool supports_ = false;
 };
 
 } // namespace gnnpart::ml

@@ -204,37 +204,19 @@ Weight apply_search(PartitionedGraph& p, GainCache& cache, const BlockLimits& li
 
 std::vector<NodeID> fm_pass_seeds(const PartitionedGraph& p, std::uint64_t seed, int pass,
                                   const GainCache* cache, const std::vector<NodeID>* superset) {
-  const CsrGraph& g = p.graph();
-  const NodeID n = g.num_nodes();
-  auto on_boundary = [&](NodeID u) {
-    const BlockID own = p.block(u);
-    if (cache)
-      return cache->boundary(u, own);
-    for (NodeID v : g.neighbors(u))
-      if (p.block(v) != own)
-        return true;
-    return false;
-  };
-  constexpr NodeID kGrain = 4096;
   std::vector<NodeID> boundary;
-  if (superset) {
-    for (const NodeID u : *superset)
-      if (on_boundary(u))
-        boundary.push_back(u);
-  } else if (n <= kGrain) {
-    // One grain: the loop oneTBB would run as one task, without the flags or the task.
-    for (NodeID u = 0; u < n; ++u)
-      if (on_boundary(u))
-        boundary.push_back(u);
+  if (cache) {
+    boundary = cache->boundary_list(p.graph(), p.blocks(), superset);
   } else {
-    std::vector<std::uint8_t> is_boundary(n, 0);
-    tbb::parallel_for(tbb::blocked_range<NodeID>(0, n, kGrain), [&](const auto& r) {
-      for (NodeID u = r.begin(); u != r.end(); ++u)
-        is_boundary[u] = on_boundary(u);
-    });
-    for (NodeID u = 0; u < n; ++u)
-      if (is_boundary[u])
-        boundary.push_back(u);
+    const CsrGraph& g = p.graph();
+    auto on_boundary = [&](NodeID u) {
+      const BlockID own = p.block(u);
+      for (NodeID v : g.neighbors(u))
+        if (p.block(v) != own)
+          return true;
+      return false;
+    };
+    boundary = GainCache::scan_boundary(g.num_nodes(), on_boundary, superset);
   }
   Rng rng(derive_seed(seed, 4, static_cast<std::uint64_t>(pass)));
   std::shuffle(boundary.begin(), boundary.end(), rng);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <numeric>
+#include <optional>
 #include <span>
 #include <tuple>
 #include <utility>
@@ -12,6 +13,7 @@
 #include <tbb/blocked_range.h>
 #include <tbb/enumerable_thread_specific.h>
 #include <tbb/parallel_for.h>
+#include <tbb/parallel_reduce.h>
 
 #include "core/errors.h"
 #include "core/multilevel_steps.h"
@@ -80,6 +82,55 @@ Target best_target(const PartitionedGraph& p, const BlockLimits& limits, NodeID 
   return {0, best, internal};
 }
 
+// best_target with `lightest`, read from u's gain cache row instead of its adjacency, where that
+// gives the same answer: with every edge weight positive the row holds exactly the other blocks
+// the neighbours show, with their connections, so an interior vertex (most of an overloaded
+// block) costs one entry. Ties between most connected blocks with room go to the first found
+// among the neighbours, which only the adjacency tells: nullopt then.
+std::optional<Target> target_from_row(const PartitionedGraph& p, const BlockLimits& limits,
+                                      NodeID u, const GainCache& cache,
+                                      std::span<const BlockID> lightest) {
+  const BlockID own = p.block(u);
+  Weight internal = 0, best_conn = -1;
+  BlockID best = kInvalidBlockID;
+  bool tied = false;
+  cache.for_each(u, [&](BlockID b, Weight conn) {
+    if (b == own) {
+      internal = conn;
+      return;
+    }
+    if (conn < best_conn || !p.fits(u, b, limits))
+      return;
+    tied = conn == best_conn;
+    best = tied ? best : b;
+    best_conn = conn;
+  });
+  if (tied)
+    return std::nullopt;
+  if (best != kInvalidBlockID)
+    return Target{best_conn, best, internal};
+  for (const BlockID b : lightest)
+    if (b != own && p.fits(u, b, limits))
+      return Target{0, b, internal};
+  return Target{0, kInvalidBlockID, internal};
+}
+
+// Whether every edge weight is positive (unit weights are).
+bool positive_edge_weights(const CsrGraph& g) {
+  if (!g.has_edge_weights())
+    return true;
+  const std::span<const Weight> weights = g.edge_weights();
+  return tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 14), true,
+      [&](const auto& r, bool positive) {
+        Weight low = 1;
+        for (std::size_t e = r.begin(); e != r.end(); ++e)
+          low = std::min(low, weights[e]);
+        return positive && low > 0;
+      },
+      [](bool a, bool b) { return a && b; });
+}
+
 // How much moving u to `to` would raise the cut: its edges into its own block minus those into
 // `to`.
 Weight cut_increase_of(const PartitionedGraph& p, NodeID u, BlockID to) {
@@ -117,6 +168,7 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
   RatingMap<BlockID> map(p.k());
   tbb::enumerable_thread_specific<RatingMap<BlockID>> maps(
       [&p] { return RatingMap<BlockID>(p.k()); });
+  const GainCache* const rows = cache != nullptr && positive_edge_weights(g) ? cache : nullptr;
   for (int round = 0; round < 16; ++round) {
     std::vector<char> over(p.k(), 0);
     BlockID overloaded = 0;
@@ -146,7 +198,10 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
         const Weight r = relief(p, limits, u);
         if (r <= 0)
           continue;
-        const auto [conn, to, internal] = best_target(p, limits, u, rating, lightest);
+        const std::optional<Target> from_row =
+            rows ? target_from_row(p, limits, u, *rows, lightest) : std::nullopt;
+        const auto [conn, to, internal] =
+            from_row ? *from_row : best_target(p, limits, u, rating, lightest);
         if (to == kInvalidBlockID)
           continue;
         const double loss = static_cast<double>(internal - conn);

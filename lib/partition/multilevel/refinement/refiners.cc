@@ -33,7 +33,7 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   // Both report exact cut changes (tested), so the cut itself need not be recomputed.
   const Weight fm_gain = fm_refine(p, relaxed, relaxed_ctx, seed, kept);
   const bool greedy_after = ctx.refinement.relaxed_fm_greedy && ctx.refinement.greedy_passes > 0 &&
-                            kept && GainCache::supports(p.graph());
+                            kept && kept->supports(p.graph());
   // Without the greedy pass the cache is freed: the rebalancing needs memory, and its moves would
   // leave the cache stale. With it, the rebalancer keeps the cache current for the pass.
   GainCache* cache = greedy_after ? &kept->of(p) : nullptr;
@@ -82,7 +82,8 @@ Weight run_refiner(Refiner refiner, PartitionedGraph& p, const BlockLimits& limi
   case Refiner::kGreedy: {
     // It reads every boundary vertex's connections, which only a gain cache makes cheap; graphs
     // whose total edge weight overflows the cache's 32-bit entries go without it.
-    if (ctx.refinement.greedy_passes <= 0 || !GainCache::supports(p.graph()))
+    if (ctx.refinement.greedy_passes <= 0 ||
+        !(kept ? kept->supports(p.graph()) : GainCache::supports(p.graph())))
       return 0;
     KeptGainCache own;
     KeptGainCache& keep = kept ? *kept : own;
