@@ -2,10 +2,8 @@
 // text or as JSON with the key names of the independent checker evalpart; with --cost, the
 // predicted epoch time of gnnpart-train, per rank, or a ranking of several partitions; with
 // --minibatch --cost, the predicted time per step of its fetch mini-batches instead.
-#include <algorithm>
 #include <cstdio>
 #include <memory>
-#include <numeric>
 #include <string>
 
 #include <fmt/format.h>
@@ -14,7 +12,9 @@
 #include "core/errors.h"
 #include "core/metrics.h"
 #include "core/parallel.h"
+#include "cost/minibatch_rows.h"
 #include "cost_report.h"
+#include "gnnpart/gnnpart_defaults.h"
 #include "hypergraph/hypergraph_partitioner.h"
 #include "io/graph_io.h"
 #include "minibatch_cost_report.h"
@@ -34,7 +34,7 @@ struct EvaluateArgs {
   WeightFlags weights;
   bool minibatch = false;
   MinibatchFlags sampling;
-  std::uint32_t samples = 100;
+  std::uint32_t samples = GNNPART_DEFAULT_PREDICT_SAMPLES;
   std::uint64_t seed = 0;
   CostFlags cost;
 };
@@ -89,15 +89,12 @@ StepCostRequest step_cost_request(const EvaluateArgs& args, const CsrGraph& grap
   StepCostRequest request;
   request.flags = &args.cost;
   request.batches.batch_size = args.sampling.batch_size;
-  request.batches.fanouts = trainer_fanouts(args.sampling.fanouts);
+  request.batches.fanouts = cost::input_layer_first(args.sampling.fanouts);
   request.batches.seed = args.seed;
-  if (args.sampling.train.empty()) {
-    request.train.resize(graph.num_nodes());
-    std::iota(request.train.begin(), request.train.end(), NodeID{0});
-  } else {
-    request.train = io::read_vertex_set(args.sampling.train, graph.num_nodes());
-    std::sort(request.train.begin(), request.train.end());
-  }
+  request.train = cost::training_vertices(
+      graph.num_nodes(), args.sampling.train.empty()
+                             ? std::vector<NodeID>{}
+                             : io::read_vertex_set(args.sampling.train, graph.num_nodes()));
   request.samples = args.samples;
   return request;
 }

@@ -58,20 +58,6 @@ std::string case_json(const StepCostCase& c) {
 
 } // namespace
 
-std::vector<std::uint32_t> trainer_fanouts(const std::vector<int>& hop_first) {
-  if (hop_first.empty())
-    throw InvalidParameter("--minibatch --cost needs --fanouts (one per layer, hop 1 first)");
-  std::vector<std::uint32_t> input_first;
-  for (auto it = hop_first.rbegin(); it != hop_first.rend(); ++it) {
-    if (*it <= 0)
-      throw InvalidParameter(fmt::format("--minibatch --cost: fanout {} is not a count; "
-                                         "gnnpart-train samples a fixed number per layer",
-                                         *it));
-    input_first.push_back(static_cast<std::uint32_t>(*it));
-  }
-  return input_first;
-}
-
 std::vector<StepCostCase> predict_step_cases(const CsrGraph& graph,
                                              const std::vector<std::string>& names,
                                              const std::vector<Partition>& partitions,

@@ -23,13 +23,8 @@ struct StepCostRequest {
   const CostFlags* flags = nullptr;
   cost::FetchBatchOptions batches; // fanouts input layer first, as gnnpart-train takes them
   std::vector<NodeID> train;       // the training vertices (sorted)
-  std::uint32_t samples = 100;     // fresh steps each expectation averages
+  std::uint32_t samples = 0;       // fresh steps each expectation averages
 };
-
-// evaluate's --fanouts (hop 1 first, as the stochastic model's) turned into the trainer's order
-// (input layer first). Throws InvalidParameter for -1 (all neighbours: the trainer samples a
-// fixed fanout) or no fanouts.
-std::vector<std::uint32_t> trainer_fanouts(const std::vector<int>& hop_first);
 
 std::vector<StepCostCase> predict_step_cases(const CsrGraph& graph,
                                              const std::vector<std::string>& names,

@@ -273,6 +273,87 @@ py::dict write_layout(const py::object& graph, const py::object& parts,
   return d;
 }
 
+api::GcnShape gcn_shape(int layers, std::uint32_t feature_dim, std::uint32_t hidden,
+                        std::uint32_t classes, double dropout, double feature_density) {
+  api::GcnShape shape;
+  shape.layers = layers;
+  shape.feature_dim = feature_dim;
+  shape.hidden = hidden;
+  shape.classes = classes;
+  shape.dropout = dropout;
+  shape.feature_density = feature_density;
+  return shape;
+}
+
+py::dict to_dict(const api::TimePrediction& t) {
+  py::dict d;
+  d["seconds"] = t.seconds;
+  d["standard_error"] = t.standard_error;
+  d["critical_rank"] = t.critical_rank;
+  d["rank_seconds"] = t.rank_seconds;
+  return d;
+}
+
+// gnnpart-train's epoch (full batch) on the machine of a --calibrate profile.
+py::dict predict_epoch_time(const py::object& graph, const py::object& parts,
+                            const std::string& profile, std::optional<std::uint32_t> num_parts,
+                            std::optional<std::uint64_t> num_nodes, int layers,
+                            std::uint32_t feature_dim, std::uint32_t hidden, std::uint32_t classes,
+                            double dropout, double feature_density, std::optional<int> threads) {
+  const GraphArg g = as_graph(graph, num_nodes);
+  const Ints p = as_ints(parts, "parts");
+  const std::uint32_t k = parts_of(p, num_parts);
+  const api::GcnShape shape =
+      gcn_shape(layers, feature_dim, hidden, classes, dropout, feature_density);
+  api::TimePrediction t;
+  {
+    py::gil_scoped_release release;
+    t = g.csr
+            ? api::predict_epoch_time(g.csr_view, p.view, k, profile, shape, thread_count(threads))
+            : api::predict_epoch_time(g.edge_view, p.view, k, profile, shape,
+                                      thread_count(threads));
+  }
+  return to_dict(t);
+}
+
+// One fetch-mode mini-batch step of gnnpart-train, expected over fresh steps.
+py::dict predict_step_time(const py::object& graph, const py::object& parts,
+                           const std::string& profile, const std::vector<int>& fanouts,
+                           std::optional<std::uint32_t> num_parts,
+                           std::optional<std::uint64_t> num_nodes, const py::object& train,
+                           std::uint32_t batch_size, std::uint32_t samples, std::uint64_t seed,
+                           std::uint32_t feature_dim, std::uint32_t hidden, std::uint32_t classes,
+                           double dropout, double feature_density, std::optional<int> threads) {
+  const GraphArg g = as_graph(graph, num_nodes);
+  const Ints p = as_ints(parts, "parts");
+  const std::uint32_t k = parts_of(p, num_parts);
+  api::StepSampling sampling;
+  sampling.fanouts = fanouts;
+  sampling.batch_size = batch_size;
+  sampling.samples = samples;
+  sampling.seed = seed;
+  if (!train.is_none()) {
+    const Ints ids = as_ints(train, "train");
+    for (std::size_t i = 0; i < ids.view.size(); ++i) {
+      const std::int64_t u = ids.view[i];
+      if (u < 0 || u > static_cast<std::int64_t>(UINT32_MAX))
+        throw py::value_error("train holds vertex " + std::to_string(u));
+      sampling.training_set.push_back(static_cast<std::uint32_t>(u));
+    }
+  }
+  const api::GcnShape shape = gcn_shape(static_cast<int>(fanouts.size()), feature_dim, hidden,
+                                        classes, dropout, feature_density);
+  api::TimePrediction t;
+  {
+    py::gil_scoped_release release;
+    t = g.csr ? api::predict_step_time(g.csr_view, p.view, k, profile, sampling, shape,
+                                       thread_count(threads))
+              : api::predict_step_time(g.edge_view, p.view, k, profile, sampling, shape,
+                                       thread_count(threads));
+  }
+  return to_dict(t);
+}
+
 // DistDGL's partition assignment directory (lib/export); returns the number of parts.
 std::uint32_t write_distdgl(const py::object& parts, const std::string& directory,
                             std::optional<std::uint32_t> num_parts, const std::string& node_type) {
@@ -331,6 +412,23 @@ PYBIND11_MODULE(_core, m) {
         py::arg("num_parts") = py::none(), py::arg("graph_name") = lo.graph_name,
         py::arg("model") = lo.model, py::arg("objective") = lo.objective,
         py::arg("threads") = py::none(), py::arg("num_nodes") = py::none());
+  // Keyword defaults are those of api::GcnShape{} and api::StepSampling{}.
+  const api::GcnShape shape;
+  const api::StepSampling step;
+  m.def("predict_epoch_time", &predict_epoch_time, py::arg("graph"), py::arg("parts"),
+        py::arg("profile"), py::arg("num_parts") = py::none(), py::arg("num_nodes") = py::none(),
+        py::arg("layers") = shape.layers, py::arg("feature_dim") = shape.feature_dim,
+        py::arg("hidden") = shape.hidden, py::arg("classes") = shape.classes,
+        py::arg("dropout") = shape.dropout, py::arg("feature_density") = shape.feature_density,
+        py::arg("threads") = py::none());
+  m.def("predict_step_time", &predict_step_time, py::arg("graph"), py::arg("parts"),
+        py::arg("profile"), py::arg("fanouts"), py::arg("num_parts") = py::none(),
+        py::arg("num_nodes") = py::none(), py::arg("train") = py::none(),
+        py::arg("batch_size") = step.batch_size, py::arg("samples") = step.samples,
+        py::arg("seed") = step.seed, py::arg("feature_dim") = shape.feature_dim,
+        py::arg("hidden") = shape.hidden, py::arg("classes") = shape.classes,
+        py::arg("dropout") = shape.dropout, py::arg("feature_density") = shape.feature_density,
+        py::arg("threads") = py::none());
   m.def("write_distdgl", &write_distdgl, py::arg("parts"), py::arg("directory"),
         py::arg("num_parts") = py::none(),
         py::arg("node_type") = gnnpart::exporting::kDglHomogeneousNodeType);

@@ -174,6 +174,44 @@ LayoutInfo build_layout(const CsrView& graph, IndexArray blocks, std::uint32_t k
 LayoutInfo build_layout(const EdgeView& edges, IndexArray blocks, std::uint32_t k,
                         const std::string& dir, const LayoutOptions& options = {});
 
+// gnnpart-train's time model (docs/cost_model.md) on a machine profile that
+// `mpirun -np P gnnpart-train --calibrate -o profile.json` measured: the time of a full-batch
+// epoch, or of one fetch-mode mini-batch step (DistDGL's scheme), for a partition with one rank
+// per block. The same figures as `gnnpart evaluate --cost` / `--minibatch --cost`.
+struct GcnShape {
+  int layers = 2; // full batch; a mini-batch step has one layer per fanout
+  std::uint32_t feature_dim = 16;
+  std::uint32_t hidden = 16;
+  std::uint32_t classes = 4;
+  double dropout = 0.5;         // gnnpart-train's default
+  double feature_density = 1.0; // nonzero share of the input features (random ones: 1)
+};
+struct StepSampling {
+  std::vector<std::uint32_t> training_set;               // empty: every vertex trains
+  std::uint32_t batch_size = GNNPART_DEFAULT_BATCH_SIZE; // seeds per rank and step
+  std::vector<int> fanouts; // per layer, hop 1 first (as Options::fanouts); required
+  std::uint32_t samples = GNNPART_DEFAULT_PREDICT_SAMPLES; // fresh steps averaged
+  std::uint64_t seed = GNNPART_DEFAULT_SEED;
+};
+struct TimePrediction {
+  double seconds = 0;               // the epoch, or the expected step
+  double standard_error = 0;        // over the sampled steps (0 for an epoch)
+  std::uint32_t critical_rank = 0;  // the epoch's slowest rank; the busiest rank of a step
+  std::vector<double> rank_seconds; // epoch: every rank's total; step: every rank's own work
+};
+TimePrediction predict_epoch_time(const CsrView& graph, IndexArray blocks, std::uint32_t k,
+                                  const std::string& profile, const GcnShape& shape = {},
+                                  int threads = GNNPART_DEFAULT_THREADS);
+TimePrediction predict_epoch_time(const EdgeView& edges, IndexArray blocks, std::uint32_t k,
+                                  const std::string& profile, const GcnShape& shape = {},
+                                  int threads = GNNPART_DEFAULT_THREADS);
+TimePrediction predict_step_time(const CsrView& graph, IndexArray blocks, std::uint32_t k,
+                                 const std::string& profile, const StepSampling& sampling,
+                                 const GcnShape& shape = {}, int threads = GNNPART_DEFAULT_THREADS);
+TimePrediction predict_step_time(const EdgeView& edges, IndexArray blocks, std::uint32_t k,
+                                 const std::string& profile, const StepSampling& sampling,
+                                 const GcnShape& shape = {}, int threads = GNNPART_DEFAULT_THREADS);
+
 struct StreamingOptions {
   double epsilon = GNNPART_DEFAULT_EPSILON;
   std::uint64_t seed = GNNPART_DEFAULT_SEED;

@@ -58,5 +58,6 @@
 #define GNNPART_DEFAULT_STREAM_PASSES 0
 #define GNNPART_DEFAULT_BATCH_SIZE 1024 /* stochastic model: vertices per sampled mini-batch */
 #define GNNPART_DEFAULT_NUM_BATCHES 32  /* stochastic model: sampled mini-batches */
+#define GNNPART_DEFAULT_PREDICT_SAMPLES 100 /* fresh mini-batches an expectation averages */
 
 #endif /* GNNPART_GNNPART_DEFAULTS_H */

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <numeric>
 
 #include <fmt/format.h>
 #include <tbb/parallel_for.h>
@@ -12,6 +13,35 @@
 #include "cost/neighbor_sampling.h"
 
 namespace gnnpart::cost {
+
+std::vector<NodeID> training_vertices(NodeID n, std::span<const NodeID> set) {
+  if (set.empty()) {
+    std::vector<NodeID> all(n);
+    std::iota(all.begin(), all.end(), NodeID{0});
+    return all;
+  }
+  std::vector<NodeID> sorted(set.begin(), set.end());
+  for (NodeID u : sorted)
+    if (u >= n)
+      throw InvalidParameter(fmt::format("training vertex {} out of range (n = {})", u, n));
+  std::sort(sorted.begin(), sorted.end());
+  sorted.erase(std::unique(sorted.begin(), sorted.end()), sorted.end());
+  return sorted;
+}
+
+std::vector<std::uint32_t> input_layer_first(std::span<const int> hop_first) {
+  if (hop_first.empty())
+    throw InvalidParameter("the mini-batch step needs fanouts (one per layer, hop 1 first)");
+  std::vector<std::uint32_t> input_first;
+  for (auto it = hop_first.rbegin(); it != hop_first.rend(); ++it) {
+    if (*it <= 0)
+      throw InvalidParameter(fmt::format("fanout {} is not a count: gnnpart-train samples a "
+                                         "fixed number of neighbours per layer",
+                                         *it));
+    input_first.push_back(static_cast<std::uint32_t>(*it));
+  }
+  return input_first;
+}
 
 namespace {
 

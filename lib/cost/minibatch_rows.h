@@ -33,6 +33,15 @@ std::vector<NodeID> remote_inputs(const CsrGraph& graph, const Partition& partit
                                   std::span<const NodeID> seeds,
                                   std::span<const std::uint32_t> fanouts, std::uint64_t stream);
 
+// The training vertices, sorted and distinct: `set` (any order, repeats allowed), or every
+// vertex when it is empty. Throws InvalidParameter for an id >= n.
+std::vector<NodeID> training_vertices(NodeID n, std::span<const NodeID> set);
+
+// Fanouts hop 1 first (the stochastic model's order, and PyG's num_neighbors) in the trainer's
+// order, input layer first (DGL's sampler, gnnpart-train --fanouts). Throws InvalidParameter for
+// no fanouts or a count below 1 (-1, all neighbours: the trainer samples a fixed number).
+std::vector<std::uint32_t> input_layer_first(std::span<const int> hop_first);
+
 // The training vertices of every block, sorted (train: global ids, any order).
 std::vector<std::vector<NodeID>> train_by_block(const Partition& partition,
                                                 std::span<const NodeID> train);

@@ -10,6 +10,7 @@
 #include "core/errors.h"
 #include "core/random.h"
 #include "core/sample_mean.h"
+#include "cost/minibatch_rows.h"
 #include "hypergraph/net_dedup.h"
 
 namespace gnnpart {
@@ -24,19 +25,7 @@ constexpr std::uint64_t kSamplingStream = 2;
 constexpr std::uint64_t kEstimateStream = 0x65737469; // "esti"
 
 std::vector<NodeID> training_vertices(const CsrGraph& graph, const StochasticOptions& options) {
-  const NodeID n = graph.num_nodes();
-  if (options.training_set.empty()) {
-    std::vector<NodeID> all(n);
-    std::iota(all.begin(), all.end(), NodeID{0});
-    return all;
-  }
-  std::vector<NodeID> set = options.training_set;
-  for (NodeID u : set)
-    if (u >= n)
-      throw InvalidParameter(fmt::format("training vertex {} out of range (n = {})", u, n));
-  std::sort(set.begin(), set.end());
-  set.erase(std::unique(set.begin(), set.end()), set.end());
-  return set;
+  return cost::training_vertices(graph.num_nodes(), options.training_set);
 }
 
 void check_stochastic_options(const StochasticOptions& options) {

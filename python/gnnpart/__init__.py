@@ -19,7 +19,8 @@ import numpy as np
 from . import _core
 
 __version__ = _core.__version__
-__all__ = ["partition", "evaluate", "write_layout", "defaults"]
+__all__ = ["partition", "evaluate", "write_layout", "defaults", "predict_epoch_time",
+           "predict_step_time"]
 
 
 def defaults():
@@ -169,6 +170,43 @@ def evaluate(edge_index, parts, *, num_parts=None, threads=None, num_nodes=None,
     return _core.evaluate(graph, _to_numpy(parts, "parts"), num_parts=num_parts,
                           num_nodes=num_nodes, feature_dim=int(feature_dim),
                           **_given(threads=threads))
+
+
+def predict_epoch_time(edge_index, parts, profile, *, num_parts=None, layers=None,
+                       feature_dim=None, hidden=None, classes=None, dropout=None,
+                       feature_density=None, threads=None, num_nodes=None):
+    """Predicted seconds of one full-batch epoch of gnnpart-train with one rank per block, on the
+    machine that `mpirun -np P gnnpart-train --calibrate -o PROFILE` measured (docs/
+    cost_model.md); the figure of `gnnpart evaluate --cost`. Returns a dict: seconds,
+    standard_error (0), critical_rank (the slowest rank), rank_seconds (every rank's total).
+    The GCN shape: layers, feature_dim, hidden, classes, dropout, feature_density (nonzero share
+    of the input features); defaults as the CLI's."""
+    graph, _ = _graph_arg(edge_index)
+    return _core.predict_epoch_time(
+        graph, _to_numpy(parts, "parts"), str(profile), num_parts=num_parts, num_nodes=num_nodes,
+        **_given(layers=layers, feature_dim=feature_dim, hidden=hidden, classes=classes,
+                 dropout=dropout, feature_density=feature_density, threads=threads))
+
+
+def predict_step_time(edge_index, parts, profile, fanouts, *, num_parts=None, train=None,
+                      batch_size=None, samples=None, seed=None, feature_dim=None, hidden=None,
+                      classes=None, dropout=None, feature_density=None, threads=None,
+                      num_nodes=None):
+    """Predicted seconds of one mini-batch step of gnnpart-train's fetch mode (DistDGL's scheme:
+    each rank samples batch_size seeds of its own training vertices, fetches the remote input
+    rows once, computes locally, allreduces gradients), expected over `samples` fresh steps; the
+    figure of `gnnpart evaluate --minibatch --cost`. fanouts: one per layer, hop 1 first (PyG's
+    num_neighbors order; gnnpart-train and DGL take them reversed). train: the training vertices
+    (a mask is not accepted; default every vertex). Returns a dict: seconds, standard_error,
+    critical_rank (the busiest rank), rank_seconds (every rank's own work per step)."""
+    graph, _ = _graph_arg(edge_index)
+    train_ids = None if train is None else _to_numpy(train, "train")
+    return _core.predict_step_time(
+        graph, _to_numpy(parts, "parts"), str(profile), [int(f) for f in fanouts],
+        num_parts=num_parts, num_nodes=num_nodes, train=train_ids,
+        **_given(batch_size=batch_size, samples=samples, seed=seed, feature_dim=feature_dim,
+                 hidden=hidden, classes=classes, dropout=dropout,
+                 feature_density=feature_density, threads=threads))
 
 
 def write_layout(edge_index, parts, directory, *, num_parts=None, graph_name=None, model=None,

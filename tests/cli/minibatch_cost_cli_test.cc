@@ -120,7 +120,7 @@ TEST(CliMinibatchCost, ClearErrors) {
   const std::string alt = alternating_partition(dir, 2708);
   const std::string base = "evaluate " + kCora + " " + alt + " --minibatch --batch-size 64 ";
   for (const auto& [args, says] : std::initializer_list<std::pair<std::string, std::string>>{
-           {"--cost " + dir.file("p.json"), "--fanouts"},
+           {"--cost " + dir.file("p.json"), "fanouts"},
            {"--cost " + dir.file("p.json") + " --fanouts 5,-1", "fanout -1"},
            {"--cost " + dir.file("old.json") + " --fanouts 5,3", "sampl"}}) {
     SCOPED_TRACE(args);

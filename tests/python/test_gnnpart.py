@@ -10,7 +10,7 @@ import pytest
 
 import gnnpart
 
-from conftest import CORA, SOURCE_DIR, read_edge_index, run_cli
+from conftest import CORA, SOURCE_DIR, read_edge_index, read_vertex_set, run_cli
 
 
 def grid_edge_index(rows, cols, dtype=np.int64):
@@ -170,3 +170,45 @@ def test_pyg_to_dgl_example_runs_its_documented_command(tmp_path):
     assert np.bincount(parts).max() <= int(1.03 * -(-n // 8))  # the default epsilon's bound
     with open(out / "partition_meta.json") as f:
         assert json.load(f) == {"algo_name": "metis", "num_parts": 8, "version": "1.0.0"}
+
+
+# A slow network (100 MB/s, 20 us a message) with the sampling rates the step model needs.
+SLOW_PROFILE = {
+    "name": "test", "source": "assumed", "transport": "none", "ranks": 2, "latency_s": 2e-05,
+    "seconds_per_byte": 1e-08, "sync_jitter": 0, "allreduce_latency_s": 2e-05,
+    "allreduce_seconds_per_byte": 1e-09, "overlap": 0,
+    "spmm": [{"width": 1, "seconds": 2e-09}], "gemm": [{"width": 1, "seconds": 1e-09}],
+    "gemm_at_b": [{"width": 1, "seconds": 1e-09}], "gemm_a_bt": [{"width": 1, "seconds": 1e-09}],
+    "elementwise_s": 1e-09, "dropout_s": 2e-09, "adam_s": 5e-09, "sample_draw_s": 3e-08,
+    "sample_index_s": 1e-07}
+
+
+def test_predicted_times_are_the_clis(tmp_path):
+    """predict_epoch_time / predict_step_time give `gnnpart evaluate --cost` and
+    `--minibatch --cost`'s figures for the same partition, training set and fanouts."""
+    profile = tmp_path / "profile.json"
+    profile.write_text(json.dumps(SLOW_PROFILE))
+    part_file = tmp_path / "cora.part"
+    run_cli("partition", CORA, "-k", 2, "--model", "hypergraph", "-q", "-o", part_file)
+    parts = np.array([int(line) for line in open(part_file)], dtype=np.int64)
+    edge_index, n = read_edge_index(CORA)
+    train = os.path.join(SOURCE_DIR, "datasets", "cora.train.gz")
+    shape = ["--feature-dim", 64, "--hidden", 16, "--classes", 7]
+    epoch = json.loads(run_cli("evaluate", CORA, part_file, "--cost", profile, "--json",
+                               *shape).stdout)["cost"]
+    got = gnnpart.predict_epoch_time(edge_index, parts, profile, num_nodes=n, feature_dim=64,
+                                     hidden=16, classes=7)
+    assert got["seconds"] == pytest.approx(epoch["predicted_epoch_s"], rel=1e-5)
+    assert got["critical_rank"] == epoch["critical_rank"]
+    step = json.loads(run_cli("evaluate", CORA, part_file, "--minibatch", "--cost", profile,
+                              "--train", train, "--batch-size", 16, "--fanouts", "5,3",
+                              "--samples", 30, "--seed", 2, "--json",
+                              *shape).stdout)["minibatch_cost"]
+    got = gnnpart.predict_step_time(edge_index, parts, profile, [5, 3], num_nodes=n,
+                                    train=read_vertex_set(train), batch_size=16, samples=30,
+                                    seed=2, feature_dim=64, hidden=16, classes=7)
+    assert got["seconds"] == pytest.approx(step["predicted_step_s"], rel=1e-5)
+    assert got["standard_error"] == pytest.approx(step["predicted_step_stderr_s"], rel=1e-4)
+    assert [r["work_s"] for r in step["ranks"]] == pytest.approx(got["rank_seconds"], rel=1e-5)
+    with pytest.raises(ValueError, match="fanout -1"):
+        gnnpart.predict_step_time(edge_index, parts, profile, [5, -1], num_nodes=n)
