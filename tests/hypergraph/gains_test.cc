@@ -86,6 +86,9 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
       const Weight delta = phg.move(u, to, objective);
       EXPECT_EQ(delta, predicted);
       EXPECT_EQ(before - phg.objective_sequential(objective), delta);
+      // km1 is kept through the moves, cut and soed summed: each as the recount's.
+      for (Objective any : {Objective::kKm1, Objective::kVolume, Objective::kCut, Objective::kSoed})
+        EXPECT_EQ(phg.objective(any), phg.objective_sequential(any));
     }
   }
 }
