@@ -4,7 +4,6 @@
 #include <numeric>
 
 #include <tbb/parallel_for.h>
-#include <tbb/parallel_sort.h>
 
 #include "core/random.h"
 
@@ -23,43 +22,45 @@ NetList merge_identical_nets(NetList nets, NodeID min_size) {
   auto pins_of = [&](std::size_t e) {
     return std::span<const NodeID>(nets.pins.data() + nets.offsets[e], size_of(e));
   };
-  struct Key {
-    std::uint64_t hash;
-    NetID net;
-  };
-  std::vector<Key> keys(m);
+  // Identical nets found through a hash table of the representatives (open addressing, linear
+  // probing), nets visited in increasing id order: a net merges into the first earlier net with
+  // the same pins, which is a representative itself, so the result is the one of sorting by
+  // (hash, id) and comparing within groups of equal hash, in O(m) instead of O(m log m) (the
+  // sort was 3.4% of wing k = 32's instructions). Nets below min_size are dropped below anyway.
+  std::vector<std::uint64_t> hashes(m);
   tbb::parallel_for(std::size_t{0}, m, [&](std::size_t e) {
-    keys[e] = {net_fingerprint(pins_of(e)), static_cast<NetID>(e)};
+    if (size_of(e) >= min_size)
+      hashes[e] = net_fingerprint(pins_of(e));
   });
-  tbb::parallel_sort(keys.begin(), keys.end(), [](const Key& a, const Key& b) {
-    return a.hash != b.hash ? a.hash < b.hash : a.net < b.net;
-  });
+  std::size_t slots = 16;
+  while (slots < 2 * m)
+    slots *= 2;
+  constexpr NetID kEmpty = ~NetID{0};
+  std::vector<NetID> table(slots, kEmpty);
   // representative[e]: the net e merges into (itself if kept; a lower id); weight summed into it.
   std::vector<NetID> representative(m);
   std::iota(representative.begin(), representative.end(), NetID{0});
-  // Groups of equal hash are tiny; compare each member with earlier representatives in it.
-  std::size_t begin = 0;
-  while (begin < m) {
-    std::size_t end = begin + 1;
-    while (end < m && keys[end].hash == keys[begin].hash)
-      ++end;
-    for (std::size_t i = begin + 1; i < end; ++i) {
-      const NetID e = keys[i].net;
-      for (std::size_t j = begin; j < i; ++j) {
-        const NetID r = keys[j].net;
-        if (representative[r] != r)
-          continue;
-        const auto a = pins_of(e), b = pins_of(r);
-        if (a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin())) {
-          representative[e] = r;
-          nets.weights[r] += nets.weights[e];
-          break;
-        }
+  for (std::size_t e = 0; e < m; ++e) {
+    if (size_of(e) < min_size)
+      continue;
+    const auto a = pins_of(e);
+    for (std::size_t s = hashes[e] & (slots - 1);; s = (s + 1) & (slots - 1)) {
+      const NetID r = table[s];
+      if (r == kEmpty) {
+        table[s] = static_cast<NetID>(e);
+        break;
+      }
+      const auto b = pins_of(r);
+      if (hashes[r] == hashes[e] && a.size() == b.size() &&
+          std::equal(a.begin(), a.end(), b.begin())) {
+        representative[e] = r;
+        nets.weights[r] += nets.weights[e];
+        break;
       }
     }
-    begin = end;
   }
-  keys = {};
+  table = {};
+  hashes = {};
   // Kept nets move left in place, in order: net e's pins go to or before where they are, and
   // offsets[e + 1] is read before a kept net overwrites it.
   std::size_t kept = 0;

@@ -15,7 +15,8 @@ struct NetList {
 };
 
 // Keeps the first net (lowest id) of every class of identical nets, in original order, with
-// the summed weight; drops nets with fewer than `min_size` pins. Parallel and deterministic.
+// the summed weight; drops nets with fewer than `min_size` pins. Deterministic (hashes in
+// parallel, the merge in one pass through a hash table).
 // Works in the arrays of `nets` (kept nets move left), so no second pin array is alive.
 NetList merge_identical_nets(NetList nets, NodeID min_size = 2);
 

@@ -93,32 +93,37 @@ void PartitionedHypergraph::recount() {
     for (int c = 0; c < ncon_; ++c)
       block_weights_[static_cast<std::size_t>(blocks_[u]) * ncon_ + c] += hg_->vertex_weight(u, c);
   }
-  tbb::parallel_for(tbb::blocked_range<NetID>(0, hg_->num_nets(), 512), [&](const auto& r) {
-    for (NetID e = r.begin(); e != r.end(); ++e) {
-      if (dense(e)) {
-        with_counts(*this, e, [&](auto* p) { std::fill_n(p, k_, 0); });
-      } else { // every pair free
-        with_counts(*this, e, [&](auto* p) { std::fill_n(p, 2 * hg_->net_size(e), 0); });
-      }
-      if (all_dense_) {
-        for (NodeID p : hg_->pins(e))
-          increment(e, blocks_[p]);
-        continue;
-      }
-      std::uint64_t* w = mutable_set(e);
-      if (w == nullptr) {
-        for (NodeID p : hg_->pins(e))
-          increment(e, blocks_[p]);
-        continue;
-      }
-      std::fill(w, w + words_, 0);
-      for (NodeID p : hg_->pins(e)) {
-        const BlockID b = blocks_[p];
-        if (increment(e, b) == 1)
-          w[b / 64] |= std::uint64_t{1} << (b % 64);
-      }
-    }
-  });
+  // km1 counted on the way: a block's count reaching 1 is a new block of the net.
+  km1_ = tbb::parallel_reduce(
+      tbb::blocked_range<NetID>(0, hg_->num_nets(), 512), Weight{0},
+      [&](const auto& r, Weight sum) {
+        for (NetID e = r.begin(); e != r.end(); ++e) {
+          if (dense(e)) {
+            with_counts(*this, e, [&](auto* p) { std::fill_n(p, k_, 0); });
+          } else { // every pair free
+            with_counts(*this, e, [&](auto* p) { std::fill_n(p, 2 * hg_->net_size(e), 0); });
+          }
+          Weight lambda = 0;
+          std::uint64_t* w = all_dense_ ? nullptr : mutable_set(e);
+          if (w == nullptr) {
+            for (NodeID p : hg_->pins(e))
+              lambda += increment(e, blocks_[p]) == 1;
+          } else {
+            std::fill(w, w + words_, 0);
+            for (NodeID p : hg_->pins(e)) {
+              const BlockID b = blocks_[p];
+              if (increment(e, b) == 1) {
+                w[b / 64] |= std::uint64_t{1} << (b % 64);
+                ++lambda;
+              }
+            }
+          }
+          if (lambda > 1)
+            sum += (lambda - 1) * hg_->net_weight(e);
+        }
+        return sum;
+      },
+      [](Weight a, Weight b) { return a + b; });
 }
 
 Weight PartitionedHypergraph::objective_of(NetID first, NetID last, Objective objective) const {
@@ -144,6 +149,8 @@ Weight PartitionedHypergraph::objective_of(NetID first, NetID last, Objective ob
 }
 
 Weight PartitionedHypergraph::objective(Objective objective) const {
+  if (objective != Objective::kCut && objective != Objective::kSoed)
+    return km1_; // net_objective's λ − 1 for every other objective
   return tbb::parallel_reduce(
       tbb::blocked_range<NetID>(0, hg_->num_nets(), 1024), Weight{0},
       [&](const auto& r, Weight sum) {

@@ -86,6 +86,9 @@ TEST(PartitionedHypergraph, MoveDeltaMatchesObjectiveChange) {
       const Weight delta = phg.move(u, to, objective);
       EXPECT_EQ(delta, predicted);
       EXPECT_EQ(before - phg.objective_sequential(objective), delta);
+      // km1 is kept through the moves, cut and soed summed: each as the recount's.
+      for (Objective any : {Objective::kKm1, Objective::kVolume, Objective::kCut, Objective::kSoed})
+        EXPECT_EQ(phg.objective(any), phg.objective_sequential(any));
     }
   }
 }
@@ -427,6 +430,52 @@ TEST(Km1GainCache, RebalancerReadingTheCacheMakesTheSameMoves) {
     }
   }
   EXPECT_EQ(moved_runs, 12); // every start was overloaded
+}
+
+// The same where most candidates are interior (the nets of a path, {i, i + 1, i + 2}, blocks
+// in ranges, block 0 three times its share): their best move is the lightest block they fit,
+// which the cached rebalancer keeps between moves for a block and a vertex weight (weights 1-3
+// here, so that the kept one is asked for other weights too).
+TEST(Km1GainCache, RebalancerOfInteriorVerticesMakesTheSameMoves) {
+  for (BlockID k : {4u, 32u, 130u}) {
+    for (std::uint64_t seed = 0; seed < 3; ++seed) {
+      SCOPED_TRACE(::testing::Message() << "k " << k << ", seed " << seed);
+      Rng rng(seed * 77 + k);
+      const NodeID n = 20 * k;
+      std::vector<EdgeID> offsets{0};
+      std::vector<NodeID> pins;
+      for (NodeID i = 0; i + 2 < n; ++i) {
+        pins.insert(pins.end(), {i, i + 1, i + 2});
+        offsets.push_back(pins.size());
+      }
+      std::vector<Weight> vw(n);
+      for (Weight& w : vw)
+        w = 1 + static_cast<Weight>(rng.below(3));
+      const Hypergraph hg(n, std::move(offsets), std::move(pins), {}, 1, std::move(vw));
+      std::vector<BlockID> blocks(n);
+      const NodeID first = 60; // block 0: vertices [0, 60), the rest in ranges of 20
+      for (NodeID u = 0; u < n; ++u)
+        blocks[u] = u < first ? 0 : std::min<BlockID>(k - 1, 1 + (u - first) / 20);
+      PartitionedHypergraph recounting(hg, k), cached(hg, k);
+      recounting.assign(blocks);
+      cached.assign(blocks);
+      Weight total = 0;
+      for (NodeID u = 0; u < n; ++u)
+        total += hg.vertex_weight(u);
+      const Weight perfect = (total + k - 1) / k;
+      const std::vector<Weight> limits(k, perfect + perfect / 10 + 1);
+      HgContext ctx;
+      ctx.objective = Objective::kKm1;
+      Km1GainCache cache;
+      ASSERT_TRUE(cache.rebuild(cached));
+      const bool a = rebalance(recounting, ctx, limits);
+      const bool b = rebalance(cached, limits, cache);
+      EXPECT_EQ(a, b);
+      EXPECT_EQ(std::vector<BlockID>(recounting.blocks().begin(), recounting.blocks().end()),
+                std::vector<BlockID>(cached.blocks().begin(), cached.blocks().end()));
+      EXPECT_FALSE(std::equal(blocks.begin(), blocks.end(), cached.blocks().begin()));
+    }
+  }
 }
 
 // built_for: true from a rebuild through moves made by the cache, false once the partition

@@ -21,6 +21,7 @@
 #include "hypergraph/hypergraph_partitioner.h"
 #include "hypergraph/km1_gain_cache.h"
 #include "hypergraph/multilevel.h"
+#include "hypergraph/net_dedup.h"
 #include "hypergraph/partitioned_hypergraph.h"
 #include "hypergraph/refinement.h"
 #include "hypergraph/refiners.h"
@@ -71,6 +72,50 @@ TEST(Contraction, DropsSinglePinNetsAndMergesIdenticalNets) {
   Partition projected{2, {0, 1}};
   EXPECT_EQ(hypergraph_objective(hg, fine, Objective::kKm1),
             hypergraph_objective(coarse, projected, Objective::kKm1));
+}
+
+// merge_identical_nets against a quadratic reference: each net kept iff no earlier net has its
+// pins and it has at least min_size of them, with the weights of its later copies added, in
+// order. Few vertices and short nets, so most nets have copies (sizes 0 to 4, min_size 2 and 3).
+TEST(MergeIdenticalNets, KeepsTheFirstOfEachClassWithSummedWeights) {
+  for (const NodeID min_size : {2u, 3u}) {
+    for (std::uint64_t seed = 1; seed <= 4; ++seed) {
+      Rng rng(seed);
+      NetList nets;
+      std::vector<std::vector<NodeID>> lists;
+      for (int e = 0; e < 600; ++e) {
+        std::set<NodeID> pins;
+        const auto size = rng.below(5);
+        while (pins.size() < size)
+          pins.insert(static_cast<NodeID>(rng.below(6)));
+        lists.emplace_back(pins.begin(), pins.end());
+        nets.pins.insert(nets.pins.end(), pins.begin(), pins.end());
+        nets.offsets.push_back(nets.pins.size());
+        nets.weights.push_back(1 + static_cast<Weight>(rng.below(9)));
+      }
+      std::vector<std::vector<NodeID>> kept;
+      std::vector<Weight> weights;
+      for (std::size_t e = 0; e < lists.size(); ++e) {
+        if (lists[e].size() < min_size)
+          continue;
+        const auto same = std::ranges::find(kept, lists[e]);
+        if (same == kept.end()) {
+          kept.push_back(lists[e]);
+          weights.push_back(nets.weights[e]);
+        } else {
+          weights[static_cast<std::size_t>(same - kept.begin())] += nets.weights[e];
+        }
+      }
+      const NetList merged = merge_identical_nets(nets, min_size);
+      ASSERT_EQ(merged.weights.size(), kept.size());
+      EXPECT_EQ(merged.weights, weights);
+      for (std::size_t i = 0; i < kept.size(); ++i)
+        EXPECT_TRUE(std::ranges::equal(
+            std::span(merged.pins)
+                .subspan(merged.offsets[i], merged.offsets[i + 1] - merged.offsets[i]),
+            kept[i]));
+    }
+  }
 }
 
 void expect_same_hypergraph(const Hypergraph& a, const Hypergraph& b) {
