@@ -275,14 +275,12 @@ py::dict write_layout(const py::object& graph, const py::object& parts,
 
 api::GcnShape gcn_shape(int layers, std::uint32_t feature_dim, std::uint32_t hidden,
                         std::uint32_t classes, double dropout, double feature_density) {
-  api::GcnShape shape;
-  shape.layers = layers;
-  shape.feature_dim = feature_dim;
-  shape.hidden = hidden;
-  shape.classes = classes;
-  shape.dropout = dropout;
-  shape.feature_density = feature_density;
-  return shape;
+  return {.layers = layers,
+          .feature_dim = feature_dim,
+          .hidden = hidden,
+          .classes = classes,
+          .dropout = dropout,
+          .feature_density = feature_density};
 }
 
 py::dict to_dict(const api::TimePrediction& t) {
@@ -327,11 +325,8 @@ py::dict predict_step_time(const py::object& graph, const py::object& parts,
   const GraphArg g = as_graph(graph, num_nodes);
   const Ints p = as_ints(parts, "parts");
   const std::uint32_t k = parts_of(p, num_parts);
-  api::StepSampling sampling;
-  sampling.fanouts = fanouts;
-  sampling.batch_size = batch_size;
-  sampling.samples = samples;
-  sampling.seed = seed;
+  api::StepSampling sampling{
+      .batch_size = batch_size, .fanouts = fanouts, .samples = samples, .seed = seed};
   if (!train.is_none()) {
     const Ints ids = as_ints(train, "train");
     for (std::size_t i = 0; i < ids.view.size(); ++i) {
