@@ -8,17 +8,7 @@ namespace gnnpart::hg {
 
 void FlowNetwork::reset(Node num_nodes) {
   num_nodes_ = num_nodes;
-  tail_in_.clear();
-  head_in_.clear();
-  capacity_in_.clear();
-  reverse_capacity_in_.clear();
-}
-
-void FlowNetwork::add_arc(Node from, Node to, Weight capacity, Weight reverse_capacity) {
-  tail_in_.push_back(from);
-  head_in_.push_back(to);
-  capacity_in_.push_back(capacity);
-  reverse_capacity_in_.push_back(reverse_capacity);
+  pairs_.clear();
 }
 
 FlowNetwork::Node FlowNetwork::add_node() {
@@ -28,13 +18,13 @@ FlowNetwork::Node FlowNetwork::add_node() {
 }
 
 void FlowNetwork::finalize() {
-  const std::size_t pairs = tail_in_.size();
+  const std::size_t pairs = pairs_.size();
   if (2 * pairs >= std::numeric_limits<Arc>::max())
     throw Unsupported("flow network with more than 2^32 - 1 arcs");
   offsets_.assign(static_cast<std::size_t>(num_nodes_) + 1, 0);
-  for (std::size_t i = 0; i < pairs; ++i) {
-    ++offsets_[tail_in_[i] + 1];
-    ++offsets_[head_in_[i] + 1];
+  for (const ArcPair& p : pairs_) {
+    ++offsets_[p.tail + 1];
+    ++offsets_[p.head + 1];
   }
   for (Node u = 0; u < num_nodes_; ++u)
     offsets_[u + 1] += offsets_[u];
@@ -42,15 +32,15 @@ void FlowNetwork::finalize() {
   reverse_.resize(2 * pairs);
   residual_.resize(2 * pairs);
   current_.assign(offsets_.begin(), offsets_.end() - 1); // fill positions
-  for (std::size_t i = 0; i < pairs; ++i) {
-    const Node u = tail_in_[i], v = head_in_[i];
+  for (const ArcPair& p : pairs_) {
+    const Node u = p.tail, v = p.head;
     const Arc a = current_[u]++;
     const Arc b = current_[v]++;
     head_[a] = v;
-    residual_[a] = capacity_in_[i];
+    residual_[a] = p.capacity;
     reverse_[a] = b;
     head_[b] = u;
-    residual_[b] = reverse_capacity_in_[i];
+    residual_[b] = p.reverse_capacity;
     reverse_[b] = a;
   }
   terminal_.assign(num_nodes_, kNone);
@@ -85,11 +75,13 @@ template <bool kForward> void FlowNetwork::global_relabel() {
   }
   for (std::size_t i = 0; i < queue_.size(); ++i) {
     const Node v = queue_[i];
-    for (Arc a = offsets_[v]; a < offsets_[v + 1]; ++a) {
+    const Arc end = offsets_[v + 1]; // (the label stores could alias it)
+    const std::int32_t next = label_[v] + 1;
+    for (Arc a = offsets_[v]; a < end; ++a) {
       const Node u = head_[a];
       if (label_[u] != n || usable<kForward>(reverse_[a]) <= 0)
         continue;
-      label_[u] = label_[v] + 1;
+      label_[u] = next;
       if (terminal_[u] != own) // paths end at own terminals, they do not pass through
         queue_.push_back(u);
     }
@@ -109,9 +101,10 @@ template <bool kForward> Weight FlowNetwork::augment_in(std::span<const Node> st
   // added or flow was pushed the other way since.
   const LabelState wanted = kForward ? LabelState::kForward : LabelState::kBackward;
   if (label_state_ != wanted)
-    global_relabel<kForward>();
+    global_relabel<kForward>(); // (resets the current arcs)
+  else
+    std::copy(offsets_.begin(), offsets_.end() - 1, current_.begin());
   label_state_ = wanted;
-  std::copy(offsets_.begin(), offsets_.end() - 1, current_.begin());
   drained_.clear();
   for (Node s : start) {
     path_.clear();
@@ -133,18 +126,20 @@ template <bool kForward> Weight FlowNetwork::augment_in(std::span<const Node> st
         u = s;
         continue;
       }
-      bool advanced = false;
-      for (Arc& a = current_[u]; a < offsets_[u + 1]; ++a) {
-        const Node v = head_[a];
-        if (usable<kForward>(a) > 0 && label_[u] == label_[v] + 1 && terminal_[v] != own) {
-          path_.push_back(a);
-          u = v;
-          advanced = true;
+      // The current arc in a local, stored once: stores through current_[u] could alias the
+      // labels and offsets (32-bit words too), which were read again on every arc.
+      const Arc end = offsets_[u + 1];
+      const std::int32_t below = label_[u] - 1;
+      Arc a = current_[u];
+      for (; a < end; ++a)
+        if (usable<kForward>(a) > 0 && label_[head_[a]] == below && terminal_[head_[a]] != own)
           break;
-        }
-      }
-      if (advanced)
+      current_[u] = a;
+      if (a < end) {
+        path_.push_back(a);
+        u = head_[a];
         continue;
+      }
       // Relabel u to one more than its lowest residual neighbour.
       std::int32_t lowest = n;
       for (Arc a = offsets_[u]; a < offsets_[u + 1]; ++a)

@@ -27,7 +27,11 @@ public:
 
   // Building: reset, add arc pairs, finalize. Throws Unsupported beyond 2^32 - 1 arcs.
   void reset(Node num_nodes);
-  void add_arc(Node from, Node to, Weight capacity, Weight reverse_capacity = 0);
+  // Inline, one record a pair: the flow refiner adds about 660 K pairs at wing k = 32, and the
+  // call with four push_backs took 45 instructions each.
+  void add_arc(Node from, Node to, Weight capacity, Weight reverse_capacity = 0) {
+    pairs_.push_back({from, to, capacity, reverse_capacity});
+  }
   Node add_node();
   void finalize();
 
@@ -84,8 +88,11 @@ private:
 
   Node num_nodes_ = 0;
   // Arc pairs before finalize.
-  std::vector<Node> tail_in_, head_in_;
-  std::vector<Weight> capacity_in_, reverse_capacity_in_;
+  struct ArcPair {
+    Node tail, head;
+    Weight capacity, reverse_capacity;
+  };
+  std::vector<ArcPair> pairs_;
   // CSR.
   std::vector<Arc> offsets_;
   std::vector<Node> head_;

@@ -195,29 +195,34 @@ void FlowProblemBuilder::add_net(const PartitionedHypergraph& phg, Objective obj
   const bool sink = in1 > region1;
   if (source && sink) // cut whatever the region does
     return;
-  pins_.assign(region_pins.begin(), region_pins.end());
-  if (source)
-    pins_.push_back(FlowProblem::kSourceNode);
-  if (sink)
-    pins_.push_back(FlowProblem::kSinkNode);
-  if (pins_.size() < 2)
+  // The network's pins: the region's, then the source and the sink where they stand in.
+  const std::size_t size = region_pins.size() + source + sink;
+  if (size < 2)
     return;
   if (in0 > 0 && in1 > 0)
     problem.initial_cut += capacity;
   FlowNetwork& net = problem.network;
-  if (pins_.size() == 2) {
-    net.add_arc(pins_[0], pins_[1], capacity, capacity);
+  const auto pin = [&](std::size_t i) {
+    return i < region_pins.size()              ? region_pins[i]
+           : source && i == region_pins.size() ? FlowProblem::kSourceNode
+                                               : FlowProblem::kSinkNode;
+  };
+  if (size == 2) {
+    net.add_arc(pin(0), pin(1), capacity, capacity);
     return;
   }
   const FlowNetwork::Node in = net.add_node();
   const FlowNetwork::Node out = net.add_node();
   net.add_arc(in, out, capacity);
-  for (FlowNetwork::Node x : pins_) {
-    if (x != FlowProblem::kSinkNode) // nothing leaves the sink
-      net.add_arc(x, in, FlowNetwork::kInfinite);
-    if (x != FlowProblem::kSourceNode) // nothing needs to enter the source
-      net.add_arc(out, x, FlowNetwork::kInfinite);
+  // Region pins are never terminals; the source only sends, the sink only receives.
+  for (FlowNetwork::Node x : region_pins) {
+    net.add_arc(x, in, FlowNetwork::kInfinite);
+    net.add_arc(out, x, FlowNetwork::kInfinite);
   }
+  if (source)
+    net.add_arc(FlowProblem::kSourceNode, in, FlowNetwork::kInfinite);
+  if (sink)
+    net.add_arc(out, FlowProblem::kSinkNode, FlowNetwork::kInfinite);
 }
 
 } // namespace gnnpart::hg

@@ -82,7 +82,6 @@ private:
   std::vector<std::uint32_t> slot_offsets_;
   std::vector<FlowNetwork::Node> slot_pins_;
   std::vector<Weight> region_weight_;
-  std::vector<FlowNetwork::Node> pins_;
 };
 
 } // namespace gnnpart::hg
