@@ -224,21 +224,32 @@ void GainCache::append_row(NodeID u, std::vector<Entry>& out) const {
   });
 }
 
-bool GainCache::supports(const CsrGraph& graph) {
-  if (graph.num_directed_edges() >= (EdgeID{1} << 32))
-    return false;
+GainCache::WeightFacts GainCache::weight_facts(const CsrGraph& graph) {
   if (!graph.has_edge_weights())
-    return true;
+    return {graph.num_directed_edges() < (EdgeID{1} << 32), true};
+  // The sign bits of w and w - 1 OR-ed over the weights: both clear exactly when w > 0. Adds and
+  // ORs only, so the loop vectorises like the sum (a running minimum of 64-bit values did not,
+  // without SSE4.2).
+  struct SumSigns {
+    Weight sum = 0;
+    std::uint64_t signs = 0;
+  };
   const std::span<const Weight> weights = graph.edge_weights();
-  const Weight total = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 14), Weight{0},
-      [&](const auto& r, Weight sum) {
-        for (std::size_t e = r.begin(); e != r.end(); ++e)
-          sum += weights[e];
-        return sum;
+  const SumSigns total = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 14), SumSigns{},
+      [&](const auto& r, SumSigns acc) {
+        for (std::size_t e = r.begin(); e != r.end(); ++e) {
+          const auto w = static_cast<std::uint64_t>(weights[e]);
+          acc.sum += weights[e];
+          acc.signs |= w | (w - 1);
+        }
+        return acc;
       },
-      [](Weight a, Weight b) { return a + b; });
-  return total < (Weight{1} << 31);
+      [](SumSigns a, SumSigns b) {
+        return SumSigns{a.sum + b.sum, a.signs | b.signs};
+      });
+  return {graph.num_directed_edges() < (EdgeID{1} << 32) && total.sum < (Weight{1} << 31),
+          (total.signs >> 63) == 0};
 }
 
 namespace {
