@@ -1,7 +1,8 @@
 // KeptGainCache (the gain cache the FM runs of one level share): after an FM run that kept it,
 // the cache it hands out holds exactly the connections of a fresh build; after a move behind
 // its back it is built anew; refine_level with the shared cache stays deterministic and
-// balanced, and its cut is recomputed independently.
+// balanced, and its cut is recomputed independently; supports() and positive_edge_weights()
+// answer as the graph's edge weights say.
 #include <algorithm>
 #include <limits>
 #include <span>
