@@ -1,8 +1,11 @@
 // GainCache (gain_cache.h): for_each lists exactly the blocks of nonzero connection, in block
 // order for a dense row (degree >= k), for k that are and are not multiples of the group of
 // entries a dense row tests at once; conn, boundary and for_each agree with counts from the
-// adjacency, before and after moves; for the packed and the wide layouts.
+// adjacency, before and after moves; for the packed and the wide layouts. A list row keeps the
+// order its documented updates give (from's entry dropped at zero by moving the last entry into
+// its place, to's appended when new), through moved() and neighbour_moved().
 #include <algorithm>
+#include <utility>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -67,8 +70,8 @@ TEST(GainCache, RowsMatchTheAdjacencyBeforeAndAfterMoves) {
     const auto offsets = plain.offsets();
     const auto adjacency = plain.adjacency();
     graphs.emplace_back(std::vector<EdgeID>(offsets.begin(), offsets.end()),
-                        std::vector<NodeID>(adjacency.begin(), adjacency.end()), std::move(ew),
-                        1, std::vector<Weight>(plain.num_nodes(), 1));
+                        std::vector<NodeID>(adjacency.begin(), adjacency.end()), std::move(ew), 1,
+                        std::vector<Weight>(plain.num_nodes(), 1));
   }
   for (const CsrGraph& g : graphs)
     for (BlockID k : {5u, 8u, 13u, 16u, 21u}) {
@@ -91,6 +94,67 @@ TEST(GainCache, RowsMatchTheAdjacencyBeforeAndAfterMoves) {
       }
       expect_rows(cache, g, p.blocks(), k);
     }
+}
+
+// A list row as the cache documents its updates: (block, conn) in row order.
+using ModelRow = std::vector<std::pair<BlockID, Weight>>;
+
+void model_moved(ModelRow& row, BlockID from, BlockID to, Weight w) {
+  const auto at = [&](BlockID b) {
+    return std::find_if(row.begin(), row.end(), [b](const auto& x) { return x.first == b; });
+  };
+  auto to_it = at(to);
+  if (to_it != row.end())
+    to_it->second += w;
+  auto from_it = at(from);
+  from_it->second -= w;
+  const bool appended = to_it == row.end();
+  if (from_it->second == 0) {
+    *from_it = row.back();
+    row.pop_back();
+  }
+  if (appended)
+    row.emplace_back(to, w);
+}
+
+TEST(GainCache, ListRowsKeepTheirOrderThroughMoves) {
+  const CsrGraph g = ml_test::random_graph(400, 3000, 11); // degrees about 15: lists at k = 32
+  for (const BlockID k : {32u, 64u}) {
+    SCOPED_TRACE(testing::Message() << "k " << k);
+    std::vector<BlockID> blocks(g.num_nodes());
+    for (NodeID u = 0; u < g.num_nodes(); ++u)
+      blocks[u] = static_cast<BlockID>((u * 13 + u / 5) % k);
+    ml::PartitionedGraph p(g, k, blocks);
+    ml::GainCache cache(g, p.blocks(), k);
+    std::vector<ModelRow> model(g.num_nodes());
+    for (NodeID u = 0; u < g.num_nodes(); ++u)
+      cache.for_each(u, [&](BlockID b, Weight c) { model[u].emplace_back(b, c); });
+    for (int step = 0; step < 3000; ++step) {
+      const NodeID u = static_cast<NodeID>((step * 7919) % g.num_nodes());
+      const BlockID from = p.block(u);
+      const BlockID to = static_cast<BlockID>((from + 1 + step % 5) % k);
+      p.move(u, to);
+      if (step % 2 == 0) {
+        cache.moved(g, u, from, to);
+      } else {
+        for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+          cache.neighbour_moved(g.edge_target(e), from, to,
+                                static_cast<std::int32_t>(g.edge_weight(e)));
+      }
+      for (EdgeID e = g.first_edge(u); e < g.last_edge(u); ++e)
+        model_moved(model[g.edge_target(e)], from, to, g.edge_weight(e));
+    }
+    NodeID lists = 0;
+    for (NodeID u = 0; u < g.num_nodes(); ++u) {
+      if (cache.row_size(u) == ml::GainCache::kDense)
+        continue;
+      ++lists;
+      ModelRow row;
+      cache.for_each(u, [&](BlockID b, Weight c) { row.emplace_back(b, c); });
+      EXPECT_EQ(row, model[u]) << "vertex " << u;
+    }
+    EXPECT_GT(lists, g.num_nodes() / 2);
+  }
 }
 
 } // namespace

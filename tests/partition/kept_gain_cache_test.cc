@@ -1,8 +1,10 @@
 // KeptGainCache (the gain cache the FM runs of one level share): after an FM run that kept it,
 // the cache it hands out holds exactly the connections of a fresh build; after a move behind
 // its back it is built anew; refine_level with the shared cache stays deterministic and
-// balanced, and its cut is recomputed independently.
+// balanced, and its cut is recomputed independently; supports() and positive_edge_weights()
+// answer as the graph's edge weights say.
 #include <algorithm>
+#include <limits>
 #include <span>
 #include <vector>
 
@@ -148,6 +150,28 @@ TEST(KeptGainCache, SupportsAsTheGraphSays) {
   for (int round = 0; round < 2; ++round) // the answer kept per graph, asked again
     for (const CsrGraph* g : {&plain, &weighted, &heavy, &weighted})
       EXPECT_EQ(kept.supports(*g), ml::GainCache::supports(*g));
+}
+
+TEST(KeptGainCache, PositiveEdgeWeightsAsTheWeightsSay) {
+  // One weight at a time set to 0, -1, the most negative value or 2^62 among positive ones:
+  // the pass that sums for supports() also tells the rebalancer whether every weight is positive.
+  const CsrGraph plain = random_graph(300, 1200, 5);
+  const auto offsets = plain.offsets();
+  const auto adjacency = plain.adjacency();
+  ml::KeptGainCache unit;
+  EXPECT_TRUE(unit.positive_edge_weights(plain));
+  for (const Weight odd :
+       {Weight{0}, Weight{-1}, std::numeric_limits<Weight>::min(), Weight{1} << 62, Weight{3}})
+    for (const std::size_t at :
+         {std::size_t{0}, plain.num_directed_edges() / 2, plain.num_directed_edges() - 1}) {
+      std::vector<Weight> weights(plain.num_directed_edges(), 2);
+      weights[at] = odd;
+      const CsrGraph g({offsets.begin(), offsets.end()}, {adjacency.begin(), adjacency.end()},
+                       std::move(weights));
+      ml::KeptGainCache kept;
+      EXPECT_EQ(kept.positive_edge_weights(g), odd > 0) << "weight " << odd << " at " << at;
+      EXPECT_EQ(kept.supports(g), odd < (Weight{1} << 20)) << "weight " << odd << " at " << at;
+    }
 }
 
 TEST(KeptGainCache, RefineLevelDeterministicAndBalanced) {

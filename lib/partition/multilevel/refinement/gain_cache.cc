@@ -224,41 +224,65 @@ void GainCache::append_row(NodeID u, std::vector<Entry>& out) const {
   });
 }
 
-bool GainCache::supports(const CsrGraph& graph) {
-  if (graph.num_directed_edges() >= (EdgeID{1} << 32))
-    return false;
+GainCache::WeightFacts GainCache::weight_facts(const CsrGraph& graph) {
   if (!graph.has_edge_weights())
-    return true;
+    return {graph.num_directed_edges() < (EdgeID{1} << 32), true};
+  // The sign bits of w and w - 1 OR-ed over the weights: both clear exactly when w > 0. Adds and
+  // ORs only, so the loop vectorises like the sum (a running minimum of 64-bit values did not,
+  // without SSE4.2).
+  struct SumSigns {
+    Weight sum = 0;
+    std::uint64_t signs = 0;
+  };
   const std::span<const Weight> weights = graph.edge_weights();
-  const Weight total = tbb::parallel_reduce(
-      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 14), Weight{0},
-      [&](const auto& r, Weight sum) {
-        for (std::size_t e = r.begin(); e != r.end(); ++e)
-          sum += weights[e];
-        return sum;
+  const SumSigns total = tbb::parallel_reduce(
+      tbb::blocked_range<std::size_t>(0, weights.size(), 1 << 14), SumSigns{},
+      [&](const auto& r, SumSigns acc) {
+        for (std::size_t e = r.begin(); e != r.end(); ++e) {
+          const auto w = static_cast<std::uint64_t>(weights[e]);
+          acc.sum += weights[e];
+          acc.signs |= w | (w - 1);
+        }
+        return acc;
       },
-      [](Weight a, Weight b) { return a + b; });
-  return total < (Weight{1} << 31);
+      [](SumSigns a, SumSigns b) {
+        return SumSigns{a.sum + b.sum, a.signs | b.signs};
+      });
+  return {graph.num_directed_edges() < (EdgeID{1} << 32) && total.sum < (Weight{1} << 31),
+          (total.signs >> 63) == 0};
 }
 
+namespace {
+// row_moved's body, inlined into moved()'s loop over the mover's neighbours (a call per
+// neighbour cost more than most short rows' scans).
 template <typename C>
-void GainCache::row_moved(const C& c, typename C::Word* e, std::uint32_t& size, BlockID from,
-                          BlockID to, std::int32_t w) {
-  if (size == kDense) {
+[[gnu::always_inline]] inline void move_in_row(const C& c, typename C::Word* e, std::uint32_t& size,
+                                               BlockID from, BlockID to, std::int32_t w) {
+  if (size == GainCache::kDense) {
     c.add(e[from], -w);
     c.add(e[to], w);
     return;
   }
-  // One scan finds both entries. `from` has one (the neighbour was there); it is dropped at zero
-  // before `to` is appended, so the row never exceeds its capacity min(deg, k).
+  // `from` has an entry (the neighbour was there); it is dropped at zero before `to` is appended,
+  // so the row never exceeds its capacity min(deg, k). The scan stops at the first of the two
+  // without a bound (from's entry ends it), then looks for the other one alone: two tests an
+  // entry instead of a loop that tested both and whether either was still missing.
   const std::uint32_t old_size = size;
-  std::uint32_t at_from = size, at_to = size;
-  for (std::uint32_t i = 0; i < size && (at_from == size || at_to == size); ++i) {
-    const BlockID b = c.block(e[i]);
-    if (b == from)
-      at_from = i;
-    else if (b == to)
-      at_to = i;
+  std::uint32_t i = 0;
+  while (c.block(e[i]) != from && c.block(e[i]) != to)
+    ++i;
+  std::uint32_t at_from = i, at_to = size;
+  if (c.block(e[i]) == from) {
+    for (std::uint32_t j = i + 1; j < size; ++j)
+      if (c.block(e[j]) == to) {
+        at_to = j;
+        break;
+      }
+  } else {
+    at_to = i;
+    do
+      ++at_from;
+    while (c.block(e[at_from]) != from);
   }
   if (at_to != size)
     c.add(e[at_to], w);
@@ -267,6 +291,13 @@ void GainCache::row_moved(const C& c, typename C::Word* e, std::uint32_t& size, 
     e[at_from] = e[--size];
   if (at_to == old_size)
     e[size++] = c.make(to, w);
+}
+} // namespace
+
+template <typename C>
+void GainCache::row_moved(const C& c, typename C::Word* e, std::uint32_t& size, BlockID from,
+                          BlockID to, std::int32_t w) {
+  move_in_row(c, e, size, from, to, w);
 }
 
 // For neighbour_moved and the static Entry overload (the header).
@@ -287,7 +318,7 @@ void GainCache::moved(const CsrGraph& graph, NodeID u, BlockID from, BlockID to)
       if (w == 0)
         continue;
       const NodeID v = graph.edge_target(edge);
-      row_moved(c, entries + offsets_[v], size_[v], from, to, w);
+      move_in_row(c, entries + offsets_[v], size_[v], from, to, w);
     }
   };
   if (packed_)

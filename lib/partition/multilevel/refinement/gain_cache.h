@@ -174,7 +174,14 @@ public:
   // Whether conn values fit the 32-bit entries (total edge weight below 2^31) and the row
   // offsets their 32 bits (fewer than 2^32 adjacency entries, an upper bound on the rows'
   // entries).
-  static bool supports(const CsrGraph& graph);
+  static bool supports(const CsrGraph& graph) { return weight_facts(graph).supports; }
+  // supports(), and whether every edge weight is positive (unit weights are), from one pass
+  // over the edge weights.
+  struct WeightFacts {
+    bool supports;
+    bool positive;
+  };
+  static WeightFacts weight_facts(const CsrGraph& graph);
 
   // Rows as data, for views that keep a private copy of some rows (parallel FM's searches).
   // Appends u's row to `out` as (block, conn) entries: its capacity min(deg(u), k) entries.

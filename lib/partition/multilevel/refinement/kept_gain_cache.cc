@@ -31,11 +31,16 @@ void KeptGainCache::release() {
 }
 
 bool KeptGainCache::supports(const CsrGraph& graph) {
-  if (supports_graph_ != &graph) {
-    supports_ = GainCache::supports(graph);
-    supports_graph_ = &graph;
+  if (facts_graph_ != &graph) {
+    facts_ = GainCache::weight_facts(graph);
+    facts_graph_ = &graph;
   }
-  return supports_;
+  return facts_.supports;
+}
+
+bool KeptGainCache::positive_edge_weights(const CsrGraph& graph) {
+  supports(graph);
+  return facts_.positive;
 }
 
 std::optional<std::vector<std::uint8_t>>

@@ -28,6 +28,8 @@ public:
   // GainCache::supports(graph), summed over the edge weights once per graph rather than by
   // every refiner of the level that asks.
   bool supports(const CsrGraph& graph);
+  // Whether every edge weight of graph is positive, found by the same pass as supports().
+  bool positive_edge_weights(const CsrGraph& graph);
   // Seeds for the next FM run's first pass (a greedy pass's boundary list), handed on with
   // matched(); the next of() drops them unless the cache is still current.
   void hand_seeds(std::vector<NodeID>&& seeds) { seeds_ = std::move(seeds); }
@@ -60,8 +62,8 @@ private:
   std::vector<NodeID> seeds_;               // hand_seeds()'s list, valid while cache_ is current
   std::optional<std::vector<NodeID>> hint_; // for the next of()
   std::optional<std::vector<NodeID>> superset_; // the hint cache_ was built from
-  const CsrGraph* supports_graph_ = nullptr;    // the graph supports_ was found for
-  bool supports_ = false;
+  const CsrGraph* facts_graph_ = nullptr;       // the graph facts_ were found for
+  GainCache::WeightFacts facts_{};
 };
 
 } // namespace gnnpart::ml

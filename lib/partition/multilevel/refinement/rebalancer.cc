@@ -160,7 +160,7 @@ Weight internal_weight(const PartitionedGraph& p, NodeID u) {
 } // namespace
 
 bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase,
-               GainCache* cache) {
+               GainCache* cache, std::optional<bool> positive_weights) {
   const CsrGraph& g = p.graph();
   const NodeID n = g.num_nodes();
   if (p.balanced(limits))
@@ -168,7 +168,9 @@ bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_incre
   RatingMap<BlockID> map(p.k());
   tbb::enumerable_thread_specific<RatingMap<BlockID>> maps(
       [&p] { return RatingMap<BlockID>(p.k()); });
-  const GainCache* const rows = cache != nullptr && positive_edge_weights(g) ? cache : nullptr;
+  const bool positive =
+      cache != nullptr && (positive_weights ? *positive_weights : positive_edge_weights(g));
+  const GainCache* const rows = positive ? cache : nullptr;
   for (int round = 0; round < 16; ++round) {
     std::vector<char> over(p.k(), 0);
     BlockID overloaded = 0;

@@ -2,6 +2,7 @@
 // The graph rebalancer family (the hypergraph engine's rebalancer, hypergraph/rebalancer.cc,
 // scores moves by km1 gains instead). Sequential and deterministic.
 #include <cstddef>
+#include <optional>
 
 #include "partition/multilevel/partitioned_graph.h"
 
@@ -11,10 +12,12 @@ namespace gnnpart::ml {
 // overload first, into blocks that stay within their limits. Returns whether every block is
 // within its limits afterwards. If cut_increase is given, adds to it how much the moves raised
 // the edge cut (exact, counted as each move is made). If cache is given (a gain cache of p's
-// partition), every move updates it, so it still describes p afterwards.
+// partition), every move updates it, so it still describes p afterwards. `positive_weights`:
+// whether every edge weight of p's graph is positive, if the caller knows (KeptGainCache);
+// otherwise a call with a cache reads the edge weights to find out.
 class GainCache;
 bool rebalance(PartitionedGraph& p, const BlockLimits& limits, Weight* cut_increase = nullptr,
-               GainCache* cache = nullptr);
+               GainCache* cache = nullptr, std::optional<bool> positive_weights = std::nullopt);
 
 // Gives every empty block one vertex (from a block with at least two) when n >= k.
 void fill_empty_blocks(PartitionedGraph& p, const BlockLimits& limits);

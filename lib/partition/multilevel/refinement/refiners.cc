@@ -40,7 +40,11 @@ Weight relaxed_fm(PartitionedGraph& p, const BlockLimits& limits, const Multilev
   if (kept && !greedy_after)
     kept->release();
   Weight rebalance_loss = 0;
-  if (rebalance(p, limits, &rebalance_loss, cache) && fm_gain > rebalance_loss) {
+  // The level's weight facts (KeptGainCache::supports' pass) tell the rebalancer whether the
+  // cache's rows can stand for the adjacency, rather than a pass of its own over the weights.
+  const std::optional<bool> positive =
+      cache ? std::optional<bool>(kept->positive_edge_weights(p.graph())) : std::nullopt;
+  if (rebalance(p, limits, &rebalance_loss, cache, positive) && fm_gain > rebalance_loss) {
     if (cache == nullptr)
       return fm_gain - rebalance_loss;
     const Weight greedy_gain = greedy_refine(p, limits, ctx.refinement.greedy_passes,
