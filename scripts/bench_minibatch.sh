@@ -64,6 +64,13 @@ HEADER+=",predicted_rows_per_step,predicted_stderr,relative_error,exact_steps"
 HEADER+=",stochastic_model_rows,load1,measured_step_s,predicted_step_s,step_error,evaluate_step_s"
 echo "$HEADER"
 echo "$HEADER" > "$WORK/rows.csv"
+# COST=calibrate: one profile per rank count on this network, before any graph.
+if [ "$COST" = calibrate ]; then
+  for k in $KS; do
+    bench_launcher "$NETWORK" "$k"
+    "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$WORK/profile.$k.json" --transport "$NETWORK" >&2
+  done
+fi
 for g in $GRAPHS; do
   graph="$(dataset "$g.edges.gz")"
   [ -n "$graph" ] || { echo "bench_minibatch: no dataset $g" >&2; continue; }
@@ -73,10 +80,7 @@ for g in $GRAPHS; do
   [ -n "$train_file" ] && train_flag=(--train "$train_file")
   for k in $KS; do
     bench_launcher "$NETWORK" "$k"
-    if [ "$COST" = calibrate ]; then  # a profile of this network and rank count
-      "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$WORK/profile.$k.json" --transport "$NETWORK" >&2
-      cost=(--cost "$WORK/profile.$k.json")
-    fi
+    [ "$COST" = calibrate ] && cost=(--cost "$WORK/profile.$k.json")
     for p in $PARTITIONERS; do
       part="$WORK/$g.$k.$p.part"
       dir="$WORK/$g.$k.$p"
@@ -128,8 +132,10 @@ network = sys.argv[10]
 rows = r["measured_rows_by_batch"]
 exact = sum(a == b for a, b in zip(rows, r["recounted_rows_by_batch"]))
 m, pred = r["measured_rows_per_batch"], r["predicted_rows_per_batch"]
+# A partition can fetch nothing (every sampled neighbour local): no relative error then.
+rel = (m - pred) / pred if pred > 0 else (0.0 if m == 0 else float("inf"))
 print(f"{commit},{network},{g},{s['n']},{k},{p},{r['batch_size']},{fanouts.replace(',', '-')},{len(rows)},"
-      f"{m:.3f},{pred:.3f},{r['predicted_rows_stderr']:.3f},{(m - pred) / pred:.4f},{exact},"
+      f"{m:.3f},{pred:.3f},{r['predicted_rows_stderr']:.3f},{rel:.4f},{exact},"
       f"{s['minibatch_volume_mean']:.3f},{load},", end="")
 t, tp = r["batch_time_s"], r.get("predicted_batch_time_s", -1)
 print((f"{t:.6f},{tp:.6f},{(tp - t) / t:.4f}" if tp > 0 else ",,") +
