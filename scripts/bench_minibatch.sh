@@ -21,7 +21,8 @@
 #   first)  STEPS (100)  PREDICT_SAMPLES (2000)  FEATURE_DIM (16)  SEED (1)  COST (none; a
 #   profile, or "calibrate": one calibrated per k on the run's network)  NETWORK (shm, or tcp:
 #   MPI over TCP on the loopback of a private network namespace limited by tbf to TCP_RATE
-#   (1gbit), as bench_cost.sh's; needs root)
+#   (1gbit), as bench_cost.sh's; needs root)  KEEP_PROFILES (unset: a directory that receives
+#   COST=calibrate's profiles as profile.NETWORK.K.json)
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -40,6 +41,7 @@ FEATURE_DIM="${FEATURE_DIM:-16}"
 SEED="${SEED:-1}"
 COST="${COST:-}"
 NETWORK="${NETWORK:-shm}"
+KEEP_PROFILES="${KEEP_PROFILES:-}"
 TCP_RATE="${TCP_RATE:-1gbit}"
 cost=()
 [ -n "$COST" ] && cost=(--cost "$COST")
@@ -69,6 +71,9 @@ if [ "$COST" = calibrate ]; then
   for k in $KS; do
     bench_launcher "$NETWORK" "$k"
     "${LAUNCH[@]}" "$TRAIN" --calibrate -o "$WORK/profile.$k.json" --transport "$NETWORK" >&2
+    # The model's error moves with the calibration: keep what the predictions used.
+    [ -z "$KEEP_PROFILES" ] || { mkdir -p "$KEEP_PROFILES" &&
+      cp "$WORK/profile.$k.json" "$KEEP_PROFILES/profile.$NETWORK.$k.json"; }
   done
 fi
 for g in $GRAPHS; do
