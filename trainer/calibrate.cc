@@ -660,9 +660,18 @@ int run_calibration(const TrainOptions& options, MPI_Comm comm) {
   p.transport = options.transport;
   p.ranks = size;
   warn_if_busy(comm);
-  measure_network(comm, size, options.calibrate_rows, p);
-  measure_kernels(comm, options.calibrate_rows, p);
-  measure_halo_exchange(comm, size, options.calibrate_rows, p);
+  // --calibrate-repeats N: the whole measurement N times, each field's median kept (one run's
+  // rank spread, sync wait and overlap vary widely between runs minutes apart on an idle
+  // machine, and the mini-batch step's prediction with them).
+  std::vector<cost::CostProfile> runs;
+  for (std::uint32_t i = 0; i < options.calibrate_repeats; ++i) {
+    cost::CostProfile run = p;
+    measure_network(comm, size, options.calibrate_rows, run);
+    measure_kernels(comm, options.calibrate_rows, run);
+    measure_halo_exchange(comm, size, options.calibrate_rows, run);
+    runs.push_back(std::move(run));
+  }
+  p = cost::median_profile(runs);
   if (rank == 0) {
     cost::write_profile(options.output, p);
     std::printf("gnnpart-train: calibrated %d ranks on %s: latency %.3g s, %.3g s/byte "

@@ -89,6 +89,10 @@ int main(int argc, char** argv) {
   app.add_option("-o,--output", options.output, "--calibrate: profile JSON to write");
   app.add_option("--transport", options.transport,
                  "--calibrate: how the ranks talk, recorded in the profile (e.g. shm, tcp-1gbit)");
+  app.add_option("--calibrate-repeats", options.calibrate_repeats,
+                 "--calibrate: measure this many times and keep each field's median")
+      ->capture_default_str()
+      ->check(CLI::Range(1u, 15u));
   app.add_option("--calibrate-rows", options.calibrate_rows,
                  "--calibrate: rows of the synthetic block the kernels are timed on")
       ->capture_default_str()

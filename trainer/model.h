@@ -36,6 +36,7 @@ struct TrainOptions {
   std::string output;                   // --calibrate: the profile to write
   std::string transport;                // --calibrate: recorded in the profile (free text)
   std::uint32_t calibrate_rows = 20000; // --calibrate: rows of the synthetic kernel block
+  std::uint32_t calibrate_repeats = 1;  // --calibrate: whole measurements, medians kept
 };
 
 struct Layer {

@@ -282,4 +282,92 @@ void write_profile(const std::string& path, const CostProfile& profile) {
   out.commit();
 }
 
+namespace {
+
+double median_of(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  return n % 2 ? values[n / 2] : (values[n / 2 - 1] + values[n / 2]) / 2;
+}
+
+// The median of one field over the profiles, `field` reading it from one profile.
+template <typename Read> double median_field(const std::vector<CostProfile>& ps, Read field) {
+  std::vector<double> values;
+  for (const CostProfile& p : ps)
+    values.push_back(field(p));
+  return median_of(values);
+}
+
+template <typename Table> RateTable median_table(const std::vector<CostProfile>& ps, Table table) {
+  RateTable out = table(ps[0]);
+  for (const CostProfile& p : ps) {
+    const RateTable& t = table(p);
+    if (t.size() != out.size())
+      throw InvalidParameter("median of profiles: their rate tables differ in size");
+    for (std::size_t i = 0; i < t.size(); ++i)
+      if (t[i].width != out[i].width)
+        throw InvalidParameter("median of profiles: their rate tables differ in widths");
+  }
+  for (std::size_t i = 0; i < out.size(); ++i)
+    out[i].seconds = median_field(ps, [&](const CostProfile& p) { return table(p)[i].seconds; });
+  return out;
+}
+
+template <typename Grid> RateGrid median_grid(const std::vector<CostProfile>& ps, Grid grid) {
+  RateGrid out = grid(ps[0]);
+  for (const CostProfile& p : ps)
+    if (grid(p).rows != out.rows)
+      throw InvalidParameter("median of profiles: their rate grids differ in rows");
+  for (std::size_t r = 0; r < out.rows.size(); ++r)
+    out.tables[r] = median_table(
+        ps, [&](const CostProfile& p) -> const RateTable& { return grid(p).tables[r]; });
+  return out;
+}
+
+} // namespace
+
+CostProfile median_profile(const std::vector<CostProfile>& ps) {
+  if (ps.empty())
+    throw InvalidParameter("median of profiles: no profile");
+  CostProfile m = ps[0];
+#define GNNPART_MEDIAN_SCALAR(f)                                                                   \
+  m.f = median_field(ps, [](const CostProfile& p) { return double(p.f); })
+#define GNNPART_MEDIAN_TABLE(f)                                                                    \
+  m.f = median_table(ps, [](const CostProfile& p) -> const RateTable& { return p.f; })
+#define GNNPART_MEDIAN_GRID(f)                                                                     \
+  m.f = median_grid(ps, [](const CostProfile& p) -> const RateGrid& { return p.f; })
+  GNNPART_MEDIAN_SCALAR(latency_s);
+  GNNPART_MEDIAN_SCALAR(seconds_per_byte);
+  GNNPART_MEDIAN_SCALAR(sync_jitter);
+  GNNPART_MEDIAN_SCALAR(sync_wait_s);
+  GNNPART_MEDIAN_SCALAR(allreduce_latency_s);
+  GNNPART_MEDIAN_SCALAR(allreduce_seconds_per_byte);
+  GNNPART_MEDIAN_SCALAR(overlap);
+  GNNPART_MEDIAN_SCALAR(elementwise_s);
+  GNNPART_MEDIAN_SCALAR(dropout_s);
+  GNNPART_MEDIAN_SCALAR(adam_s);
+  GNNPART_MEDIAN_SCALAR(reuse_cache_bytes);
+  GNNPART_MEDIAN_SCALAR(shared_network);
+  GNNPART_MEDIAN_SCALAR(rank_spread);
+  GNNPART_MEDIAN_SCALAR(sample_draw_s);
+  GNNPART_MEDIAN_SCALAR(sample_index_s);
+  GNNPART_MEDIAN_TABLE(spmm);
+  GNNPART_MEDIAN_TABLE(gemm);
+  GNNPART_MEDIAN_TABLE(gemm_at_b);
+  GNNPART_MEDIAN_TABLE(gemm_a_bt);
+  GNNPART_MEDIAN_TABLE(zero_test);
+  GNNPART_MEDIAN_TABLE(allreduce_table);
+  GNNPART_MEDIAN_GRID(spmm_grid);
+  GNNPART_MEDIAN_GRID(spmm_transposed_grid);
+  GNNPART_MEDIAN_GRID(pack_grid);
+  GNNPART_MEDIAN_GRID(spmm_near_grid);
+  GNNPART_MEDIAN_GRID(spmm_transposed_near_grid);
+  GNNPART_MEDIAN_GRID(exchange_byte_grid);
+  GNNPART_MEDIAN_GRID(unpack_grid);
+#undef GNNPART_MEDIAN_SCALAR
+#undef GNNPART_MEDIAN_TABLE
+#undef GNNPART_MEDIAN_GRID
+  return m;
+}
+
 } // namespace gnnpart::cost

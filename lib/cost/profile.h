@@ -109,6 +109,13 @@ double allreduce_seconds(const CostProfile& profile, double bytes);
 
 // Reads a profile; a missing or malformed field is an InputError naming the file.
 CostProfile read_profile(const std::string& path);
+
+// Field by field (every rate of every table and grid entry by entry), the median of profiles
+// measured the same way (the same tables and grids); name, source, transport and ranks from the
+// first. A calibration repeated on a machine whose background load comes and goes keeps the
+// typical value of each field rather than one run's draw. Throws InvalidParameter when there is
+// no profile or their tables differ in shape.
+CostProfile median_profile(const std::vector<CostProfile>& profiles);
 std::string profile_json(const CostProfile& profile);
 // Writes through a temporary file and a rename: no partial profile on failure.
 void write_profile(const std::string& path, const CostProfile& profile);
